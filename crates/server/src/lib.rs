@@ -1,1 +1,216 @@
-//! colonyd.
+//! `colonyd`: the game host and the control service around it.
+//!
+//! Start-up: flags, data folder, settings (with the start-up guard), agent state, the world
+//! (new or loaded), the game host thread, then the HTTP listener and, unless disabled, the
+//! WebSocket listener. See ARCHITECTURE.md for the threads and the data flow.
+
+pub mod agent;
+pub mod cli;
+pub mod fsutil;
+pub mod host;
+pub mod http;
+pub mod hub;
+pub mod saves;
+pub mod settings;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+
+/// The socket address for a `listenAddress` value (`+` means every interface).
+pub fn bind_addr(listen: &str, port: u16) -> Result<SocketAddr, String> {
+    let host = match listen.trim() {
+        "+" | "*" => "0.0.0.0",
+        a if a.eq_ignore_ascii_case("localhost") => "127.0.0.1",
+        a => a.trim_start_matches('[').trim_end_matches(']'),
+    };
+    host.parse::<std::net::IpAddr>()
+        .map(|ip| SocketAddr::new(ip, port))
+        .map_err(|_| format!("listenAddress {listen:?} is not an IP address (use 127.0.0.1, ::1, localhost, 0.0.0.0 or +)"))
+}
+
+/// True when the address only accepts local connections.
+pub fn is_loopback(listen: &str) -> bool {
+    bind_addr(listen, 0)
+        .map(|a| a.ip().is_loopback())
+        .unwrap_or(false)
+}
+
+fn init_logging() {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("COLONY_LOG").unwrap_or_else(|_| "info".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Runs the service; returns the process exit code.
+pub async fn run(args: cli::Args) -> i32 {
+    init_logging();
+    let data_dir = args.data_dir();
+    let settings_path = args
+        .settings
+        .clone()
+        .unwrap_or_else(|| data_dir.join("settings.json"));
+    let loaded = settings::load(&settings_path);
+    for n in &loaded.notices {
+        tracing::info!("{n}");
+    }
+    for w in &loaded.warnings {
+        tracing::warn!("{w}");
+    }
+    let cfg = loaded.settings.clone();
+    // The start-up guard: never expose an unauthenticated service beyond this machine.
+    if !is_loopback(&cfg.listen_address) && cfg.auth_token.is_empty() {
+        eprintln!(
+            "colonyd: refusing to start: listenAddress {} is not loopback and authToken is empty; set authToken in {} or listen on 127.0.0.1",
+            cfg.listen_address,
+            settings_path.display()
+        );
+        return 2;
+    }
+    let (http_addr, ws_addr) = match (
+        bind_addr(&cfg.listen_address, cfg.http_port),
+        bind_addr(&cfg.listen_address, cfg.ws_port),
+    ) {
+        (Ok(h), Ok(w)) => (h, w),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("colonyd: {e}");
+            return 2;
+        }
+    };
+    let file_existed = settings_path.exists();
+    let store = settings::SettingsStore::new(settings_path.clone(), loaded);
+    if !file_existed && let Err(e) = store.write_now() {
+        tracing::warn!(
+            "cannot create the settings file {}: {e}",
+            settings_path.display()
+        );
+    }
+    tokio::spawn(store.clone().run_writer());
+
+    let hub = hub::Hub::default();
+    let (agent, warning) =
+        agent::AgentStore::open(data_dir.join("agent-state.json"), hub.clone(), args.ready);
+    if let Some(w) = warning {
+        tracing::warn!("{w}");
+    }
+    let saves_dir = data_dir.join("saves");
+    let world = match &args.load {
+        Some(save) => match saves::read(&saves_dir, save) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("colonyd: cannot load {save}: {e}");
+                return 1;
+            }
+        },
+        None => {
+            let body = http::lifecycle::NewGameBody {
+                seed: args.seed,
+                faction: Some(args.faction.clone()),
+                map: args.map.clone().map(serde_json::Value::String),
+                settlement: args.settlement.clone(),
+                mode: Some(args.mode.clone()),
+            };
+            match http::lifecycle::new_game_config(body)
+                .and_then(|c| sim::World::new(&c).map_err(host::command_error))
+            {
+                Ok(w) => w,
+                Err(e) => {
+                    eprintln!("colonyd: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
+    tracing::info!(
+        "game: {} ({}), seed {}, map {}x{}",
+        world.settlement(),
+        world.faction(),
+        world.seed(),
+        world.map().width(),
+        world.map().height()
+    );
+    let autosaver = saves::Autosaver::start(saves_dir.clone(), hub.clone());
+    let host = host::spawn(world, store.clone(), hub.clone(), autosaver);
+
+    let host_form: Option<Arc<str>> = http::pipeline::host_form(&cfg.listen_address).map(Arc::from);
+    let state = http::AppState {
+        settings: store.clone(),
+        agent: agent.clone(),
+        hub: hub.clone(),
+        host,
+        saves_dir: Arc::new(saves_dir),
+        host_form: host_form.clone(),
+        built: Arc::new(OnceLock::new()),
+    };
+    let app = http::app(state);
+    let http_listener = match tokio::net::TcpListener::bind(http_addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("colonyd: cannot listen on {http_addr} (httpPort): {e}");
+            return 1;
+        }
+    };
+    let ws_listener = if cfg.ws_enabled {
+        match tokio::net::TcpListener::bind(ws_addr).await {
+            Ok(l) => Some(l),
+            Err(e) => {
+                eprintln!("colonyd: cannot listen on {ws_addr} (wsPort): {e}");
+                return 1;
+            }
+        }
+    } else {
+        None
+    };
+    let ws_state = ws::WsState {
+        settings: store,
+        agent,
+        hub: hub.clone(),
+        host_form,
+    };
+    match &ws_listener {
+        Some(_) => {
+            tracing::info!("colonyd listening: http://{http_addr} and ws://{ws_addr}/api/ws")
+        }
+        None => tracing::info!("colonyd listening: http://{http_addr} (WebSocket disabled)"),
+    }
+    let shutdown = async {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        {
+            let mut term =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .expect("signal handler");
+            tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+        }
+        #[cfg(not(unix))]
+        let _ = ctrl_c.await;
+    };
+    let http_server = axum::serve(http_listener, app);
+    let result = if let Some(l) = ws_listener {
+        let ws_server = axum::serve(l, ws::router(ws_state));
+        tokio::select! {
+            r = http_server => r,
+            r = ws_server => r,
+            _ = shutdown => Ok(()),
+        }
+    } else {
+        tokio::select! {
+            r = http_server => r,
+            _ = shutdown => Ok(()),
+        }
+    };
+    hub.close_all();
+    match result {
+        Ok(()) => {
+            tracing::info!("colonyd stopped");
+            0
+        }
+        Err(e) => {
+            eprintln!("colonyd: server error: {e}");
+            1
+        }
+    }
+}

@@ -1,1 +1,18 @@
-fn main() {}
+//! `colonyd`: parses the flags and runs the service until Ctrl-C or SIGTERM.
+
+use clap::Parser;
+
+fn main() {
+    let args = server::cli::Args::parse();
+    let code = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt.block_on(server::run(args)),
+        Err(e) => {
+            eprintln!("colonyd: cannot start the async runtime: {e}");
+            1
+        }
+    };
+    std::process::exit(code);
+}

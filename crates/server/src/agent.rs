@@ -1,0 +1,353 @@
+//! The agent-state store: mode, goal and lastError (persisted atomically to the state file), the
+//! ready gate, the single pending-request slot with its epoch-scoped ids, the connector's status
+//! and the action log. Every change is broadcast as a `state` frame.
+
+use crate::hub::Hub;
+use protocol::agent::{AgentMode, AgentState, PendingRequest, PersistedAgentState};
+use protocol::error::{ApiError, ErrorCode};
+use protocol::frame::HeartbeatPayload;
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Lines kept in the action log.
+pub const ACTION_LOG_LINES: usize = 500;
+
+/// One line of the action log.
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct LogLine {
+    /// Unix seconds.
+    pub timestamp: i64,
+    pub message: String,
+}
+
+struct Inner {
+    state: AgentState,
+    /// The id the next request gets (ids restart at 1 each epoch).
+    next_id: u64,
+    log: VecDeque<LogLine>,
+}
+
+/// The agent state shared by the HTTP routes and the WebSocket connections.
+#[derive(Clone)]
+pub struct AgentStore {
+    inner: Arc<Mutex<Inner>>,
+    /// Serializes file writes so the newest state always lands last.
+    file_lock: Arc<Mutex<()>>,
+    path: Arc<PathBuf>,
+    hub: Hub,
+}
+
+/// A fresh random epoch.
+fn new_epoch() -> String {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).expect("the OS random source is available");
+    u64::from_le_bytes(buf).to_string()
+}
+
+impl AgentStore {
+    /// Opens the store, reading the persisted fields from `path` when the file exists.
+    pub fn open(path: PathBuf, hub: Hub, ready: bool) -> (AgentStore, Option<String>) {
+        let mut warning = None;
+        let persisted = match std::fs::read(&path) {
+            Ok(bytes) => {
+                serde_json::from_slice::<PersistedAgentState>(&bytes).unwrap_or_else(|e| {
+                    warning = Some(format!(
+                        "agent state file {} is unreadable ({e}); starting from defaults",
+                        path.display()
+                    ));
+                    PersistedAgentState::default()
+                })
+            }
+            Err(_) => PersistedAgentState::default(),
+        };
+        let state = AgentState {
+            mode: persisted.mode,
+            goal: persisted.goal,
+            ready,
+            pending_request: None,
+            agent_status: String::new(),
+            last_error: persisted.last_error,
+            epoch: new_epoch(),
+        };
+        let store = AgentStore {
+            inner: Arc::new(Mutex::new(Inner {
+                state,
+                next_id: 1,
+                log: VecDeque::new(),
+            })),
+            file_lock: Arc::new(Mutex::new(())),
+            path: Arc::new(path),
+            hub,
+        };
+        (store, warning)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The current state.
+    pub fn state(&self) -> AgentState {
+        self.lock().state.clone()
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.lock().state.ready
+    }
+
+    /// Writes the persisted fields (atomic file write), newest state last.
+    fn persist(&self) -> std::io::Result<()> {
+        let _guard = self.file_lock.lock().unwrap_or_else(|e| e.into_inner());
+        let state = self.state();
+        let p = PersistedAgentState {
+            mode: state.mode,
+            goal: state.goal,
+            last_error: state.last_error,
+        };
+        let bytes = serde_json::to_vec_pretty(&p).expect("agent state serializes");
+        crate::fsutil::write_atomic(&self.path, &bytes)
+    }
+
+    /// Persists on a blocking thread; the caller's response waits for the write to be durable.
+    async fn persist_async(&self) -> Result<(), ApiError> {
+        let store = self.clone();
+        match tokio::task::spawn_blocking(move || store.persist()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(ApiError::new(
+                ErrorCode::OperationFailed,
+                format!(
+                    "the agent state could not be saved to {}: {e}",
+                    self.path.display()
+                ),
+            )),
+            Err(e) => Err(ApiError::new(
+                ErrorCode::InternalError,
+                format!("agent state writer failed: {e}"),
+            )),
+        }
+    }
+
+    /// Applies `POST /api/agent/config`. `last_error`: `Some(None)` clears it.
+    pub async fn configure(
+        &self,
+        mode: Option<AgentMode>,
+        goal: Option<String>,
+        last_error: Option<Option<String>>,
+    ) -> Result<AgentState, ApiError> {
+        let (state, changed) = {
+            let mut inner = self.lock();
+            let before = inner.state.clone();
+            if let Some(m) = mode {
+                inner.state.mode = m;
+            }
+            if let Some(g) = goal {
+                inner.state.goal = g;
+            }
+            if let Some(e) = last_error {
+                inner.state.last_error = e;
+            }
+            (inner.state.clone(), inner.state != before)
+        };
+        if changed {
+            self.persist_async().await?;
+            self.hub.broadcast_state(&state);
+        }
+        Ok(state)
+    }
+
+    /// Applies `POST /api/agent/request`: fills the slot, or refuses when it is full unless
+    /// `replace` is set. Returns the new request and the one it replaced, if any.
+    pub fn request(
+        &self,
+        prompt: String,
+        replace: bool,
+    ) -> Result<(PendingRequest, Option<PendingRequest>), ApiError> {
+        let (req, replaced, state) = {
+            let mut inner = self.lock();
+            let waiting = inner.state.pending_request.clone();
+            if let Some(w) = &waiting
+                && !replace
+            {
+                return Err(ApiError::new(
+                    ErrorCode::RequestPending,
+                    format!(
+                        "request {} is still waiting for the connector; wait for its ack, or send \"replace\": true to replace it",
+                        w.id
+                    ),
+                )
+                .with("pendingRequest", serde_json::to_value(w).expect("serializes")));
+            }
+            let req = PendingRequest {
+                id: inner.next_id,
+                prompt,
+            };
+            inner.next_id += 1;
+            inner.state.pending_request = Some(req.clone());
+            (req, waiting, inner.state.clone())
+        };
+        self.hub.broadcast_state(&state);
+        Ok((req, replaced))
+    }
+
+    /// Opens or closes the ready gate.
+    pub fn set_ready(&self, ready: bool) -> bool {
+        let state = {
+            let mut inner = self.lock();
+            if inner.state.ready == ready {
+                return ready;
+            }
+            inner.state.ready = ready;
+            inner.state.clone()
+        };
+        self.hub.broadcast_state(&state);
+        ready
+    }
+
+    /// Applies a heartbeat. Returns the state afterwards and whether it changed.
+    pub async fn heartbeat(&self, hb: &HeartbeatPayload) -> (AgentState, bool) {
+        let (state, changed, persist) = {
+            let mut inner = self.lock();
+            let before = inner.state.clone();
+            if let Some(status) = hb.agent_status.as_deref().filter(|s| !s.is_empty()) {
+                inner.state.agent_status = status.to_string();
+            }
+            let epoch_ok = hb.epoch.as_deref().is_none_or(|e| e == inner.state.epoch);
+            if let (Some(ack), Some(pending), true) =
+                (hb.acked_request_id, &inner.state.pending_request, epoch_ok)
+                && ack >= pending.id
+            {
+                inner.state.pending_request = None;
+            }
+            if let Some(e) = &hb.last_error {
+                inner.state.last_error = e.clone();
+            }
+            let persist = inner.state.last_error != before.last_error;
+            (inner.state.clone(), inner.state != before, persist)
+        };
+        if persist && let Err(e) = self.persist_async().await {
+            tracing::error!("{e}");
+        }
+        (state, changed)
+    }
+
+    /// After a game load (or new game): gate closed, slot empty, status cleared, ids restart,
+    /// new epoch. Persisted fields are kept.
+    pub fn reset_for_load(&self) {
+        let state = {
+            let mut inner = self.lock();
+            inner.state.ready = false;
+            inner.state.pending_request = None;
+            inner.state.agent_status.clear();
+            inner.state.epoch = new_epoch();
+            inner.next_id = 1;
+            inner.state.clone()
+        };
+        self.hub.broadcast_state(&state);
+    }
+
+    /// Appends a line to the action log (when enabled).
+    pub fn log_message(&self, message: String) -> LogLine {
+        let line = LogLine {
+            timestamp: crate::hub::unix_now(),
+            message,
+        };
+        let mut inner = self.lock();
+        inner.log.push_back(line.clone());
+        while inner.log.len() > ACTION_LOG_LINES {
+            inner.log.pop_front();
+        }
+        line
+    }
+
+    /// The action log, oldest first.
+    pub fn log(&self) -> Vec<LogLine> {
+        self.lock().log.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (AgentStore, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _) = AgentStore::open(dir.path().join("agent.json"), Hub::default(), false);
+        (s, dir)
+    }
+
+    #[tokio::test]
+    async fn pending_slot_refuses_then_replaces_and_acks_clear_it() {
+        let (s, _d) = store();
+        let (r1, none) = s.request("first".into(), false).unwrap();
+        assert_eq!((r1.id, none), (1, None));
+        let err = s.request("second".into(), false).unwrap_err();
+        assert_eq!(err.code, ErrorCode::RequestPending);
+        assert_eq!(err.extras["pendingRequest"]["id"], 1);
+        let (r2, replaced) = s.request("second".into(), true).unwrap();
+        assert_eq!(r2.id, 2);
+        assert_eq!(replaced.unwrap().prompt, "first");
+        // An ack below the id or from another epoch does not clear.
+        let (st, changed) = s
+            .heartbeat(&HeartbeatPayload {
+                acked_request_id: Some(1),
+                ..Default::default()
+            })
+            .await;
+        assert!(!changed && st.pending_request.is_some());
+        let other = HeartbeatPayload {
+            acked_request_id: Some(2),
+            epoch: Some("0".into()),
+            ..Default::default()
+        };
+        assert!(s.heartbeat(&other).await.0.pending_request.is_some());
+        let ok = HeartbeatPayload {
+            acked_request_id: Some(2),
+            epoch: Some(st.epoch.clone()),
+            ..Default::default()
+        };
+        let (st, changed) = s.heartbeat(&ok).await;
+        assert!(changed && st.pending_request.is_none());
+    }
+
+    #[tokio::test]
+    async fn persisted_fields_survive_reopen_and_memory_fields_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("agent.json");
+        let (s, _) = AgentStore::open(path.clone(), Hub::default(), false);
+        s.configure(Some(AgentMode::Autonomous), Some("grow".into()), None)
+            .await
+            .unwrap();
+        s.heartbeat(&HeartbeatPayload {
+            agent_status: Some("running".into()),
+            last_error: Some(Some("boom".into())),
+            ..Default::default()
+        })
+        .await;
+        s.set_ready(true);
+        s.request("p".into(), false).unwrap();
+        let (again, warn) = AgentStore::open(path, Hub::default(), false);
+        assert!(warn.is_none());
+        let st = again.state();
+        assert_eq!(
+            (st.mode, st.goal.as_str(), st.last_error.as_deref()),
+            (AgentMode::Autonomous, "grow", Some("boom"))
+        );
+        assert!(!st.ready && st.pending_request.is_none() && st.agent_status.is_empty());
+        assert_ne!(st.epoch, s.state().epoch);
+    }
+
+    #[tokio::test]
+    async fn reset_for_load_restarts_ids_and_changes_epoch() {
+        let (s, _d) = store();
+        s.set_ready(true);
+        s.request("a".into(), false).unwrap();
+        let epoch = s.state().epoch;
+        s.reset_for_load();
+        let st = s.state();
+        assert!(!st.ready && st.pending_request.is_none());
+        assert_ne!(st.epoch, epoch);
+        assert_eq!(s.request("b".into(), false).unwrap().0.id, 1);
+    }
+}

@@ -1,0 +1,197 @@
+//! The JSON body extractor: enforces `maxBodyBytes` (413, never reading past the limit), reports
+//! malformed JSON as 400 `invalid_body` with the expected format, and turns a missing or
+//! wrong-typed field into the route's error code naming the field and echoing what was sent.
+
+use super::error::AppError;
+use crate::http::AppState;
+use axum::extract::{FromRequest, Request};
+use axum::http::header::CONTENT_LENGTH;
+use http_body_util::BodyExt;
+use protocol::error::{ApiError, ErrorCode};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A request body type: its error code for bad fields and an example of the expected format.
+pub trait BodySpec: DeserializeOwned {
+    /// The code for a missing or wrong-typed field.
+    const CODE: ErrorCode = ErrorCode::InvalidParam;
+    /// An example body, quoted in error details.
+    const EXAMPLE: &'static str;
+}
+
+/// The parsed, validated body.
+pub struct Body<T>(pub T);
+
+fn too_large(limit: u64) -> AppError {
+    AppError(ApiError::new(
+        ErrorCode::BodyTooLarge,
+        format!("limit {limit} bytes; send a smaller body (the limit is the maxBodyBytes setting)"),
+    ))
+}
+
+/// Reads the raw body, at most `limit` bytes (0 = unlimited).
+pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes, AppError> {
+    if limit > 0
+        && let Some(len) = req
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        && len > limit
+    {
+        return Err(too_large(limit));
+    }
+    let body = req.into_body();
+    let collected = if limit > 0 {
+        http_body_util::Limited::new(body, limit as usize)
+            .collect()
+            .await
+            .map_err(|e| {
+                if e.downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some()
+                {
+                    too_large(limit)
+                } else {
+                    AppError(ApiError::new(
+                        ErrorCode::InvalidBody,
+                        format!("the request body could not be read: {e}"),
+                    ))
+                }
+            })?
+    } else {
+        body.collect().await.map_err(|e| {
+            AppError(ApiError::new(
+                ErrorCode::InvalidBody,
+                format!("the request body could not be read: {e}"),
+            ))
+        })?
+    };
+    Ok(collected.to_bytes())
+}
+
+/// Parses body bytes as a JSON object; an empty body counts as `{}`.
+pub fn parse_object(bytes: &[u8], example: &str) -> Result<Value, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(Default::default()));
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        AppError(ApiError::new(
+            ErrorCode::InvalidBody,
+            format!("malformed JSON ({e}); expected a JSON object such as {example}"),
+        ))
+    })?;
+    if !value.is_object() {
+        return Err(AppError(ApiError::new(
+            ErrorCode::InvalidBody,
+            format!(
+                "the body must be a JSON object, not {}; expected a JSON object such as {example}",
+                kind_of(&value)
+            ),
+        )));
+    }
+    Ok(value)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Deserializes a JSON object into `T`, mapping failures to `T::CODE` with the field's name.
+pub fn from_object<T: BodySpec>(value: Value) -> Result<T, AppError> {
+    let got_source = value.clone();
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.inner().to_string();
+        let (detail, got) = if let Some(rest) = inner.strip_prefix("missing field `") {
+            let field = rest.trim_end_matches('`');
+            (
+                format!(
+                    "missing required field {field}; expected a body such as {}",
+                    T::EXAMPLE
+                ),
+                Value::Null,
+            )
+        } else {
+            let got = path
+                .split('.')
+                .try_fold(&got_source, |v, seg| v.get(seg))
+                .cloned()
+                .unwrap_or(Value::Null);
+            (
+                format!(
+                    "field {path}: {inner}; expected a body such as {}",
+                    T::EXAMPLE
+                ),
+                got,
+            )
+        };
+        AppError(ApiError::new(T::CODE, detail).with("got", got))
+    })
+}
+
+impl<T: BodySpec> FromRequest<AppState> for Body<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, AppError> {
+        let limit = state.settings.get().max_body_bytes;
+        let bytes = read_limited(req, limit).await?;
+        let value = parse_object(&bytes, T::EXAMPLE)?;
+        Ok(Body(from_object(value)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Deserialize, Debug)]
+    struct Speed {
+        speed: i64,
+    }
+    impl BodySpec for Speed {
+        const EXAMPLE: &'static str = r#"{"speed": 1}"#;
+    }
+
+    #[test]
+    fn missing_and_wrong_typed_fields_name_the_field() {
+        let e = from_object::<Speed>(json!({})).unwrap_err().0;
+        assert_eq!(e.code, ErrorCode::InvalidParam);
+        assert!(
+            e.detail.contains("missing required field speed"),
+            "{}",
+            e.detail
+        );
+        let e = from_object::<Speed>(json!({"speed": "fast"}))
+            .unwrap_err()
+            .0;
+        assert!(e.detail.starts_with("field speed:"), "{}", e.detail);
+        assert_eq!(e.extras["got"], "fast");
+        assert_eq!(
+            from_object::<Speed>(json!({"speed": 2, "format": "json"}))
+                .unwrap()
+                .speed,
+            2
+        );
+    }
+
+    #[test]
+    fn malformed_and_non_object_bodies_are_invalid_body() {
+        assert_eq!(
+            parse_object(b"{nope", "{}").unwrap_err().0.code,
+            ErrorCode::InvalidBody
+        );
+        assert_eq!(
+            parse_object(b"[1]", "{}").unwrap_err().0.code,
+            ErrorCode::InvalidBody
+        );
+        assert_eq!(parse_object(b"  ", "{}").unwrap(), json!({}));
+    }
+}

@@ -1,0 +1,133 @@
+//! The HTTP side of the service: shared state, the router (built together with its OpenAPI
+//! document, so a served route cannot be missing from it), the unknown-endpoint answer and the
+//! listener.
+
+pub mod admin;
+pub mod agent_routes;
+pub mod body;
+pub mod error;
+pub mod game;
+pub mod lifecycle;
+pub mod pipeline;
+
+use crate::agent::AgentStore;
+use crate::host::HostHandle;
+use crate::hub::Hub;
+use crate::settings::SettingsStore;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use error::error_response;
+use protocol::error::{ApiError, ErrorCode};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+/// Everything a handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub settings: SettingsStore,
+    pub agent: AgentStore,
+    pub hub: Hub,
+    pub host: HostHandle,
+    pub saves_dir: Arc<PathBuf>,
+    pub host_form: Option<Arc<str>>,
+    pub built: Arc<OnceLock<Built>>,
+}
+
+/// What exists only once the router is built.
+pub struct Built {
+    /// The routes without the pipeline (used by the in-process benchmark).
+    pub router: Router,
+    /// `GET` and `POST` paths, sorted.
+    pub get_routes: Vec<String>,
+    pub post_routes: Vec<String>,
+    /// The OpenAPI document.
+    pub openapi: utoipa::openapi::OpenApi,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Colony game control service",
+        version = "1.0.0",
+        description = "HTTP/JSON interface of colonyd. Domain errors answer 200 with {\"error\": \"<code>: <detail>\"} unless strictHttpStatus is set; see README."
+    ),
+    components(schemas(
+        protocol::agent::AgentState,
+        protocol::agent::PendingRequest,
+        protocol::agent::AgentMode
+    ))
+)]
+struct ApiDoc;
+
+/// Builds the routes and their document.
+fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(game::routes())
+        .merge(agent_routes::routes())
+        .merge(lifecycle::routes())
+        .merge(admin::routes())
+}
+
+/// Builds the full HTTP application: pipeline around router around handlers.
+pub fn app(state: AppState) -> Router {
+    let (router, openapi) = routes().split_for_parts();
+    let mut get_routes = Vec::new();
+    let mut post_routes = Vec::new();
+    for (path, item) in &openapi.paths.paths {
+        if item.get.is_some() {
+            get_routes.push(path.clone());
+        }
+        if item.post.is_some() {
+            post_routes.push(path.clone());
+        }
+    }
+    get_routes.sort();
+    post_routes.sort();
+    let router = router
+        .fallback(unknown_endpoint)
+        .method_not_allowed_fallback(unknown_endpoint)
+        .with_state(state.clone());
+    let _ = state.built.set(Built {
+        router: router.clone(),
+        get_routes,
+        post_routes,
+        openapi,
+    });
+    // The outer router only forwards, so the pipeline runs before the inner router matches
+    // (it normalizes paths and answers auth, gate and loading itself).
+    Router::new()
+        .fallback_service(router)
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            pipeline::pipeline,
+        ))
+}
+
+async fn unknown_endpoint(State(state): State<AppState>, req: Request) -> Response {
+    let (get, post) = state
+        .built
+        .get()
+        .map(|b| (b.get_routes.clone(), b.post_routes.clone()))
+        .unwrap_or_default();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let known_path = get.contains(&path) || post.contains(&path);
+    let detail = if known_path {
+        format!(
+            "{method} {path} does not exist; {path} takes {}",
+            if get.contains(&path) { "GET" } else { "POST" }
+        )
+    } else {
+        format!(
+            "{method} {path} does not exist; see get_endpoints and post_endpoints for the routes"
+        )
+    };
+    error_response(
+        &ApiError::new(ErrorCode::UnknownEndpoint, detail)
+            .with("get_endpoints", get)
+            .with("post_endpoints", post),
+    )
+}

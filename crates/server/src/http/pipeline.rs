@@ -1,0 +1,284 @@
+//! The request pipeline that wraps the router, in the order decisions.md fixes: Host check,
+//! lenient path normalization, OPTIONS preflight, bearer auth (401), ready gate (409), loading
+//! guard (503), then routing and the handler; afterwards the strict-status switch, CORS headers
+//! and panic containment (500 `internal_error`, never a dropped connection).
+
+use super::AppState;
+use super::error::{DomainError, error_response, strict_status};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use futures_util::FutureExt;
+use protocol::error::{ApiError, ErrorCode};
+use subtle::ConstantTimeEq;
+
+/// Routes that pass a closed gate (decisions.md).
+pub fn gate_exempt(path: &str) -> bool {
+    path == "/api/ping"
+        || path == "/api/ready"
+        || path == "/api/agent"
+        || path.starts_with("/api/agent/")
+}
+
+/// Routes that answer while a game is loading.
+fn loading_exempt(path: &str, method: &Method) -> bool {
+    gate_exempt(path)
+        || (method == Method::GET && (path == "/api/speed" || path == "/api/settlement"))
+}
+
+/// The Host-header rule for a bind address: `Some(form)` when bound to a literal loopback
+/// address (or `localhost`), which the Host header's host part must then equal.
+pub fn host_form(listen_address: &str) -> Option<String> {
+    let a = listen_address.trim();
+    if a.eq_ignore_ascii_case("localhost") {
+        return Some("localhost".into());
+    }
+    let bare = a.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) if ip.is_loopback() => Some(match ip {
+            std::net::IpAddr::V4(v4) => v4.to_string(),
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        }),
+        _ => None,
+    }
+}
+
+/// The host part of a Host header value (port removed, brackets kept for IPv6).
+fn host_part(value: &str) -> &str {
+    if value.starts_with('[') {
+        match value.find(']') {
+            Some(end) => &value[..=end],
+            None => value,
+        }
+    } else {
+        value.rsplit_once(':').map_or(value, |(h, _)| h)
+    }
+}
+
+/// Checks the Host header against the bind form; `Err` is the 400 response.
+pub fn check_host(headers: &HeaderMap, form: Option<&str>) -> Result<(), Response> {
+    let Some(form) = form else { return Ok(()) };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if host_part(host).eq_ignore_ascii_case(form) {
+        return Ok(());
+    }
+    Err(error_response(&ApiError::new(
+        ErrorCode::InvalidHost,
+        format!(
+            "Host header {host:?} does not match the bind address; this server is bound to {form}, so use http://{form}:<port>"
+        ),
+    )))
+}
+
+/// Checks a bearer token (header, or `?token=` when `allow_query`). Constant-time.
+pub fn check_token(
+    headers: &HeaderMap,
+    uri: &Uri,
+    token: &str,
+    allow_query: bool,
+) -> Result<(), Response> {
+    if token.is_empty() {
+        return Ok(());
+    }
+    let from_header = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim);
+    let from_query = || {
+        uri.query()?
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("token="))
+            .map(|t| percent_decode(t))
+    };
+    let presented = from_header
+        .map(str::to_string)
+        .or_else(|| if allow_query { from_query() } else { None });
+    let ok = presented.is_some_and(|p| bool::from(p.as_bytes().ct_eq(token.as_bytes())));
+    if ok {
+        return Ok(());
+    }
+    let how = if allow_query {
+        "an Authorization: Bearer <token> header or ?token=<token>"
+    } else {
+        "an Authorization: Bearer <token> header"
+    };
+    Err(error_response(&ApiError::new(
+        ErrorCode::Unauthorized,
+        format!("missing or wrong token; send {how} with the server's authToken"),
+    )))
+}
+
+/// Minimal %XX decoding for the query token.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            )
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(if bytes[i] == b'+' { b' ' } else { bytes[i] });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Lower-cases an `/api` path and drops a trailing slash, keeping the query.
+pub fn normalize(uri: &Uri) -> Option<Uri> {
+    let path = uri.path();
+    if !path
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case("/api"))
+    {
+        return None;
+    }
+    let mut norm = path.to_ascii_lowercase();
+    while norm.len() > 1 && norm.ends_with('/') {
+        norm.pop();
+    }
+    if norm == path {
+        return None;
+    }
+    let pq = match uri.query() {
+        Some(q) => format!("{norm}?{q}"),
+        None => norm,
+    };
+    pq.parse().ok()
+}
+
+fn add_cors(resp: &mut Response, origin: &str) {
+    if origin.is_empty() {
+        return;
+    }
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(origin) {
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, v);
+    }
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, OPTIONS"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("Authorization, Content-Type, Accept"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    h.insert(header::VARY, HeaderValue::from_static("Origin"));
+}
+
+/// The middleware function.
+pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let settings = state.settings.get();
+    if let Err(resp) = check_host(req.headers(), state.host_form.as_deref()) {
+        return resp;
+    }
+    if let Some(uri) = normalize(req.uri()) {
+        *req.uri_mut() = uri;
+    }
+    let path = req.uri().path().to_string();
+    let is_api = path == "/api" || path.starts_with("/api/");
+    let mut resp = if !is_api {
+        run_contained(req, next).await
+    } else if req.method() == Method::OPTIONS {
+        StatusCode::NO_CONTENT.into_response()
+    } else if path != "/api/ping"
+        && let Err(resp) = check_token(req.headers(), req.uri(), &settings.auth_token, false)
+    {
+        resp
+    } else if !gate_exempt(&path) && !state.agent.is_ready() {
+        let mut body = ApiError::new(
+            ErrorCode::GameNotReady,
+            "the ready gate is closed; the game is not ready for agent commands yet".to_string(),
+        )
+        .to_body();
+        body["hint"] = "POST /api/ready {\"ready\":true} opens the gate (start colonyd with --ready to open it at start-up)".into();
+        (StatusCode::CONFLICT, axum::Json(body)).into_response()
+    } else if state.host.is_loading() && !loading_exempt(&path, req.method()) {
+        error_response(&ApiError::new(
+            ErrorCode::GameLoading,
+            "a game is loading; retry in a moment (GET /api/ping, /api/speed and /api/settlement answer meanwhile)",
+        ))
+    } else {
+        run_contained(req, next).await
+    };
+    if is_api {
+        if settings.strict_http_status
+            && let Some(DomainError(code)) = resp.extensions().get::<DomainError>().copied()
+        {
+            *resp.status_mut() = strict_status(code);
+        }
+        add_cors(&mut resp, &settings.cors_origin);
+    }
+    resp
+}
+
+/// Runs the rest of the stack, turning a panic into a 500 `internal_error` response.
+async fn run_contained(req: Request, next: Next) -> Response {
+    match std::panic::AssertUnwindSafe(next.run(req))
+        .catch_unwind()
+        .await
+    {
+        Ok(resp) => resp,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            tracing::error!("handler panicked: {what}");
+            error_response(&ApiError::new(
+                ErrorCode::InternalError,
+                "the server hit an internal error; the request was not applied",
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_forms() {
+        assert_eq!(host_form("127.0.0.1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(host_form("::1").as_deref(), Some("[::1]"));
+        assert_eq!(host_form("localhost").as_deref(), Some("localhost"));
+        assert_eq!(host_form("0.0.0.0"), None);
+        assert_eq!(host_part("127.0.0.1:8085"), "127.0.0.1");
+        assert_eq!(host_part("[::1]:8085"), "[::1]");
+        assert_eq!(host_part("localhost"), "localhost");
+    }
+
+    #[test]
+    fn normalization_lowercases_api_paths_and_strips_slashes() {
+        let u: Uri = "/API/Time/?format=json".parse().unwrap();
+        assert_eq!(normalize(&u).unwrap().to_string(), "/api/time?format=json");
+        assert!(normalize(&"/api/time".parse().unwrap()).is_none());
+        assert!(normalize(&"/Dashboard".parse().unwrap()).is_none());
+    }
+
+    #[test]
+    fn query_token_is_percent_decoded() {
+        assert_eq!(percent_decode("a%2Bb+c"), "a+b c");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
+}

@@ -1,0 +1,464 @@
+//! The server settings file: the contract's keys with their defaults and rules, our extensions,
+//! lenient loading (deprecated keys noted once, unknown keys ignored, a wrong-typed value ignored
+//! with a warning while the rest loads) and debounced atomic rewrites of run-time changes.
+
+use serde_json::{Map, Value, json};
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Keys the contract retired; present in a file they are ignored with a notice.
+pub const DEPRECATED_KEYS: &[&str] = &[
+    "terminal",
+    "pythonCommand",
+    "agentModel",
+    "agentEffort",
+    "agentCommandTemplate",
+    "agentAllowlistEnabled",
+    "agentAllowedBinaries",
+    "webhooksEnabled",
+    "webhookBatchMs",
+    "webhookCircuitBreaker",
+    "webhookMaxPendingEvents",
+    "webhookValidateUrls",
+];
+
+/// How long run-time changes wait for more changes before the file is rewritten.
+pub const REWRITE_DEBOUNCE: Duration = Duration::from_secs(1);
+
+/// Every setting, resolved to its effective value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub http_port: u16,
+    pub ws_port: u16,
+    pub ws_enabled: bool,
+    pub listen_address: String,
+    pub auth_token: String,
+    /// 0 means unlimited.
+    pub max_body_bytes: u64,
+    pub debug_endpoint_enabled: bool,
+    pub write_budget_ms: f64,
+    pub cors_origin: String,
+    pub action_logging_enabled: bool,
+    pub widget_left: Option<String>,
+    pub widget_top: Option<String>,
+    /// Extension: domain errors get real HTTP statuses instead of 200.
+    pub strict_http_status: bool,
+    /// Extension: capacity of the game host's write queue (full: 503).
+    pub write_queue_capacity: usize,
+    /// Extension: in-game days between autosaves; 0 disables autosave.
+    pub autosave_days: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            http_port: 8085,
+            ws_port: 8086,
+            ws_enabled: true,
+            listen_address: "127.0.0.1".into(),
+            auth_token: String::new(),
+            max_body_bytes: 1_048_576,
+            debug_endpoint_enabled: false,
+            write_budget_ms: 1.0,
+            cors_origin: String::new(),
+            action_logging_enabled: true,
+            widget_left: None,
+            widget_top: None,
+            strict_http_status: false,
+            write_queue_capacity: 256,
+            autosave_days: 1,
+        }
+    }
+}
+
+/// The result of reading a settings file: the settings and the notices to log.
+#[derive(Debug)]
+pub struct Loaded {
+    pub settings: Settings,
+    /// One line per deprecated key.
+    pub notices: Vec<String>,
+    /// One line per ignored wrong-typed value (or an unreadable file).
+    pub warnings: Vec<String>,
+    /// The file's members as read, so a rewrite keeps keys this version does not know.
+    pub raw: Map<String, Value>,
+}
+
+fn type_warning(key: &str, expected: &str, got: &Value) -> String {
+    format!("settings: {key} must be {expected}, got {got}; ignored, using the default")
+}
+
+/// Applies the members of `raw` over the defaults, following the contract's rules.
+pub fn resolve(raw: &Map<String, Value>) -> Loaded {
+    let mut s = Settings::default();
+    let mut notices = Vec::new();
+    let mut warnings = Vec::new();
+    for (key, value) in raw {
+        if DEPRECATED_KEYS.contains(&key.as_str()) {
+            notices.push(format!("settings: {key} is deprecated and ignored"));
+            continue;
+        }
+        let int = || {
+            value.as_i64().or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0)
+                    .map(|f| f as i64)
+            })
+        };
+        let mut bad = |expected: &str| warnings.push(type_warning(key, expected, value));
+        match key.as_str() {
+            "httpPort" | "wsPort" => match int() {
+                Some(p) => {
+                    let port = if p <= 0 {
+                        None
+                    } else if p > 65535 {
+                        warnings.push(format!(
+                            "settings: {key} {p} is above 65535; using the default"
+                        ));
+                        None
+                    } else {
+                        Some(p as u16)
+                    };
+                    if let Some(port) = port {
+                        if key == "httpPort" {
+                            s.http_port = port;
+                        } else {
+                            s.ws_port = port;
+                        }
+                    }
+                }
+                None => bad("an integer port"),
+            },
+            "wsEnabled" => match value.as_bool() {
+                Some(b) => s.ws_enabled = b,
+                None => bad("true or false"),
+            },
+            "listenAddress" => match value.as_str() {
+                Some(a) if !a.trim().is_empty() => s.listen_address = a.trim().to_string(),
+                Some(_) => {}
+                None => bad("a string address"),
+            },
+            "authToken" => match value.as_str() {
+                Some(t) => s.auth_token = t.to_string(),
+                None => bad("a string"),
+            },
+            "maxBodyBytes" => match int() {
+                Some(n) if n >= 0 => s.max_body_bytes = n as u64,
+                Some(_) => {}
+                None => bad("an integer byte count"),
+            },
+            "debugEndpointEnabled" => match value.as_bool() {
+                Some(b) => s.debug_endpoint_enabled = b,
+                None => bad("true or false"),
+            },
+            "writeBudgetMs" => match value.as_f64() {
+                Some(f) if f > 0.0 && f.is_finite() => s.write_budget_ms = f,
+                Some(_) => {}
+                None => bad("a number of milliseconds"),
+            },
+            "corsOrigin" => match value.as_str() {
+                Some(o) => s.cors_origin = o.to_string(),
+                None => bad("a string"),
+            },
+            "actionLoggingEnabled" => match value.as_bool() {
+                Some(b) => s.action_logging_enabled = b,
+                None => bad("true or false"),
+            },
+            "widgetLeft" | "widgetTop" => match value {
+                Value::String(v) => {
+                    if key == "widgetLeft" {
+                        s.widget_left = Some(v.clone());
+                    } else {
+                        s.widget_top = Some(v.clone());
+                    }
+                }
+                Value::Null => {}
+                _ => bad("a string"),
+            },
+            "strictHttpStatus" => match value.as_bool() {
+                Some(b) => s.strict_http_status = b,
+                None => bad("true or false"),
+            },
+            "writeQueueCapacity" => match int() {
+                Some(n) if n > 0 => s.write_queue_capacity = n as usize,
+                Some(_) => {}
+                None => bad("a positive integer"),
+            },
+            "autosaveDays" => match int() {
+                Some(n) if n >= 0 => s.autosave_days = n as u32,
+                Some(_) => {}
+                None => bad("a non-negative integer"),
+            },
+            _ => {} // Unknown keys are ignored silently.
+        }
+    }
+    Loaded {
+        settings: s,
+        notices,
+        warnings,
+        raw: raw.clone(),
+    }
+}
+
+/// Reads a settings file. A missing file gives the defaults; an unreadable or non-object file
+/// gives the defaults with a warning (the server still starts).
+pub fn load(path: &std::path::Path) -> Loaded {
+    match std::fs::read(path) {
+        Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(map)) => resolve(&map),
+            Ok(_) | Err(_) => {
+                let mut l = resolve(&Map::new());
+                l.warnings.push(format!(
+                    "settings: {} is not a JSON object; using the defaults (fix or delete the file)",
+                    path.display()
+                ));
+                l
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => resolve(&Map::new()),
+        Err(e) => {
+            let mut l = resolve(&Map::new());
+            l.warnings.push(format!(
+                "settings: cannot read {}: {e}; using the defaults",
+                path.display()
+            ));
+            l
+        }
+    }
+}
+
+impl Settings {
+    /// The settings as the file stores them (contract key names).
+    pub fn to_json(&self) -> Map<String, Value> {
+        let v = json!({
+            "httpPort": self.http_port,
+            "wsPort": self.ws_port,
+            "wsEnabled": self.ws_enabled,
+            "listenAddress": self.listen_address,
+            "authToken": self.auth_token,
+            "maxBodyBytes": self.max_body_bytes,
+            "debugEndpointEnabled": self.debug_endpoint_enabled,
+            "writeBudgetMs": self.write_budget_ms,
+            "corsOrigin": self.cors_origin,
+            "actionLoggingEnabled": self.action_logging_enabled,
+            "widgetLeft": self.widget_left,
+            "widgetTop": self.widget_top,
+            "strictHttpStatus": self.strict_http_status,
+            "writeQueueCapacity": self.write_queue_capacity,
+            "autosaveDays": self.autosave_days,
+        });
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!("a json! object literal"),
+        }
+    }
+
+    /// Keys whose change only takes effect after a restart.
+    pub const RESTART_KEYS: &'static [&'static str] = &[
+        "httpPort",
+        "wsPort",
+        "wsEnabled",
+        "listenAddress",
+        "authToken",
+        "writeQueueCapacity",
+    ];
+}
+
+/// The live settings, shared by every part of the server, with the debounced file writer.
+#[derive(Clone)]
+pub struct SettingsStore {
+    inner: Arc<RwLock<StoreInner>>,
+    path: Arc<PathBuf>,
+    changed: Arc<Notify>,
+}
+
+struct StoreInner {
+    settings: Settings,
+    raw: Map<String, Value>,
+}
+
+impl SettingsStore {
+    pub fn new(path: PathBuf, loaded: Loaded) -> SettingsStore {
+        SettingsStore {
+            inner: Arc::new(RwLock::new(StoreInner {
+                settings: loaded.settings,
+                raw: loaded.raw,
+            })),
+            path: Arc::new(path),
+            changed: Arc::new(Notify::new()),
+        }
+    }
+
+    /// The current settings.
+    pub fn get(&self) -> Settings {
+        self.inner
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .settings
+            .clone()
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// Applies changed members (contract key names). Rejects the whole change, applying nothing,
+    /// when any member is unknown or has the wrong type. Schedules a debounced rewrite.
+    pub fn update(&self, changes: &Map<String, Value>) -> Result<Settings, String> {
+        let mut guard = self.inner.write().unwrap_or_else(|e| e.into_inner());
+        let known = guard.settings.to_json();
+        for (key, value) in changes {
+            if !known.contains_key(key) {
+                let keys: Vec<&str> = known.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "unknown setting {key}; settings are {}",
+                    keys.join(", ")
+                ));
+            }
+            let mut probe = Map::new();
+            probe.insert(key.clone(), value.clone());
+            let checked = resolve(&probe);
+            if let Some(w) = checked.warnings.first() {
+                return Err(w.replace("; ignored, using the default", ""));
+            }
+        }
+        let mut raw = guard.raw.clone();
+        for (k, v) in changes {
+            raw.insert(k.clone(), v.clone());
+        }
+        let resolved = resolve(&raw);
+        guard.raw = raw;
+        guard.settings = resolved.settings.clone();
+        drop(guard);
+        self.changed.notify_one();
+        Ok(resolved.settings)
+    }
+
+    /// The file content for the current state: the file's own members updated with ours.
+    fn file_bytes(&self) -> Vec<u8> {
+        let guard = self.inner.read().unwrap_or_else(|e| e.into_inner());
+        let mut out = guard.raw.clone();
+        for (k, v) in guard.settings.to_json() {
+            out.insert(k, v);
+        }
+        serde_json::to_vec_pretty(&Value::Object(out)).expect("settings serialize")
+    }
+
+    /// Writes the file now (atomically). Used at start-up to create a missing file.
+    pub fn write_now(&self) -> std::io::Result<()> {
+        crate::fsutil::write_atomic(&self.path, &self.file_bytes())
+    }
+
+    /// Runs forever: after each change, waits until no change came for the debounce interval,
+    /// then rewrites the file atomically.
+    pub async fn run_writer(self) {
+        loop {
+            self.changed.notified().await;
+            loop {
+                match tokio::time::timeout(REWRITE_DEBOUNCE, self.changed.notified()).await {
+                    Ok(()) => continue, // another change: wait a full interval again
+                    Err(_) => break,
+                }
+            }
+            let store = self.clone();
+            let res = tokio::task::spawn_blocking(move || store.write_now()).await;
+            match res {
+                Ok(Ok(())) => tracing::info!("settings written to {}", self.path.display()),
+                Ok(Err(e)) => {
+                    tracing::error!("cannot write settings to {}: {e}", self.path.display())
+                }
+                Err(e) => tracing::error!("settings writer failed: {e}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn defaults_match_the_contract() {
+        let s = resolve(&Map::new()).settings;
+        assert_eq!((s.http_port, s.ws_port, s.ws_enabled), (8085, 8086, true));
+        assert_eq!(s.listen_address, "127.0.0.1");
+        assert_eq!(s.max_body_bytes, 1_048_576);
+        assert_eq!(s.write_budget_ms, 1.0);
+        assert!(s.cors_origin.is_empty() && s.auth_token.is_empty() && !s.debug_endpoint_enabled);
+    }
+
+    #[test]
+    fn rules_for_out_of_range_values() {
+        let l = resolve(&obj(
+            json!({"httpPort": 0, "wsPort": -5, "maxBodyBytes": -1, "writeBudgetMs": 0}),
+        ));
+        assert_eq!(l.settings.http_port, 8085);
+        assert_eq!(l.settings.ws_port, 8086);
+        assert_eq!(l.settings.max_body_bytes, 1_048_576);
+        assert_eq!(l.settings.write_budget_ms, 1.0);
+        let l = resolve(&obj(
+            json!({"maxBodyBytes": 0, "httpPort": 9000, "writeBudgetMs": 2.5}),
+        ));
+        assert_eq!(l.settings.max_body_bytes, 0);
+        assert_eq!(l.settings.http_port, 9000);
+        assert_eq!(l.settings.write_budget_ms, 2.5);
+    }
+
+    #[test]
+    fn wrong_types_warn_and_the_rest_loads() {
+        let l = resolve(&obj(
+            json!({"httpPort": "eighty", "wsEnabled": false, "corsOrigin": 3}),
+        ));
+        assert_eq!(l.settings.http_port, 8085);
+        assert!(!l.settings.ws_enabled);
+        assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
+        assert!(l.warnings[0].contains("httpPort"));
+    }
+
+    #[test]
+    fn deprecated_keys_get_one_notice_each_and_unknown_keys_none() {
+        let l = resolve(&obj(
+            json!({"webhooksEnabled": true, "agentModel": "x", "someFutureKey": 1}),
+        ));
+        assert_eq!(l.notices.len(), 2);
+        assert!(l.warnings.is_empty());
+    }
+
+    #[tokio::test]
+    async fn updates_are_validated_whole_and_written_after_the_debounce() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, r#"{"corsOrigin": "", "myOwnKey": 42}"#).unwrap();
+        let store = SettingsStore::new(path.clone(), load(&path));
+        tokio::spawn(store.clone().run_writer());
+        assert!(
+            store
+                .update(&obj(json!({"corsOrigin": "x", "httpPort": "bad"})))
+                .is_err()
+        );
+        assert_eq!(
+            store.get().cors_origin,
+            "",
+            "a rejected update changes nothing"
+        );
+        assert!(store.update(&obj(json!({"noSuchKey": 1}))).is_err());
+        store
+            .update(&obj(json!({"corsOrigin": "http://a"})))
+            .unwrap();
+        store.update(&obj(json!({"writeBudgetMs": 3.0}))).unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let before: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(before["corsOrigin"], "", "not written before the debounce");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let after: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(after["corsOrigin"], "http://a");
+        assert_eq!(after["writeBudgetMs"], 3.0);
+        assert_eq!(after["myOwnKey"], 42, "unknown keys survive a rewrite");
+    }
+}

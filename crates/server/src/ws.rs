@@ -1,0 +1,253 @@
+//! The WebSocket channel on `wsPort` at `/api/ws`: Host check and token (header or `?token=`)
+//! before the upgrade, a `state` frame right after it, inbound `heartbeat` and `ping` frames,
+//! `error` frames for anything malformed (never fatal), the 64 KiB inbound cap, server pings for
+//! liveness, and the close with reason `slow_consumer` when the hub finds the queue full.
+
+use crate::agent::AgentStore;
+use crate::http::pipeline::{check_host, check_token, normalize};
+use crate::hub::{CloseReason, Hub, state_frame};
+use crate::settings::SettingsStore;
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use protocol::error::{ApiError, ErrorCode};
+use protocol::frame::{Frame, HeartbeatPayload, MAX_INBOUND_FRAME_BYTES, SLOW_CONSUMER_REASON};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often the server pings an idle connection.
+pub const PING_INTERVAL: Duration = Duration::from_secs(20);
+/// A connection silent for this long (no frame, no pong) is closed.
+pub const SILENCE_LIMIT: Duration = Duration::from_secs(60);
+/// Frames above this size are refused by the WebSocket layer itself (the connection closes);
+/// frames between 64 KiB and this get a `message_too_large` error frame and the socket stays open.
+const PROTOCOL_MAX_MESSAGE: usize = 4 * 1024 * 1024;
+
+/// State of the WebSocket listener.
+#[derive(Clone)]
+pub struct WsState {
+    pub settings: SettingsStore,
+    pub agent: AgentStore,
+    pub hub: Hub,
+    pub host_form: Option<Arc<str>>,
+}
+
+/// The router served on `wsPort`.
+pub fn router(state: WsState) -> Router {
+    Router::new().fallback(upgrade).with_state(state)
+}
+
+async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
+    if let Err(resp) = check_host(req.headers(), state.host_form.as_deref()) {
+        return resp;
+    }
+    let uri = normalize(req.uri()).unwrap_or_else(|| req.uri().clone());
+    if uri.path() != "/api/ws" {
+        let body = ApiError::new(
+            ErrorCode::UnknownEndpoint,
+            format!(
+                "{} is not served on the WebSocket port; connect to /api/ws",
+                uri.path()
+            ),
+        );
+        return (StatusCode::NOT_FOUND, axum::Json(body.to_body())).into_response();
+    }
+    if let Err(resp) = check_token(req.headers(), &uri, &state.settings.get().auth_token, true) {
+        return resp;
+    }
+    let (mut parts, _body) = req.into_parts();
+    let ws =
+        match <WebSocketUpgrade as axum::extract::FromRequestParts<WsState>>::from_request_parts(
+            &mut parts, &state,
+        )
+        .await
+        {
+            Ok(ws) => ws,
+            Err(rejection) => {
+                let body = ApiError::new(
+                    ErrorCode::InvalidParam,
+                    format!(
+                        "not a WebSocket upgrade request ({rejection}); connect with a WebSocket client"
+                    ),
+                );
+                return (StatusCode::BAD_REQUEST, axum::Json(body.to_body())).into_response();
+            }
+        };
+    ws.max_message_size(PROTOCOL_MAX_MESSAGE)
+        .max_frame_size(PROTOCOL_MAX_MESSAGE)
+        .on_upgrade(move |socket| serve(socket, state))
+}
+
+fn error_frame(code: ErrorCode, detail: impl Into<String>) -> Utf8Bytes {
+    Frame::new(
+        "error",
+        json!({"error": ApiError::new(code, detail).message()}),
+    )
+    .to_text()
+    .into()
+}
+
+async fn serve(socket: WebSocket, state: WsState) {
+    let reg = state.hub.register();
+    let id = reg.id;
+    // The first frame: the current state.
+    state.hub.send_to(id, state_frame(&state.agent.state()));
+    let (mut sink, mut stream) = socket.split();
+    let started = Instant::now();
+    let last_seen = Arc::new(AtomicU64::new(0));
+    let seen = last_seen.clone();
+
+    let mut frames = reg.frames;
+    let mut close = reg.close;
+    let writer = tokio::spawn(async move {
+        let mut ping = tokio::time::interval(PING_INTERVAL);
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                biased;
+                changed = close.changed() => {
+                    let reason = if changed.is_ok() { *close.borrow() } else { Some(CloseReason::Shutdown) };
+                    let frame = match reason {
+                        Some(CloseReason::SlowConsumer) => CloseFrame { code: 1008, reason: SLOW_CONSUMER_REASON.into() },
+                        _ => CloseFrame { code: 1001, reason: "server shutting down".into() },
+                    };
+                    let _ = tokio::time::timeout(Duration::from_secs(2), sink.send(Message::Close(Some(frame)))).await;
+                    break;
+                }
+                next = frames.recv() => match next {
+                    Some(text) => if sink.send(Message::Text(text)).await.is_err() { break },
+                    None => break,
+                },
+                _ = ping.tick() => {
+                    let silent = started.elapsed().saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
+                    if silent > SILENCE_LIMIT {
+                        let _ = sink.send(Message::Close(Some(CloseFrame { code: 1001, reason: "no response to pings".into() }))).await;
+                        break;
+                    }
+                    if sink.send(Message::Ping(Default::default())).await.is_err() { break }
+                }
+            }
+        }
+    });
+
+    while let Some(msg) = stream.next().await {
+        let Ok(msg) = msg else { break };
+        last_seen.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
+        match msg {
+            Message::Text(text) => handle_text(&state, id, text.as_str()).await,
+            Message::Binary(bytes) => {
+                if bytes.len() > MAX_INBOUND_FRAME_BYTES {
+                    state.hub.send_to(
+                        id,
+                        error_frame(
+                            ErrorCode::MessageTooLarge,
+                            format!("frame of {} bytes exceeds the 64 KiB limit", bytes.len()),
+                        ),
+                    );
+                } else {
+                    match std::str::from_utf8(&bytes) {
+                        Ok(text) => handle_text(&state, id, text).await,
+                        Err(_) => state.hub.send_to(
+                            id,
+                            error_frame(
+                                ErrorCode::InvalidMessage,
+                                "binary frames must hold UTF-8 JSON; send text frames",
+                            ),
+                        ),
+                    }
+                }
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => {}
+        }
+        if writer.is_finished() {
+            break;
+        }
+    }
+    state.hub.unregister(id);
+    writer.abort();
+}
+
+/// Parses and dispatches one inbound text frame.
+async fn handle_text(state: &WsState, id: u64, text: &str) {
+    if text.len() > MAX_INBOUND_FRAME_BYTES {
+        state.hub.send_to(
+            id,
+            error_frame(
+                ErrorCode::MessageTooLarge,
+                format!("frame of {} bytes exceeds the 64 KiB limit", text.len()),
+            ),
+        );
+        return;
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            state.hub.send_to(
+                id,
+                error_frame(
+                    ErrorCode::InvalidMessage,
+                    format!(
+                        "not JSON ({e}); send {{\"type\": \"heartbeat\", \"payload\": {{...}}}}"
+                    ),
+                ),
+            );
+            return;
+        }
+    };
+    let Some(kind) = value.get("type").and_then(Value::as_str) else {
+        state.hub.send_to(
+            id,
+            error_frame(
+                ErrorCode::InvalidMessage,
+                "a frame must be a JSON object with a string \"type\" (heartbeat or ping)",
+            ),
+        );
+        return;
+    };
+    let payload = value.get("payload").cloned().unwrap_or(Value::Null);
+    match kind.to_ascii_lowercase().as_str() {
+        "ping" => state
+            .hub
+            .send_to(id, Frame::new("pong", json!({})).to_text().into()),
+        "heartbeat" => {
+            let payload = if payload.is_null() {
+                json!({})
+            } else {
+                payload
+            };
+            let hb: HeartbeatPayload = match serde_path_to_error::deserialize(payload) {
+                Ok(hb) => hb,
+                Err(e) => {
+                    let detail = format!(
+                        "heartbeat payload field {}: {}; expected {{\"agent_status\": string, \"acked_request_id\": int >= 0, \"epoch\": string, \"last_error\": string or null}}",
+                        e.path(),
+                        e.inner()
+                    );
+                    state
+                        .hub
+                        .send_to(id, error_frame(ErrorCode::InvalidParam, detail));
+                    return;
+                }
+            };
+            let (agent_state, changed) = state.agent.heartbeat(&hb).await;
+            if changed {
+                state.hub.broadcast_state(&agent_state);
+            } else {
+                state.hub.send_to(id, state_frame(&agent_state));
+            }
+        }
+        other => state.hub.send_to(
+            id,
+            error_frame(
+                ErrorCode::UnknownType,
+                format!("unknown frame type {other:?}; the server accepts heartbeat and ping"),
+            ),
+        ),
+    }
+}

@@ -1,0 +1,8 @@
+//! End-to-end tests: each starts the real `colonyd` on free loopback ports and talks to it over
+//! real HTTP and WebSocket.
+
+mod agent;
+mod game;
+mod http_rules;
+mod support;
+mod websocket;

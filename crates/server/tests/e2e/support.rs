@@ -1,0 +1,227 @@
+//! Test support: starts the real `colonyd` binary on free loopback ports with its own data
+//! folder and settings, and talks to it over real HTTP and WebSocket.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A running `colonyd`.
+pub struct Server {
+    child: Option<Child>,
+    pub http_port: u16,
+    pub ws_port: u16,
+    pub dir: tempfile::TempDir,
+    pub token: Option<String>,
+    pub client: reqwest::Client,
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Options for a start.
+pub struct Opts {
+    pub settings: Value,
+    pub args: Vec<String>,
+    pub ready: bool,
+}
+
+impl Default for Opts {
+    fn default() -> Self {
+        Opts {
+            settings: json!({}),
+            args: vec!["--seed".into(), "7".into(), "--map".into(), "64".into()],
+            ready: true,
+        }
+    }
+}
+
+impl Server {
+    /// Starts with the defaults: gate open, seed 7, a 64x64 map.
+    pub async fn start() -> Server {
+        Server::start_with(Opts::default()).await
+    }
+
+    pub async fn start_with(opts: Opts) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        Server::start_in(dir, opts).await
+    }
+
+    /// Starts in an existing data folder (to test persistence across restarts).
+    pub async fn start_in(dir: tempfile::TempDir, opts: Opts) -> Server {
+        let http_port = free_port();
+        let ws_port = free_port();
+        let mut settings = json!({"httpPort": http_port, "wsPort": ws_port});
+        for (k, v) in opts.settings.as_object().unwrap() {
+            settings[k] = v.clone();
+        }
+        let token = settings
+            .get("authToken")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .map(String::from);
+        std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_colonyd"));
+        cmd.arg("--data-dir").arg(dir.path()).args(&opts.args);
+        if opts.ready {
+            cmd.arg("--ready");
+        }
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        let child = cmd.spawn().expect("start colonyd");
+        let server = Server {
+            child: Some(child),
+            http_port,
+            ws_port,
+            dir,
+            token,
+            client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(120))
+                .build()
+                .unwrap(),
+        };
+        server.wait_ready().await;
+        server
+    }
+
+    async fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(r) = self.client.get(self.url("/api/ping")).send().await
+                && r.status().is_success()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("colonyd did not answer /api/ping within 30 s");
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.http_port)
+    }
+
+    pub fn ws_url(&self, query: &str) -> String {
+        format!("ws://127.0.0.1:{}/api/ws{query}", self.ws_port)
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+
+    fn auth(&self, rb: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match &self.token {
+            Some(t) => rb.bearer_auth(t),
+            None => rb,
+        }
+    }
+
+    /// GET with the token (if any); returns status and JSON body.
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self
+            .auth(self.client.get(self.url(path)))
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// POST a JSON body with the token (if any).
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.post_raw(path, body.to_string()).await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: String) -> (u16, Value) {
+        let r = self
+            .auth(self.client.post(self.url(path)))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Opens a WebSocket with the token (if any) and returns it after the first `state` frame.
+    pub async fn ws(&self) -> (Ws, Value) {
+        let query = self
+            .token
+            .as_ref()
+            .map(|t| format!("?token={t}"))
+            .unwrap_or_default();
+        let (mut ws, _) = tokio_tungstenite::connect_async(self.ws_url(&query))
+            .await
+            .expect("ws connect");
+        let first = next_frame(&mut ws).await;
+        assert_eq!(first["type"], "state", "first frame must be state: {first}");
+        (ws, first)
+    }
+
+    /// Stops the server (SIGKILL) and returns its data folder.
+    pub fn stop(mut self) -> tempfile::TempDir {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, dir)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The next text frame as JSON (skipping pings), failing after 10 s.
+pub async fn next_frame(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a frame within 10 s");
+        match msg.expect("stream open").expect("frame") {
+            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("frames are JSON"),
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => panic!("unexpected frame {other:?}"),
+        }
+    }
+}
+
+/// Reads frames until one matches, failing after `limit` frames.
+pub async fn frame_where(ws: &mut Ws, limit: usize, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..limit {
+        let f = next_frame(ws).await;
+        if pred(&f) {
+            return f;
+        }
+    }
+    panic!("no matching frame within {limit} frames");
+}
+
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// The error code of a body (text before the first colon).
+pub fn code(body: &Value) -> &str {
+    body["error"]
+        .as_str()
+        .and_then(|e| e.split(':').next())
+        .unwrap_or("")
+}

@@ -1,0 +1,215 @@
+//! The WebSocket channel: auth before upgrade, state frames, heartbeats, ping, error frames,
+//! the inbound cap, events, and the slow-consumer close that never stalls others.
+
+use crate::support::{Opts, Server, code, frame_where, next_frame, send};
+use futures_util::StreamExt;
+use serde_json::json;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test]
+async fn upgrade_needs_the_token_by_header_or_query() {
+    let s = Server::start_with(Opts {
+        settings: json!({"authToken": "tok"}),
+        ..Default::default()
+    })
+    .await;
+    match tokio_tungstenite::connect_async(s.ws_url("")).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 401);
+            assert_eq!(
+                resp.headers()["www-authenticate"],
+                "Bearer realm=\"colony\""
+            );
+        }
+        other => panic!("expected 401, got {:?}", other.map(|_| ())),
+    }
+    assert!(
+        tokio_tungstenite::connect_async(s.ws_url("?token=nope"))
+            .await
+            .is_err()
+    );
+    let (_ws, first) = s.ws().await; // ?token=tok
+    assert_eq!(first["payload"]["mode"], "request");
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+        s.ws_url(""),
+    )
+    .unwrap();
+    req.headers_mut()
+        .insert("authorization", "Bearer tok".parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    assert_eq!(next_frame(&mut ws).await["type"], "state");
+}
+
+#[tokio::test]
+async fn heartbeat_acks_the_pending_request_and_sets_status() {
+    let s = Server::start().await;
+    let (mut ws, first) = s.ws().await;
+    let epoch = first["payload"]["epoch"].as_str().unwrap().to_string();
+    s.post("/api/agent/request", json!({"prompt": "go"})).await;
+    let f = frame_where(&mut ws, 20, |f| {
+        f["type"] == "state" && !f["payload"]["pendingRequest"].is_null()
+    })
+    .await;
+    assert_eq!(f["payload"]["pendingRequest"]["id"], 1);
+    // A heartbeat without changes is answered with a state frame.
+    send(
+        &mut ws,
+        json!({"type": "heartbeat", "payload": {"agent_status": ""}}),
+    )
+    .await;
+    let f = frame_where(&mut ws, 20, |f| f["type"] == "state").await;
+    assert_eq!(f["payload"]["agentStatus"], "");
+    // An ack from another epoch is ignored.
+    send(
+        &mut ws,
+        json!({"type": "HeartBeat", "payload": {"acked_request_id": 1, "epoch": "1"}}),
+    )
+    .await;
+    let f = frame_where(&mut ws, 20, |f| f["type"] == "state").await;
+    assert!(!f["payload"]["pendingRequest"].is_null());
+    send(&mut ws, json!({"type": "heartbeat", "payload": {"acked_request_id": 1, "epoch": epoch, "agent_status": "running", "last_error": "boom"}})).await;
+    let f = frame_where(&mut ws, 20, |f| f["type"] == "state").await;
+    assert!(f["payload"]["pendingRequest"].is_null());
+    assert_eq!(f["payload"]["agentStatus"], "running");
+    assert_eq!(f["payload"]["lastError"], "boom");
+    let st = s.get("/api/agent/state").await.1;
+    assert!(st["pendingRequest"].is_null());
+    assert_eq!(st["lastError"], "boom");
+    send(
+        &mut ws,
+        json!({"type": "heartbeat", "payload": {"last_error": null}}),
+    )
+    .await;
+    let f = frame_where(&mut ws, 20, |f| f["type"] == "state").await;
+    assert!(f["payload"]["lastError"].is_null());
+}
+
+#[tokio::test]
+async fn bad_frames_get_error_frames_and_the_socket_stays_open() {
+    let s = Server::start().await;
+    let (mut ws, _) = s.ws().await;
+    let cases = [
+        ("not json".to_string(), "invalid_message"),
+        (json!([1]).to_string(), "invalid_message"),
+        (json!({"type": "dance"}).to_string(), "unknown_type"),
+        (
+            json!({"type": "heartbeat", "payload": {"acked_request_id": -1}}).to_string(),
+            "invalid_param",
+        ),
+        (
+            json!({"type": "heartbeat", "payload": {"pad": "x".repeat(70 * 1024)}}).to_string(),
+            "message_too_large",
+        ),
+    ];
+    for (text, want) in cases {
+        ws.send_text(text).await;
+        let f = frame_where(&mut ws, 20, |f| f["type"] == "error").await;
+        assert_eq!(code(&f["payload"]), want);
+    }
+    send(&mut ws, json!({"type": "PING"})).await;
+    let f = frame_where(&mut ws, 20, |f| f["type"] == "pong").await;
+    assert_eq!(f["payload"], json!({}));
+}
+
+trait SendText {
+    async fn send_text(&mut self, t: String);
+}
+impl SendText for crate::support::Ws {
+    async fn send_text(&mut self, t: String) {
+        futures_util::SinkExt::send(self, Message::Text(t.into()))
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn state_changes_and_game_events_reach_every_client() {
+    let s = Server::start().await;
+    let (mut a, _) = s.ws().await;
+    let (mut b, _) = s.ws().await;
+    s.post("/api/agent/config", json!({"goal": "dams"})).await;
+    for ws in [&mut a, &mut b] {
+        let f = frame_where(ws, 20, |f| f["type"] == "state").await;
+        assert_eq!(f["payload"]["goal"], "dams");
+    }
+    s.post("/api/speed", json!({"speed": 3})).await;
+    let f = frame_where(&mut a, 50, |f| {
+        f["type"] == "event" && f["payload"]["event"] == "speed.changed"
+    })
+    .await;
+    assert_eq!(f["payload"]["data"], json!({"speed": 3}));
+    assert!(f["payload"]["timestamp"].as_i64().unwrap() > 1_600_000_000);
+    assert!(f["payload"]["day"].as_u64().unwrap() >= 1);
+    assert_eq!(
+        f.as_object().unwrap().len(),
+        2,
+        "envelope has exactly type and payload"
+    );
+    s.post("/api/game/advance", json!({"days": 1})).await;
+    let f = frame_where(&mut b, 200, |f| {
+        f["type"] == "event" && f["payload"]["event"] == "day.start"
+    })
+    .await;
+    assert!(f["payload"]["data"]["day"].as_u64().unwrap() >= 2);
+}
+
+#[tokio::test]
+async fn a_slow_consumer_is_closed_without_stalling_others() {
+    let s = Server::start().await;
+    // A client with a tiny receive buffer that never reads.
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(2048).unwrap();
+    let stream = sock
+        .connect(format!("127.0.0.1:{}", s.ws_port).parse().unwrap())
+        .await
+        .unwrap();
+    let (mut slow, _) = tokio_tungstenite::client_async(s.ws_url(""), stream)
+        .await
+        .unwrap();
+    let (mut fast, _) = s.ws().await;
+    // Flood: every heartbeat asks for a state frame back.
+    let hb = json!({"type": "heartbeat", "payload": {}}).to_string();
+    let mut closed = false;
+    for _ in 0..200 {
+        for _ in 0..500 {
+            if futures_util::SinkExt::feed(&mut slow, Message::Text(hb.clone().into()))
+                .await
+                .is_err()
+            {
+                closed = true;
+                break;
+            }
+        }
+        if closed || futures_util::SinkExt::flush(&mut slow).await.is_err() {
+            closed = true;
+            break;
+        }
+        // The fast client still gets its answers promptly.
+        send(&mut fast, json!({"type": "ping"})).await;
+        let f = frame_where(&mut fast, 50, |f| f["type"] == "pong").await;
+        assert_eq!(f["type"], "pong");
+        if s.get("/api/ping").await.0 != 200 {
+            panic!("server stalled");
+        }
+    }
+    // Drain what the slow client was sent: it ends with a close frame saying why.
+    let mut reason = None;
+    let drained = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(msg) = slow.next().await {
+            match msg {
+                Ok(Message::Close(Some(cf))) => {
+                    reason = Some(cf.reason.to_string());
+                    break;
+                }
+                Ok(_) => continue,
+                Err(_) => break,
+            }
+        }
+    })
+    .await;
+    assert!(drained.is_ok(), "the slow connection was not closed");
+    assert_eq!(reason.as_deref(), Some("slow_consumer"));
+    send(&mut fast, json!({"type": "ping"})).await;
+    frame_where(&mut fast, 50, |f| f["type"] == "pong").await;
+}
