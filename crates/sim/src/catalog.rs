@@ -245,6 +245,8 @@ mod tests {
         assert!(g.river_bank_height < g.lowest_land_height);
         assert!(g.lowest_land_height < g.highest_land_height);
         assert!(g.highest_land_height <= r.map.max_terrain_height.value);
+        // Saves write one base-36 digit per terrain column.
+        assert!(r.map.max_terrain_height.value < 36);
         assert!(g.terrace_step >= 1);
         assert_eq!(r.population.starting_colony.value.adults, 8);
     }

@@ -18,7 +18,7 @@ pub const MAP_STREAM: u64 = 0x006d_6170; // "map"
 const OCTAVES: [(u32, f64); 3] = [(32, 0.55), (16, 0.3), (8, 0.15)];
 
 /// Octaves of the noise that decides where terraces meet in cliffs rather than slopes.
-const CLIFF_OCTAVES: [(u32, f64); 2] = [(24, 0.7), (12, 0.3)];
+const CLIFF_OCTAVES: [(u32, f64); 2] = [(32, 0.6), (16, 0.4)];
 
 /// The river's centre line and half width at each position along its axis.
 struct Channel {
@@ -135,15 +135,18 @@ fn terrace(e: f64, cliffiness: f64, g: &MapGeneration) -> u8 {
     let step = f64::from(g.terrace_step);
     let c = ((cliffiness - 0.4) / 0.2).clamp(0.0, 1.0);
     let share = 0.6 - 0.57 * c * c * (3.0 - 2.0 * c);
+    // k >= 0, so truncating casts are floor and `+ 0.5` truncation is round (no libm calls in
+    // this per-tile path).
     let k = ((e - lowest) / step).max(0.0);
-    let f = k.fract();
+    let whole = k as u32;
+    let f = k - f64::from(whole);
     let flat = 1.0 - share;
     let ramp = if f > flat {
-        ((f - flat) / share * step).round()
+        (((f - flat) / share * step) + 0.5) as u32
     } else {
-        0.0
+        0
     };
-    let h = lowest + step * k.floor() + ramp;
+    let h = lowest + step * f64::from(whole) + f64::from(ramp);
     h.clamp(lowest, f64::from(g.highest_land_height)) as u8
 }
 

@@ -5,9 +5,12 @@ use crate::rng::WorldRng;
 
 /// One octave: random values on a square lattice, smoothly interpolated between lattice points.
 struct Octave {
-    cell: f64,
+    /// log2 of the cell size (cells are powers of two, so lattice lookups are shifts).
+    shift: u32,
     cols: usize,
     values: Vec<f64>,
+    /// Smoothstep weight of each offset `0..cell` within a lattice cell.
+    weights: Vec<f64>,
 }
 
 /// Fractal value noise: a few octaves of decreasing cell size and weight; values in 0..1.
@@ -20,7 +23,8 @@ fn smoothstep(t: f64) -> f64 {
 }
 
 impl Noise {
-    /// Noise over a `width` x `height` area with octaves of the given `(cell size, weight)`.
+    /// Noise over a `width` x `height` area with octaves of the given `(cell size, weight)`;
+    /// cell sizes must be powers of two.
     pub(super) fn new(
         rng: &mut WorldRng,
         width: u32,
@@ -31,17 +35,23 @@ impl Noise {
         let octaves = octaves
             .iter()
             .map(|&(cell, weight)| {
+                assert!(
+                    cell.is_power_of_two(),
+                    "noise cell size {cell} is not a power of two"
+                );
                 let cols = (width / cell) as usize + 2;
                 let rows = (height / cell) as usize + 2;
                 let values = (0..cols * rows).map(|_| rng.unit_f64()).collect();
-                (
-                    Octave {
-                        cell: f64::from(cell),
-                        cols,
-                        values,
-                    },
-                    weight / total,
-                )
+                let weights = (0..cell)
+                    .map(|i| smoothstep(f64::from(i) / f64::from(cell)))
+                    .collect();
+                let octave = Octave {
+                    shift: cell.trailing_zeros(),
+                    cols,
+                    values,
+                    weights,
+                };
+                (octave, weight / total)
             })
             .collect();
         Noise { octaves }
@@ -52,10 +62,12 @@ impl Noise {
         self.octaves
             .iter()
             .map(|(o, weight)| {
-                let gx = f64::from(x) / o.cell;
-                let gy = f64::from(y) / o.cell;
-                let (ix, iy) = (gx.floor() as usize, gy.floor() as usize);
-                let (fx, fy) = (smoothstep(gx.fract()), smoothstep(gy.fract()));
+                let mask = (1u32 << o.shift) - 1;
+                let (ix, iy) = ((x >> o.shift) as usize, (y >> o.shift) as usize);
+                let (fx, fy) = (
+                    o.weights[(x & mask) as usize],
+                    o.weights[(y & mask) as usize],
+                );
                 let v = |cx: usize, cy: usize| o.values[cy * o.cols + cx];
                 let top = v(ix, iy) + (v(ix + 1, iy) - v(ix, iy)) * fx;
                 let bottom = v(ix, iy + 1) + (v(ix + 1, iy + 1) - v(ix, iy + 1)) * fx;
