@@ -178,3 +178,11 @@ fn hash_of_a_fixed_game_is_pinned() {
 }
 
 const GOLDEN: &str = "54b795337ffede8f";
+
+#[test]
+fn world_and_events_can_cross_threads() {
+    fn send_sync<T: Send + Sync + Clone + 'static>() {}
+    send_sync::<World>();
+    send_sync::<Event>();
+    send_sync::<sim::Map>();
+}
