@@ -1,1 +1,30 @@
-//! The embedded colony game.
+//! The embedded colony game: a pure, deterministic, single-threaded simulation.
+//!
+//! No I/O (the data files are embedded at compile time), no threads, no clock, no async. One
+//! seeded ChaCha8 RNG drives the world; iteration order is always stable. The host (`colonyd`)
+//! owns a [`World`], calls [`World::tick`] as real time passes (pacing by [`World::speed`] and
+//! [`speed_multiplier`]), applies commands, and drains events with [`World::take_events`].
+//!
+//! Modules: `catalog` (world rules from `data/world.json`), `config` (new-game settings),
+//! `clock` (time), `weather` (cycles and hazards), `map` (terrain generation), `world` (state,
+//! tick loop, commands), `save` (save format and hash), `event`, `error`, `rng`.
+
+pub mod catalog;
+mod clock;
+mod config;
+mod error;
+mod event;
+pub mod map;
+mod rng;
+mod save;
+mod weather;
+mod world;
+
+pub use clock::{TimeView, real_seconds_per_tick_at_1x, speed_multiplier, ticks_per_day};
+pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame};
+pub use error::{CommandError, ErrorCode, SaveError};
+pub use event::{Event, names as event_names};
+pub use map::{Map, River, RiverAxis};
+pub use save::{FORMAT as SAVE_FORMAT, VERSION as SAVE_VERSION, fnv1a64};
+pub use weather::{HazardKind, WeatherView, hazard_days_bounds};
+pub use world::World;

@@ -1,0 +1,71 @@
+//! Game events: what happened, queued by the systems and drained by the host.
+//!
+//! Each event has a catalogue name (interface.md section 6), the in-game day at emission and a
+//! JSON data object (or `None`). The events this slice of the game emits, with their data:
+//!
+//! | name | fires | data |
+//! |---|---|---|
+//! | `game.new` | by `World::new` | `{seed, faction, mode, settlement, mapWidth, mapHeight}` |
+//! | `day.start` | each dawn (hour 0) | `{day}` |
+//! | `night.start` | each dusk (hour `daytimeHours`, 16) | `{day}` |
+//! | `workhours.transitioned` | working hours start (hour 0) or end (hour `endHours`), or a change of `endHours` flips the state | `{working, endHours}` |
+//! | `workhours.changed` | `set_end_hours` changed the value | `{endHours, previous}` |
+//! | `speed.changed` | `set_speed` changed the value | `{speed, previous}` |
+//! | `cycle.start` | a weather cycle begins (game start; then the dawn after the previous hazard) | `{cycle}` |
+//! | `weather.selected` | right after `cycle.start`, when the cycle's weather is rolled | `{cycle, hazard, temperateDays, hazardousDays}` |
+//! | `cycle.day` | each new day of a cycle, day 1 included (right after `weather.selected`) | `{cycle, cycleDay}` |
+//! | `drought.approaching` | `hazardWarningLeadHours` before the hazard (at cycle start if the temperate season is shorter) | `{cycle, hazard, startsInHours}` |
+//! | `drought.start` | the dawn the hazard begins (droughts and badtides alike) | `{cycle, hazard, duration}` (duration in days) |
+//! | `drought.end` | the dawn the hazard ends, just before `cycle.end` | `{cycle, hazard}` |
+//! | `cycle.end` | the dawn the cycle's hazard ends, before the next `cycle.start` | `{cycle}` |
+//!
+//! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
+//! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
+//! `cycle.start`, `weather.selected`, `cycle.day`, `drought.start`, `drought.approaching`).
+
+use serde_json::Value;
+
+/// Catalogue names of the events this crate emits.
+pub mod names {
+    pub const GAME_NEW: &str = "game.new";
+    pub const DAY_START: &str = "day.start";
+    pub const NIGHT_START: &str = "night.start";
+    pub const WORKHOURS_TRANSITIONED: &str = "workhours.transitioned";
+    pub const WORKHOURS_CHANGED: &str = "workhours.changed";
+    pub const SPEED_CHANGED: &str = "speed.changed";
+    pub const CYCLE_START: &str = "cycle.start";
+    pub const CYCLE_END: &str = "cycle.end";
+    pub const CYCLE_DAY: &str = "cycle.day";
+    pub const WEATHER_SELECTED: &str = "weather.selected";
+    pub const DROUGHT_APPROACHING: &str = "drought.approaching";
+    pub const DROUGHT_START: &str = "drought.start";
+    pub const DROUGHT_END: &str = "drought.end";
+}
+
+/// One game event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Catalogue name, e.g. `"day.start"`.
+    pub name: &'static str,
+    /// In-game day number at emission (starts at 1).
+    pub day: u32,
+    /// Event data; `None` for events with nothing to say.
+    pub data: Option<Value>,
+}
+
+/// The ordered queue of events not yet taken by the host.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EventQueue {
+    events: Vec<Event>,
+}
+
+impl EventQueue {
+    pub(crate) fn push(&mut self, name: &'static str, day: u32, data: Value) {
+        let data = if data.is_null() { None } else { Some(data) };
+        self.events.push(Event { name, day, data });
+    }
+
+    pub(crate) fn take(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+}
