@@ -264,7 +264,7 @@ impl Host {
         }
         let day = self.world.time().day_number;
         let every = self.settings.get().autosave_days;
-        if day != day_before && every > 0 && day % every == 0 {
+        if day != day_before && every > 0 && day.is_multiple_of(every) {
             self.autosave.save(&self.world);
         }
     }

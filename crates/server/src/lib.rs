@@ -114,7 +114,7 @@ pub async fn run(args: cli::Args) -> i32 {
                 mode: Some(args.mode.clone()),
             };
             match http::lifecycle::new_game_config(body)
-                .and_then(|c| sim::World::new(&c).map_err(host::command_error))
+                .and_then(|c| sim::World::try_new(&c).map_err(host::command_error))
             {
                 Ok(w) => w,
                 Err(e) => {

@@ -4,6 +4,7 @@
 //! liveness, and the close with reason `slow_consumer` when the hub finds the queue full.
 
 use crate::agent::AgentStore;
+use crate::http::error::error_response;
 use crate::http::pipeline::{check_host, check_token, normalize};
 use crate::hub::{CloseReason, Hub, state_frame};
 use crate::settings::SettingsStore;
@@ -43,8 +44,8 @@ pub fn router(state: WsState) -> Router {
 }
 
 async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
-    if let Err(resp) = check_host(req.headers(), state.host_form.as_deref()) {
-        return resp;
+    if let Err(e) = check_host(req.headers(), state.host_form.as_deref()) {
+        return error_response(&e);
     }
     let uri = normalize(req.uri()).unwrap_or_else(|| req.uri().clone());
     if uri.path() != "/api/ws" {
@@ -57,8 +58,8 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
         );
         return (StatusCode::NOT_FOUND, axum::Json(body.to_body())).into_response();
     }
-    if let Err(resp) = check_token(req.headers(), &uri, &state.settings.get().auth_token, true) {
-        return resp;
+    if let Err(e) = check_token(req.headers(), &uri, &state.settings.get().auth_token, true) {
+        return error_response(&e);
     }
     let (mut parts, _body) = req.into_parts();
     let ws =

@@ -79,8 +79,10 @@ pub fn parse_map_size(v: &Value) -> Result<(u32, u32), ApiError> {
 
 /// Turns the request into the simulation's new-game settings.
 pub fn new_game_config(body: NewGameBody) -> Result<sim::NewGame, ApiError> {
-    let mut cfg = sim::NewGame::default();
-    cfg.seed = body.seed.unwrap_or_else(random_seed);
+    let mut cfg = sim::NewGame {
+        seed: body.seed.unwrap_or_else(random_seed),
+        ..Default::default()
+    };
     if let Some(f) = body.faction {
         cfg.faction = f.parse().map_err(|_| {
             ApiError::new(
@@ -198,7 +200,8 @@ async fn new_game(
 ) -> ApiResult<GameInfo> {
     let cfg = new_game_config(body)?;
     let _loading = state.host.loading_guard();
-    let world = blocking(move || sim::World::new(&cfg).map_err(crate::host::command_error)).await?;
+    let world =
+        blocking(move || sim::World::try_new(&cfg).map_err(crate::host::command_error)).await?;
     swap_in(&state, world).await?;
     Ok(Json(game_info(&state, None)))
 }

@@ -57,7 +57,7 @@ fn host_part(value: &str) -> &str {
 }
 
 /// Checks the Host header against the bind form; `Err` is the 400 response.
-pub fn check_host(headers: &HeaderMap, form: Option<&str>) -> Result<(), Response> {
+pub fn check_host(headers: &HeaderMap, form: Option<&str>) -> Result<(), ApiError> {
     let Some(form) = form else { return Ok(()) };
     let host = headers
         .get(header::HOST)
@@ -66,12 +66,12 @@ pub fn check_host(headers: &HeaderMap, form: Option<&str>) -> Result<(), Respons
     if host_part(host).eq_ignore_ascii_case(form) {
         return Ok(());
     }
-    Err(error_response(&ApiError::new(
+    Err(ApiError::new(
         ErrorCode::InvalidHost,
         format!(
             "Host header {host:?} does not match the bind address; this server is bound to {form}, so use http://{form}:<port>"
         ),
-    )))
+    ))
 }
 
 /// Checks a bearer token (header, or `?token=` when `allow_query`). Constant-time.
@@ -80,7 +80,7 @@ pub fn check_token(
     uri: &Uri,
     token: &str,
     allow_query: bool,
-) -> Result<(), Response> {
+) -> Result<(), ApiError> {
     if token.is_empty() {
         return Ok(());
     }
@@ -96,7 +96,7 @@ pub fn check_token(
         uri.query()?
             .split('&')
             .find_map(|kv| kv.strip_prefix("token="))
-            .map(|t| percent_decode(t))
+            .map(percent_decode)
     };
     let presented = from_header
         .map(str::to_string)
@@ -110,10 +110,10 @@ pub fn check_token(
     } else {
         "an Authorization: Bearer <token> header"
     };
-    Err(error_response(&ApiError::new(
+    Err(ApiError::new(
         ErrorCode::Unauthorized,
         format!("missing or wrong token; send {how} with the server's authToken"),
-    )))
+    ))
 }
 
 /// Minimal %XX decoding for the query token.
@@ -188,8 +188,8 @@ fn add_cors(resp: &mut Response, origin: &str) {
 /// The middleware function.
 pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let settings = state.settings.get();
-    if let Err(resp) = check_host(req.headers(), state.host_form.as_deref()) {
-        return resp;
+    if let Err(e) = check_host(req.headers(), state.host_form.as_deref()) {
+        return error_response(&e);
     }
     if let Some(uri) = normalize(req.uri()) {
         *req.uri_mut() = uri;
@@ -201,9 +201,9 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
     } else if req.method() == Method::OPTIONS {
         StatusCode::NO_CONTENT.into_response()
     } else if path != "/api/ping"
-        && let Err(resp) = check_token(req.headers(), req.uri(), &settings.auth_token, false)
+        && let Err(e) = check_token(req.headers(), req.uri(), &settings.auth_token, false)
     {
-        resp
+        error_response(&e)
     } else if !gate_exempt(&path) && !state.agent.is_ready() {
         let mut body = ApiError::new(
             ErrorCode::GameNotReady,

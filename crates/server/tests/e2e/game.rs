@@ -253,37 +253,43 @@ async fn a_full_write_queue_answers_503_and_applies_nothing() {
         tokio::spawn(async move {
             client
                 .post(url)
-                .json(&json!({"days": 400}))
+                .json(&json!({"days": 3650}))
                 .send()
                 .await
                 .unwrap()
-                .status()
+                .json::<Value>()
+                .await
+                .unwrap()
         })
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut statuses = Vec::new();
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let mut handles = Vec::new();
-    for speed in [1, 2, 3] {
+    for i in 0..20 {
         let client = s.client.clone();
         let url = s.url("/api/speed");
         handles.push(tokio::spawn(async move {
             let r = client
                 .post(url)
-                .json(&json!({"speed": speed}))
+                .json(&json!({"speed": 1 + i % 3}))
                 .send()
                 .await
                 .unwrap();
             let status = r.status().as_u16();
             (status, r.json::<Value>().await.unwrap())
         }));
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let mut statuses = Vec::new();
     for h in handles {
         statuses.push(h.await.unwrap());
     }
-    assert_eq!(long.await.unwrap(), 200);
+    let adv = long.await.unwrap();
+    assert_eq!(adv["ticks"], 3650 * 768, "{adv}");
     let refused: Vec<_> = statuses.iter().filter(|(st, _)| *st == 503).collect();
-    assert!(!refused.is_empty(), "{statuses:?}");
+    assert!(
+        !refused.is_empty(),
+        "advance took {} ms: {statuses:?}",
+        adv["wallMs"]
+    );
     assert_eq!(code(&refused[0].1), "queue_full");
     let applied: Vec<i64> = statuses
         .iter()

@@ -138,7 +138,7 @@ async fn state_changes_and_game_events_reach_every_client() {
         f["type"] == "event" && f["payload"]["event"] == "speed.changed"
     })
     .await;
-    assert_eq!(f["payload"]["data"], json!({"speed": 3}));
+    assert_eq!(f["payload"]["data"]["speed"], 3);
     assert!(f["payload"]["timestamp"].as_i64().unwrap() > 1_600_000_000);
     assert!(f["payload"]["day"].as_u64().unwrap() >= 1);
     assert_eq!(
@@ -182,7 +182,6 @@ async fn a_slow_consumer_is_closed_without_stalling_others() {
             }
         }
         if closed || futures_util::SinkExt::flush(&mut slow).await.is_err() {
-            closed = true;
             break;
         }
         // The fast client still gets its answers promptly.
