@@ -6,6 +6,7 @@ pub mod admin;
 pub mod agent_routes;
 pub mod body;
 pub mod error;
+pub mod format;
 pub mod game;
 pub mod lifecycle;
 pub mod pipeline;

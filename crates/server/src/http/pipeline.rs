@@ -196,6 +196,7 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
     }
     let path = req.uri().path().to_string();
     let is_api = path == "/api" || path.starts_with("/api/");
+    let format = super::format::requested(req.uri(), req.headers());
     let mut resp = if !is_api {
         run_contained(req, next).await
     } else if req.method() == Method::OPTIONS {
@@ -218,7 +219,13 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
             "a game is loading; retry in a moment (GET /api/ping, /api/speed and /api/settlement answer meanwhile)",
         ))
     } else {
-        run_contained(req, next).await
+        match &format {
+            Ok(f) => {
+                req.extensions_mut().insert(*f);
+                run_contained(req, next).await
+            }
+            Err(e) => error_response(e),
+        }
     };
     if is_api {
         if settings.strict_http_status
@@ -227,6 +234,9 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
             *resp.status_mut() = strict_status(code);
         }
         add_cors(&mut resp, &settings.cors_origin);
+        if format == Ok(super::format::Format::ToonText) {
+            resp = super::format::to_toon_text(resp).await;
+        }
     }
     resp
 }

@@ -282,3 +282,32 @@ async fn ws_disabled_opens_no_listener() {
     );
     assert_eq!(s.get("/api/agent/state").await.0, 200);
 }
+
+#[tokio::test]
+async fn toon_text_on_request_and_format_is_checked() {
+    let s = Server::start().await;
+    let r = s
+        .client
+        .get(s.url("/api/weather"))
+        .header("accept", "text/toon")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["content-type"], "text/toon; charset=utf-8");
+    let text = r.text().await.unwrap();
+    assert!(text.lines().any(|l| l == "cycle: 1"), "{text}");
+    assert!(text.lines().any(|l| l == "isHazardous: false"), "{text}");
+    let r = s
+        .client
+        .get(s.url("/api/agent/log?format=toon-text"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["content-type"], "text/toon; charset=utf-8");
+    let (_, body) = s.get("/api/time?format=xml").await;
+    assert_eq!(code(&body), "invalid_param");
+    assert_eq!(body["got"], "xml");
+    let (status, body) = s.get("/api/time?format=json").await;
+    assert_eq!(status, 200);
+    assert!(body["dayNumber"].is_number());
+}

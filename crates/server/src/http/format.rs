@@ -1,0 +1,118 @@
+//! Output formats. `format=toon` (the default) and `format=json` are both JSON on the wire
+//! (toon rows are flat, the client renders TOON text); `format=toon-text` or `Accept: text/toon`
+//! asks the server itself for TOON text (spec v3+, via the `toon-format` crate).
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
+use axum::response::Response;
+use http_body_util::BodyExt;
+use protocol::error::{ApiError, ErrorCode};
+
+/// The media type of TOON text.
+pub const TOON_MEDIA_TYPE: &str = "text/toon; charset=utf-8";
+
+/// The requested output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Flat rows, JSON on the wire (the contract's default).
+    #[default]
+    Toon,
+    /// Nested JSON.
+    Json,
+    /// TOON text rendered by the server.
+    ToonText,
+}
+
+/// The `format` query parameter, if any.
+fn query_format(uri: &Uri) -> Option<String> {
+    uri.query()?
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("format="))
+        .map(|v| v.to_ascii_lowercase())
+}
+
+/// Reads the format of a request: the query parameter, else the Accept header.
+pub fn requested(uri: &Uri, headers: &HeaderMap) -> Result<Format, ApiError> {
+    match query_format(uri).as_deref() {
+        Some("toon") => Ok(Format::Toon),
+        Some("json") => Ok(Format::Json),
+        Some("toon-text") => Ok(Format::ToonText),
+        Some(other) => Err(ApiError::new(
+            ErrorCode::InvalidParam,
+            format!("format must be toon, json or toon-text; got {other:?}"),
+        )
+        .with("got", other)),
+        None => {
+            let accept = headers
+                .get(header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            Ok(if accept.contains("text/toon") {
+                Format::ToonText
+            } else {
+                Format::Toon
+            })
+        }
+    }
+}
+
+/// Re-encodes a JSON response as TOON text. Non-JSON responses pass through unchanged.
+pub async fn to_toon_text(resp: Response) -> Response {
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let bytes = match body.collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(_) => return Response::from_parts(parts, Body::empty()),
+    };
+    let text = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| toon_format::encode_default(&v).ok());
+    match text {
+        Some(mut t) => {
+            t.push('\n');
+            parts.headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(TOON_MEDIA_TYPE),
+            );
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::from(t))
+        }
+        None => Response::from_parts(parts, Body::from(bytes)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_comes_from_query_then_accept() {
+        let h = HeaderMap::new();
+        assert_eq!(
+            requested(&"/api/time".parse().unwrap(), &h).unwrap(),
+            Format::Toon
+        );
+        assert_eq!(
+            requested(&"/api/time?format=JSON".parse().unwrap(), &h).unwrap(),
+            Format::Json
+        );
+        assert!(requested(&"/api/time?format=xml".parse().unwrap(), &h).is_err());
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT, HeaderValue::from_static("text/toon"));
+        assert_eq!(
+            requested(&"/api/time".parse().unwrap(), &h).unwrap(),
+            Format::ToonText
+        );
+        assert_eq!(
+            requested(&"/api/time?format=json".parse().unwrap(), &h).unwrap(),
+            Format::Json
+        );
+    }
+}
