@@ -9,6 +9,7 @@ pub mod error;
 pub mod format;
 pub mod game;
 pub mod lifecycle;
+pub mod list;
 pub mod pipeline;
 
 use crate::agent::AgentStore;
