@@ -12,6 +12,7 @@
 pub mod catalog;
 mod clock;
 mod config;
+pub mod content;
 mod error;
 mod event;
 pub mod map;
