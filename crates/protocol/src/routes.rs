@@ -192,8 +192,18 @@ pub const ROUTES: &[Route] = &[
         "agent-config",
         "Change the agent mode or goal, or dismiss the connector's last error",
         &[
-            p("mode", Str, false, "request (one run per prompt) or autonomous"),
-            p("goal", Str, false, "objective text; the prompt of autonomous turns"),
+            p(
+                "mode",
+                Str,
+                false,
+                "request (one run per prompt) or autonomous",
+            ),
+            p(
+                "goal",
+                Str,
+                false,
+                "objective text; the prompt of autonomous turns",
+            ),
             p(
                 "lastError",
                 Null,
@@ -236,7 +246,12 @@ pub const ROUTES: &[Route] = &[
         "/api/ready",
         "ready",
         "Open or close the ready gate (closed: game routes answer game_not_ready)",
-        &[p("ready", Bool, true, "true opens the gate, false closes it")],
+        &[p(
+            "ready",
+            Bool,
+            true,
+            "true opens the gate, false closes it",
+        )],
     ),
     // Game lifecycle.
     route(
@@ -245,7 +260,12 @@ pub const ROUTES: &[Route] = &[
         "new-game",
         "Start a new game (closes the ready gate, clears the pending prompt)",
         &[
-            p("seed", Int, false, "seed of the map and randomness (default random)"),
+            p(
+                "seed",
+                Int,
+                false,
+                "seed of the map and randomness (default random)",
+            ),
             p("faction", Str, false, "Folktails (default) or IronTeeth"),
             p("map", Str, false, "map size: 128 or 128x96 (default 128)"),
             p("settlement", Str, false, "settlement name"),
@@ -312,7 +332,12 @@ pub const ROUTES: &[Route] = &[
         "benchmark",
         "Time read routes inside the service (needs debugEndpointEnabled)",
         &[
-            p("iterations", Int, false, "runs per route, 1-10000 (default 100)"),
+            p(
+                "iterations",
+                Int,
+                false,
+                "runs per route, 1-10000 (default 100)",
+            ),
             p(
                 "routes",
                 List,

@@ -277,7 +277,12 @@ async fn burst_behind_advance(s: &Server, days: u32) -> (f64, Vec<(u16, Value)>)
         statuses.push(h.await.unwrap());
     }
     let adv = long.await.unwrap();
-    (adv["wallMs"].as_f64().unwrap_or_else(|| panic!("advance failed: {adv}")), statuses)
+    (
+        adv["wallMs"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("advance failed: {adv}")),
+        statuses,
+    )
 }
 
 #[tokio::test]
