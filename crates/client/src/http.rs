@@ -103,13 +103,20 @@ impl Api {
 }
 
 fn connection_error(url: &str, e: reqwest::Error) -> CliError {
-    let mut msg = format!("cannot reach the service at {url}: {e}");
-    let mut src = std::error::Error::source(&e);
-    while let Some(s) = src {
-        msg.push_str(&format!(": {s}"));
-        src = s.source();
+    // The innermost cause says what happened (e.g. "Connection refused (os error 111)").
+    let mut cause: &dyn std::error::Error = &e;
+    while let Some(s) = cause.source() {
+        cause = s;
     }
-    CliError::new(EXIT_CONNECTION, msg)
+    let what = if e.is_timeout() {
+        "no answer in time".to_string()
+    } else {
+        cause.to_string()
+    };
+    CliError::new(
+        EXIT_CONNECTION,
+        format!("cannot reach the service at {url}: {what}"),
+    )
 }
 
 /// Sorts a response into an answer.
