@@ -98,7 +98,7 @@ impl Api {
         let resp = rb.send().map_err(|e| connection_error(&url, e))?;
         let status = resp.status().as_u16();
         let text = resp.text().map_err(|e| connection_error(&url, e))?;
-        Ok(classify(status, &text)?)
+        classify(status, &text)
     }
 }
 
@@ -139,9 +139,7 @@ pub fn classify(status: u16, text: &str) -> Result<Answer, CliError> {
         )),
         (401, _) => Err(CliError::new(
             exit::EXIT_AUTH,
-            format!(
-                "unauthorized (HTTP 401): give the token with --token, COLONY_TOKEN or auth_token in the config file"
-            ),
+            "unauthorized (HTTP 401): give the token with --token, COLONY_TOKEN or auth_token in the config file",
         )),
         (_, _) => Err(CliError::new(
             EXIT_OTHER,

@@ -151,10 +151,6 @@ fn events(cli: &Cli) -> Result<i32, CliError> {
                     CliError::usage(format!("--count needs a whole number; got {v:?}"))
                 })?)
             }
-            // `events drought:start` is not an option: keep it as a filter text.
-            Arg::Named(k, Some(v)) if !cli.args.is_empty() && !k.starts_with('-') => {
-                filters.push(format!("{k}:{v}"))
-            }
             a => {
                 return Err(CliError::usage(format!(
                     "unknown argument {} for `events`; see `colony help events`",
