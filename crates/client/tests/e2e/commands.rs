@@ -244,3 +244,23 @@ fn help_lists_every_command_and_their_parameters() {
     );
     assert!(r.ok().contains("prompt:string"), "{r:?}");
 }
+
+#[test]
+fn the_catalogue_equals_the_routes_the_service_documents() {
+    let s = Server::start();
+    let doc = s.get("/api/openapi.json");
+    let mut served = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, m) in [("get", Method::Get), ("post", Method::Post)] {
+            if item.get(method).is_some() {
+                served.push((m, path.clone()));
+            }
+        }
+    }
+    served.sort();
+    let catalogue: Vec<(Method, String)> = protocol::routes::method_paths()
+        .into_iter()
+        .map(|(m, p)| (m, p.to_string()))
+        .collect();
+    assert_eq!(catalogue, served);
+}
