@@ -33,11 +33,20 @@ pub fn print_value(value: &Value, json: bool) {
 pub fn print_answer(answer: &Answer, json: bool) -> i32 {
     match answer {
         Answer::Ok(v) => print_value(v, json),
-        Answer::Error { error, body, .. } => {
+        Answer::Error {
+            error,
+            body,
+            status,
+        } => {
             if json {
                 println!("{}", serde_json::to_string_pretty(body).unwrap_or_default());
             }
             eprintln!("{}", error_text(error));
+            if *status == 401 {
+                eprintln!(
+                    "hint: give the token with --token, COLONY_TOKEN or auth_token in the config file (see `colony config`)"
+                );
+            }
         }
     }
     answer.exit_code()
