@@ -1,1 +1,354 @@
-fn main() {}
+//! `colony`: the command-line client and agent connector of the Colony service.
+//!
+//! Route commands come from the route catalogue in `protocol::routes`; the client's own commands
+//! are `help`, `config`, `events` and `connect`. See `crates/client/README.md`.
+
+mod args;
+mod config;
+mod connector;
+mod events;
+mod exit;
+mod http;
+mod output;
+mod ws;
+
+use args::{Arg, Cli};
+use exit::{CliError, EXIT_OK};
+use protocol::routes::{self, Route};
+use std::time::Duration;
+
+/// The client's own commands (not routes), with a one-line summary.
+const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "config",
+        "",
+        "Show the resolved host, ports and token (masked) and where each came from",
+    ),
+    (
+        "events",
+        "[FILTER...] [--count N]",
+        "Stream game events, one line each; FILTER keeps names containing it (e.g. drought.)",
+    ),
+    (
+        "connect",
+        "--agent 'COMMAND' [--pause SECS]",
+        "Run the agent connector: run COMMAND for each prompt (and each autonomous turn)",
+    ),
+    (
+        "help",
+        "[COMMAND]",
+        "Show the commands, or one command's parameters",
+    ),
+];
+
+const GLOBAL_OPTIONS: &str = "\
+Options (anywhere on the line):
+  --host HOST       service host (env COLONY_HOST, config host; default 127.0.0.1)
+  --port N          HTTP port (env COLONY_PORT, config port; default 8085)
+  --ws-port N       WebSocket port (env COLONY_WS_PORT, config ws_port; default 8086)
+  --token TOKEN     bearer token (env COLONY_TOKEN, config auth_token; default none)
+  --config FILE     config file (env COLONY_CONFIG; default ~/.config/colony/config.toml)
+  --json            print the service's JSON instead of TOON text
+  -h, --help        help; -V, --version: version";
+
+const EXIT_CODES: &str = "\
+Exit codes: 0 ok, 1 other error, 2 bad input, 3 not found / unknown endpoint,
+4 not ready or busy (game_not_ready, game_loading, queue_full), 5 unauthorized, 6 connection failure.";
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let code = match run(&argv) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("colony: {}", e.message);
+            e.code
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(argv: &[String]) -> Result<i32, CliError> {
+    let cli = args::parse(argv)?;
+    if cli.version {
+        println!("colony {}", env!("CARGO_PKG_VERSION"));
+        return Ok(EXIT_OK);
+    }
+    let Some(command) = cli.command.clone() else {
+        print!("{}", usage());
+        return Ok(EXIT_OK);
+    };
+    if command == "help" {
+        return help(&cli);
+    }
+    if cli.help {
+        println!("{}", command_help(&command)?);
+        return Ok(EXIT_OK);
+    }
+    match command.as_str() {
+        "config" => {
+            no_args(&cli, "config")?;
+            let settings = settings(&cli)?;
+            output::print_value(&settings.to_json(), cli.json);
+            Ok(EXIT_OK)
+        }
+        "events" => events(&cli),
+        "connect" => connect(&cli),
+        _ => route_command(&cli, &command),
+    }
+}
+
+/// Resolves the settings, printing warnings to stderr.
+fn settings(cli: &Cli) -> Result<config::Settings, CliError> {
+    config::resolve(
+        &cli.flags,
+        &|k| std::env::var(k).ok(),
+        dirs::config_dir(),
+        &mut |w| eprintln!("colony: warning: {w}"),
+    )
+}
+
+fn no_args(cli: &Cli, command: &str) -> Result<(), CliError> {
+    match cli.args.first() {
+        None => Ok(()),
+        Some(a) => Err(CliError::usage(format!(
+            "`{command}` takes no arguments; got {}",
+            show_arg(a)
+        ))),
+    }
+}
+
+fn show_arg(a: &Arg) -> String {
+    match a {
+        Arg::Named(k, Some(v)) => format!("{k}:{v}"),
+        Arg::Named(k, None) => format!("--{k}"),
+        Arg::Positional(v) => format!("{v:?}"),
+    }
+}
+
+fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
+    let candidates = routes::by_command(command);
+    if candidates.is_empty() {
+        return Err(CliError::usage(format!(
+            "unknown command {command:?}; run `colony` for the list"
+        )));
+    }
+    let route = args::pick_route(&candidates, !cli.args.is_empty());
+    let body = args::build_body(route, &cli.args)?;
+    let settings = settings(cli)?;
+    let api = http::Api::new(&settings)?;
+    let answer = api.call(route, &body)?;
+    Ok(output::print_answer(&answer, cli.json))
+}
+
+fn events(cli: &Cli) -> Result<i32, CliError> {
+    let mut filters = Vec::new();
+    let mut count = None;
+    for a in &cli.args {
+        match a {
+            Arg::Positional(f) => filters.push(f.clone()),
+            Arg::Named(k, Some(v)) if k == "count" => {
+                count = Some(v.parse::<u64>().map_err(|_| {
+                    CliError::usage(format!("--count needs a whole number; got {v:?}"))
+                })?)
+            }
+            a => {
+                return Err(CliError::usage(format!(
+                    "unknown argument {} for `events`; see `colony help events`",
+                    show_arg(a)
+                )));
+            }
+        }
+    }
+    let settings = settings(cli)?;
+    Ok(events::run(
+        &settings,
+        &events::EventsOpts {
+            filters,
+            json: cli.json,
+            count,
+        },
+    ))
+}
+
+fn connect(cli: &Cli) -> Result<i32, CliError> {
+    let mut agent = None;
+    let mut pause = Duration::from_secs(1);
+    for a in &cli.args {
+        match a {
+            Arg::Named(k, Some(v)) if k == "agent" => agent = Some(v.clone()),
+            Arg::Named(k, Some(v)) if k == "pause" => {
+                pause = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .map(Duration::from_secs_f64)
+                    .ok_or_else(|| {
+                        CliError::usage(format!("--pause needs seconds (e.g. 1.5); got {v:?}"))
+                    })?
+            }
+            a => {
+                return Err(CliError::usage(format!(
+                    "unknown argument {} for `connect`; usage: colony connect --agent 'COMMAND'",
+                    show_arg(a)
+                )));
+            }
+        }
+    }
+    let agent = agent
+        .filter(|a| !a.trim().is_empty())
+        .ok_or_else(|| CliError::usage("usage: colony connect --agent 'COMMAND'"))?;
+    let settings = settings(cli)?;
+    Ok(connector::run(
+        &settings,
+        &connector::ConnectOpts {
+            agent,
+            turn_pause: pause,
+        },
+    ))
+}
+
+fn help(cli: &Cli) -> Result<i32, CliError> {
+    match cli.args.first() {
+        None => print!("{}", usage()),
+        Some(Arg::Positional(c)) => println!("{}", command_help(c)?),
+        Some(a) => {
+            return Err(CliError::usage(format!(
+                "usage: colony help [COMMAND]; got {}",
+                show_arg(a)
+            )));
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// The command list: one line per command.
+fn usage() -> String {
+    let mut out = String::from(
+        "colony: command-line client and agent connector of the Colony service\n\n\
+         Usage: colony [OPTIONS] COMMAND [key:value | --key value ...]\n\n\
+         Commands (`colony help COMMAND` shows the parameters):\n",
+    );
+    for c in routes::commands() {
+        let rs = routes::by_command(c);
+        let methods: Vec<&str> = rs.iter().map(|r| r.method.as_str()).collect();
+        let summary: Vec<&str> = rs.iter().map(|r| r.summary).collect();
+        out.push_str(&format!(
+            "  {:<14}{:<9}{:<20}{}\n",
+            c,
+            methods.join("|"),
+            rs[0].path,
+            summary.join("; ")
+        ));
+    }
+    for (name, _, summary) in LOCAL_COMMANDS {
+        out.push_str(&format!("  {:<14}{:<29}{}\n", name, "(client)", summary));
+    }
+    out.push('\n');
+    out.push_str(GLOBAL_OPTIONS);
+    out.push_str("\n\n");
+    out.push_str(EXIT_CODES);
+    out.push('\n');
+    out
+}
+
+/// One command's help: its routes and parameters.
+fn command_help(command: &str) -> Result<String, CliError> {
+    if let Some((name, usage, summary)) = LOCAL_COMMANDS.iter().find(|(n, _, _)| *n == command) {
+        let mut out = format!("colony {name} {usage}\n  {summary}\n");
+        match *name {
+            "events" => out.push_str(
+                "\n  Prints `day N  EVENT  DATA` per event (--json: the event payload as one JSON line).\n  \
+                 Reconnects with backoff (1 s doubling to 30 s, ±20% jitter) when the connection drops.\n  \
+                 Example: colony events drought. cycle.\n",
+            ),
+            "connect" => out.push_str(
+                "\n  Runs COMMAND with `sh -c` for each pending prompt (once each) and, in autonomous mode\n  \
+                 while the ready gate is open, for the goal again and again (--pause SECS between turns,\n  \
+                 default 1). The prompt comes on stdin and in COLONY_PROMPT; also COLONY_GOAL,\n  \
+                 COLONY_REQUEST_ID, COLONY_MODE (request or autonomous), COLONY_EPOCH, COLONY_HOST,\n  \
+                 COLONY_PORT, COLONY_WS_PORT and COLONY_TOKEN (when set).\n  \
+                 Example: colony connect --agent 'my-agent --stdin'\n",
+            ),
+            "config" => out.push_str(
+                "\n  Order: flag, environment, config file, default. Config file: --config FILE, else\n  \
+                 $COLONY_CONFIG, else <user config dir>/colony/config.toml (TOML keys host, port,\n  \
+                 ws_port, auth_token).\n",
+            ),
+            _ => {}
+        }
+        return Ok(out.trim_end().to_string());
+    }
+    let rs = routes::by_command(command);
+    if rs.is_empty() {
+        return Err(CliError::usage(format!(
+            "unknown command {command:?}; run `colony` for the list"
+        )));
+    }
+    let mut out = String::new();
+    for r in &rs {
+        out.push_str(&route_help(r, rs.len() > 1));
+    }
+    Ok(out.trim_end().to_string())
+}
+
+fn route_help(r: &Route, shared: bool) -> String {
+    let mut out = format!(
+        "{} {}  (colony {})\n  {}\n",
+        r.method.as_str(),
+        r.path,
+        r.command,
+        r.summary
+    );
+    if shared && r.params.is_empty() && !r.open {
+        out.push_str("  Sent when no parameter is given.\n");
+    }
+    for p in r.params {
+        out.push_str(&format!(
+            "  {:<24}{}{}\n",
+            format!("{}:{}", p.name, p.ty.as_str()),
+            if p.required { "(required) " } else { "" },
+            p.help
+        ));
+    }
+    if r.open {
+        out.push_str(
+            "  KEY:VALUE ...           any keys; values are read as JSON when they parse (2048, true),\n                          \
+             else as text\n",
+        );
+    }
+    let example: Vec<String> = r
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| format!("{}:{}", p.name, p.ty.as_str().to_uppercase()))
+        .collect();
+    if r.method == routes::Method::Post {
+        out.push_str(&format!(
+            "  Example: colony {}{}{}\n",
+            r.command,
+            if example.is_empty() { "" } else { " " },
+            example.join(" ")
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::routes::ROUTES;
+
+    #[test]
+    fn every_route_command_has_help_and_a_line() {
+        let u = usage();
+        for r in ROUTES {
+            assert!(u.contains(&format!("  {:<14}", r.command)), "{}", r.command);
+            assert!(command_help(r.command).unwrap().contains(r.path));
+        }
+        for (name, _, _) in LOCAL_COMMANDS {
+            assert!(command_help(name).is_ok());
+        }
+        assert!(command_help("nope").is_err());
+    }
+}

@@ -1,0 +1,266 @@
+//! Every route command in both output formats, and the exit code of each error class.
+
+use crate::support::{Server, same};
+use protocol::routes::{Method, ROUTES};
+use serde_json::{Value, json};
+
+#[test]
+fn every_get_command_matches_the_service_in_json_and_toon() {
+    let s = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    // A paused clock keeps the answers still between the calls.
+    s.post("/api/speed", json!({"speed": 0}));
+    s.post(
+        "/api/agent/message",
+        json!({"message": "a line for the log"}),
+    );
+    s.post("/api/game/save", json!({"name": "one"}));
+    let gets: Vec<_> = ROUTES.iter().filter(|r| r.method == Method::Get).collect();
+    assert!(gets.len() >= 11);
+    for r in gets {
+        let expected = s.get(r.path);
+        let json = s.run(home, &[r.command, "--json"]).json();
+        assert!(
+            same(&json, &expected),
+            "{} --json: {json} != {expected}",
+            r.command
+        );
+        let run = s.run(home, &[r.command]);
+        assert!(
+            !run.stdout.trim_start().starts_with('{'),
+            "{}: TOON expected, got {}",
+            r.command,
+            run.stdout
+        );
+        let toon = run.toon();
+        assert!(
+            same(&toon, &expected),
+            "{} (TOON): {toon} != {expected}",
+            r.command
+        );
+    }
+    // A list renders as a TOON table.
+    let saves = s.run(home, &["saves"]);
+    assert!(
+        saves.ok().starts_with("[1]{name,bytes,modified}:"),
+        "{}",
+        saves.stdout
+    );
+}
+
+#[test]
+fn post_commands_send_typed_bodies_and_print_both_formats() {
+    let s = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let run = |args: &[&str]| s.run(home, args);
+
+    assert_eq!(
+        run(&["speed", "speed:2", "--json"]).json(),
+        json!({"speed": 2})
+    );
+    assert_eq!(run(&["speed", "3"]).toon(), json!({"speed": 3}));
+    assert_eq!(s.get("/api/speed"), json!({"speed": 3}));
+    assert_eq!(run(&["speed", "--speed", "0"]).toon(), json!({"speed": 0}));
+
+    assert_eq!(
+        run(&["workhours", "end-hours:18"]).toon(),
+        json!({"endHours": 18})
+    );
+    assert_eq!(s.get("/api/workhours")["endHours"], json!(18.0));
+
+    let cfg = run(&["agent-config", "goal:grow to 50", "mode:request", "--json"]).json();
+    assert!(same(&cfg, &s.get("/api/agent/state")));
+    assert_eq!(cfg["goal"], "grow to 50");
+
+    let req = run(&["request", "prompt:build: a pump"]).toon();
+    assert_eq!(req["pendingRequest"]["prompt"], "build: a pump");
+    let req = run(&["request", "another", "--replace", "--json"]).json();
+    assert_eq!(req["replaced"]["prompt"], "build: a pump");
+    assert_eq!(req["pendingRequest"]["prompt"], "another");
+
+    run(&["message", "placed a lumberjack"]).ok();
+    let log = run(&["log", "--json"]).json();
+    assert!(log.to_string().contains("placed a lumberjack"), "{log}");
+
+    assert_eq!(run(&["ready", "false"]).toon(), json!({"ready": false}));
+    assert_eq!(
+        run(&["ready", "ready:true", "--json"]).json(),
+        json!({"ready": true})
+    );
+
+    assert_eq!(run(&["save", "name:t1"]).toon()["name"], "t1");
+    assert_eq!(run(&["save", "--json"]).json()["name"], "quicksave");
+    let saves = run(&["saves", "--json"]).json();
+    assert!(saves.as_array().unwrap().iter().any(|x| x["name"] == "t1"));
+
+    let adv = run(&["advance", "hours:12", "--json"]).json();
+    assert!(adv["ticks"].as_u64().unwrap() > 0, "{adv}");
+    let adv = run(&["advance", "days:0.5"]).toon();
+    assert!(adv["day"].as_u64().unwrap() >= 2, "{adv}");
+
+    let load = run(&["load", "t1"]).toon();
+    assert_eq!(load["name"], "t1");
+    run(&["ready", "true"]).ok();
+
+    let new = run(&[
+        "new-game",
+        "seed:3",
+        "map:32",
+        "settlement:Test Town",
+        "--json",
+    ])
+    .json();
+    assert_eq!(new["settlement"], "Test Town");
+    assert_eq!(new["seed"], 3);
+    assert_eq!(new["mapSize"], json!({"x": 32, "y": 32}));
+    run(&["ready", "true"]).ok();
+    assert_eq!(run(&["settlement"]).toon(), json!({"name": "Test Town"}));
+
+    let set = run(&[
+        "settings",
+        "corsOrigin:*",
+        "debugEndpointEnabled:true",
+        "--json",
+    ])
+    .json();
+    assert_eq!(set["settings"]["corsOrigin"], "*");
+    let bench = run(&["benchmark", "iterations:2", "routes:/api/ping,/api/time"]).toon();
+    assert_eq!(bench["iterations"], 2);
+    assert_eq!(bench["routes"].as_array().unwrap().len(), 2);
+
+    run(&["agent-config", "lastError:null"]).ok();
+    let openapi = run(&["openapi", "--json"]).json();
+    assert!(openapi["paths"]["/api/speed"].is_object());
+}
+
+#[test]
+fn errors_exit_with_their_class() {
+    let s = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let run = |args: &[&str]| s.run(home, args);
+
+    // 2: bad input, caught before sending or reported by the service.
+    let r = run(&["speed", "speed:fast"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("expected an integer"), "{r:?}");
+    assert_eq!(run(&["nonsense"]).code, 2);
+    assert_eq!(run(&["time", "foo:1"]).code, 2);
+    assert_eq!(run(&["ready"]).code, 2, "ready is required");
+    assert_eq!(run(&["request", "note: hi"]).code, 2);
+    let r = run(&["speed", "speed:9"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("error: invalid_param: "), "{r:?}");
+    assert!(r.stderr.contains("got: 9"), "{r:?}");
+    let r = run(&["speed", "speed:9", "--json"]);
+    assert_eq!(r.code, 2);
+    let body: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(body["got"], 9);
+    assert_eq!(
+        run(&["agent-config", "mode:sometimes"]).code,
+        2,
+        "invalid_mode"
+    );
+    assert_eq!(
+        s.get("/api/speed"),
+        json!({"speed": 1}),
+        "nothing was changed"
+    );
+
+    // 3: not found.
+    let r = run(&["load", "name:missing"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stderr.contains("error: not_found: "), "{r:?}");
+
+    // 4: gate closed.
+    run(&["ready", "false"]).ok();
+    let r = run(&["time"]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(r.stderr.contains("game_not_ready"), "{r:?}");
+    assert!(r.stderr.contains("hint:"), "{r:?}");
+    run(&["agent"]).ok();
+    run(&["ready", "true"]).ok();
+
+    // 1: other (a refused second prompt, a disabled feature).
+    run(&["request", "one"]).ok();
+    let r = run(&["request", "two"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("request_pending"), "{r:?}");
+    assert_eq!(run(&["benchmark"]).code, 1);
+
+    // 6: nothing listening.
+    let dead = crate::support::free_port().to_string();
+    let r = run(&["--port", &dead, "time"]);
+    assert_eq!(r.code, 6, "{r:?}");
+    assert!(r.stderr.contains("cannot reach the service"), "{r:?}");
+}
+
+#[test]
+fn a_token_protected_service_answers_401_as_exit_5() {
+    let s = Server::start_with(json!({"authToken": "s3cret"}));
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let bare = || {
+        let mut c = crate::support::colony(home);
+        c.args(["--port", &s.http_port.to_string()]);
+        c
+    };
+    let r = crate::support::Run::of(bare().arg("time").output().unwrap());
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(r.stderr.contains("unauthorized"), "{r:?}");
+    let r = crate::support::Run::of(bare().args(["--token", "wrong", "time"]).output().unwrap());
+    assert_eq!(r.code, 5, "{r:?}");
+    crate::support::Run::of(bare().args(["--token", "s3cret", "time"]).output().unwrap()).ok();
+    crate::support::Run::of(bare().arg("ping").output().unwrap()).ok();
+}
+
+#[test]
+fn help_lists_every_command_and_their_parameters() {
+    let home = tempfile::tempdir().unwrap();
+    let r = crate::support::Run::of(crate::support::colony(home.path()).output().unwrap());
+    let out = r.ok();
+    for route in ROUTES {
+        assert!(out.contains(route.command), "{}", route.command);
+    }
+    for local in ["config", "events", "connect", "help"] {
+        assert!(out.contains(local));
+    }
+    assert!(out.contains("Exit codes"));
+    let r = crate::support::Run::of(
+        crate::support::colony(home.path())
+            .args(["help", "speed"])
+            .output()
+            .unwrap(),
+    );
+    assert!(r.ok().contains("speed:int"), "{r:?}");
+    assert!(r.stdout.contains("GET /api/speed") && r.stdout.contains("POST /api/speed"));
+    let r = crate::support::Run::of(
+        crate::support::colony(home.path())
+            .args(["request", "--help"])
+            .output()
+            .unwrap(),
+    );
+    assert!(r.ok().contains("prompt:string"), "{r:?}");
+}
+
+#[test]
+fn the_catalogue_equals_the_routes_the_service_documents() {
+    let s = Server::start();
+    let doc = s.get("/api/openapi.json");
+    let mut served = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, m) in [("get", Method::Get), ("post", Method::Post)] {
+            if item.get(method).is_some() {
+                served.push((m, path.clone()));
+            }
+        }
+    }
+    served.sort();
+    let catalogue: Vec<(Method, String)> = protocol::routes::method_paths()
+        .into_iter()
+        .map(|(m, p)| (m, p.to_string()))
+        .collect();
+    assert_eq!(catalogue, served);
+}

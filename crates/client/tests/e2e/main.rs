@@ -1,0 +1,7 @@
+//! End-to-end tests: each starts the real `colonyd` on free loopback ports and drives the real
+//! `colony` binary against it.
+
+mod commands;
+mod connector;
+mod settings;
+mod support;

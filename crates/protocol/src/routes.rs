@@ -1,0 +1,428 @@
+//! The route catalogue: every HTTP route the service serves, with the command name the `colony`
+//! client gives it, a one-line summary and its parameters.
+//!
+//! The client builds its whole command table from this list, and the server is tested against it
+//! (the catalogue must equal the served routes), so a route added to the service without a
+//! catalogue entry — or the other way round — fails a test. Parameters are the JSON body members
+//! of a POST (or query members of a GET), spelled as on the wire.
+
+/// The HTTP method of a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    Post,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+        }
+    }
+}
+
+/// The type of a parameter value, which decides how a command-line value is parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// A JSON integer (`-3`, `42`).
+    Int,
+    /// A JSON number (`1.5`, `2`).
+    Float,
+    /// `true` or `false`.
+    Bool,
+    /// Any text.
+    String,
+    /// Only JSON `null` (used to dismiss a value).
+    Null,
+    /// A list of strings (comma-separated on the command line, or a JSON array).
+    List,
+}
+
+impl ParamType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamType::Int => "int",
+            ParamType::Float => "float",
+            ParamType::Bool => "bool",
+            ParamType::String => "string",
+            ParamType::Null => "null",
+            ParamType::List => "list",
+        }
+    }
+}
+
+/// One parameter of a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The member name on the wire (camelCase).
+    pub name: &'static str,
+    pub ty: ParamType,
+    pub required: bool,
+    pub help: &'static str,
+}
+
+/// One route of the service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub method: Method,
+    /// The path as served, e.g. `/api/speed`.
+    pub path: &'static str,
+    /// The client's command name. A GET and a POST on one path may share it: the client sends the
+    /// GET when no parameter is given and the POST otherwise.
+    pub command: &'static str,
+    /// One line saying what the route does.
+    pub summary: &'static str,
+    pub params: &'static [Param],
+    /// Whether members other than `params` are accepted (free-form bodies such as settings).
+    pub open: bool,
+}
+
+impl Route {
+    /// The parameter with this wire name.
+    pub fn param(&self, name: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}
+
+const fn p(name: &'static str, ty: ParamType, required: bool, help: &'static str) -> Param {
+    Param {
+        name,
+        ty,
+        required,
+        help,
+    }
+}
+
+const fn route(
+    method: Method,
+    path: &'static str,
+    command: &'static str,
+    summary: &'static str,
+    params: &'static [Param],
+) -> Route {
+    Route {
+        method,
+        path,
+        command,
+        summary,
+        params,
+        open: false,
+    }
+}
+
+use Method::{Get, Post};
+use ParamType::{Bool, Float, Int, List, Null, String as Str};
+
+/// Every route the service serves, in the order the client lists its commands.
+pub const ROUTES: &[Route] = &[
+    // Game state.
+    route(
+        Get,
+        "/api/ping",
+        "ping",
+        "Check that the service is alive (never gated, needs no token)",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/time",
+        "time",
+        "Show the game clock: day, progress through the day, hour, ticks",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/weather",
+        "weather",
+        "Show the weather cycle: cycle, day in cycle, hazard and its durations",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/speed",
+        "speed",
+        "Show the game speed (0 pause, 1 normal, 2 fast, 3 fastest)",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/speed",
+        "speed",
+        "Set the game speed with speed:N",
+        &[p(
+            "speed",
+            Int,
+            true,
+            "0 pause, 1 normal, 2 fast, 3 fastest",
+        )],
+    ),
+    route(
+        Get,
+        "/api/workhours",
+        "workhours",
+        "Show the hour work ends and whether beavers are working now",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/workhours",
+        "workhours",
+        "Set the hour work ends with endHours:N",
+        &[p("endHours", Int, true, "hour work ends, 1-24")],
+    ),
+    route(
+        Get,
+        "/api/settlement",
+        "settlement",
+        "Show the settlement's name",
+        &[],
+    ),
+    // Agent and gate.
+    route(
+        Get,
+        "/api/agent/state",
+        "agent",
+        "Show the agent state: mode, goal, ready gate, pending prompt, status, last error, epoch",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/agent/config",
+        "agent-config",
+        "Change the agent mode or goal, or dismiss the connector's last error",
+        &[
+            p(
+                "mode",
+                Str,
+                false,
+                "request (one run per prompt) or autonomous",
+            ),
+            p(
+                "goal",
+                Str,
+                false,
+                "objective text; the prompt of autonomous turns",
+            ),
+            p(
+                "lastError",
+                Null,
+                false,
+                "only null: dismisses the connector's last error",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/agent/request",
+        "request",
+        "Post a prompt for the connected agent (refused while one waits, unless replace:true)",
+        &[
+            p("prompt", Str, true, "the prompt text, non-empty"),
+            p(
+                "replace",
+                Bool,
+                false,
+                "replace a prompt that is still waiting (default false)",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/agent/message",
+        "message",
+        "Append a line to the action log shown on the dashboard",
+        &[p("message", Str, true, "the line, non-empty")],
+    ),
+    route(
+        Get,
+        "/api/agent/log",
+        "log",
+        "Show the action log, oldest first",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/ready",
+        "ready",
+        "Open or close the ready gate (closed: game routes answer game_not_ready)",
+        &[p(
+            "ready",
+            Bool,
+            true,
+            "true opens the gate, false closes it",
+        )],
+    ),
+    // Game lifecycle.
+    route(
+        Post,
+        "/api/game/new",
+        "new-game",
+        "Start a new game (closes the ready gate, clears the pending prompt)",
+        &[
+            p(
+                "seed",
+                Int,
+                false,
+                "seed of the map and randomness (default random)",
+            ),
+            p("faction", Str, false, "Folktails (default) or IronTeeth"),
+            p("map", Str, false, "map size: 128 or 128x96 (default 128)"),
+            p("settlement", Str, false, "settlement name"),
+            p("mode", Str, false, "Easy, Normal (default) or Hard"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/game/save",
+        "save",
+        "Save the game",
+        &[p("name", Str, false, "save name (default quicksave)")],
+    ),
+    route(
+        Post,
+        "/api/game/load",
+        "load",
+        "Load a save (closes the ready gate, clears the pending prompt)",
+        &[p("name", Str, true, "a save name from `colony saves`")],
+    ),
+    route(
+        Get,
+        "/api/game/saves",
+        "saves",
+        "List the saves, newest first",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/game/advance",
+        "advance",
+        "Run the simulation ahead as fast as the machine allows (give hours or days)",
+        &[
+            p("hours", Float, false, "in-game hours to run"),
+            p("days", Float, false, "in-game days to run"),
+        ],
+    ),
+    // Service.
+    route(
+        Get,
+        "/api/openapi.json",
+        "openapi",
+        "Print the service's OpenAPI document",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/settings",
+        "settings",
+        "Show the service settings (token hidden) and the settings file",
+        &[],
+    ),
+    Route {
+        method: Post,
+        path: "/api/settings",
+        command: "settings",
+        summary: "Change service settings at run time: key:value per setting (e.g. corsOrigin:*)",
+        params: &[],
+        open: true,
+    },
+    route(
+        Post,
+        "/api/benchmark",
+        "benchmark",
+        "Time read routes inside the service (needs debugEndpointEnabled)",
+        &[
+            p(
+                "iterations",
+                Int,
+                false,
+                "runs per route, 1-10000 (default 100)",
+            ),
+            p(
+                "routes",
+                List,
+                false,
+                "GET routes to time, comma-separated (default: all)",
+            ),
+        ],
+    ),
+];
+
+/// The route served at this method and path, if any.
+pub fn find(method: Method, path: &str) -> Option<&'static Route> {
+    ROUTES.iter().find(|r| r.method == method && r.path == path)
+}
+
+/// The routes a command name stands for (one, or a GET and a POST).
+pub fn by_command(command: &str) -> Vec<&'static Route> {
+    ROUTES.iter().filter(|r| r.command == command).collect()
+}
+
+/// The command names, each once, in catalogue order.
+pub fn commands() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in ROUTES {
+        if !out.contains(&r.command) {
+            out.push(r.command);
+        }
+    }
+    out
+}
+
+/// `(method, path)` of every route, sorted; what a server test compares with the served routes.
+pub fn method_paths() -> Vec<(Method, &'static str)> {
+    let mut v: Vec<_> = ROUTES.iter().map(|r| (r.method, r.path)).collect();
+    v.sort();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_are_unique_and_well_formed() {
+        let all = method_paths();
+        let mut dedup = all.clone();
+        dedup.dedup();
+        assert_eq!(all, dedup, "a method and path appear twice");
+        for r in ROUTES {
+            assert!(r.path.starts_with("/api/"), "{}", r.path);
+            assert!(!r.summary.is_empty());
+            assert!(
+                r.command
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                r.command
+            );
+            if r.method == Method::Get {
+                assert!(r.params.iter().all(|p| !p.required), "{}", r.path);
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_command_is_a_get_without_required_params_and_a_post() {
+        for c in commands() {
+            let rs = by_command(c);
+            match rs.as_slice() {
+                [_] => {}
+                [a, b] => {
+                    assert_eq!(a.path, b.path, "{c}");
+                    assert_eq!((a.method, b.method), (Method::Get, Method::Post), "{c}");
+                    assert!(a.params.is_empty(), "{c}");
+                }
+                _ => panic!("command {c} has {} routes", rs.len()),
+            }
+        }
+    }
+
+    #[test]
+    fn the_catalogue_lists_this_version_s_routes() {
+        assert_eq!(ROUTES.len(), 23);
+        assert!(find(Method::Post, "/api/speed").is_some());
+        assert!(find(Method::Get, "/api/ready").is_none());
+        assert_eq!(by_command("speed").len(), 2);
+    }
+}
