@@ -288,7 +288,13 @@ mod tests {
         let w = &r.water;
         assert_eq!(w.source_strength_max.value, 8.0);
         let sim = &w.simulation.value;
-        assert!(sim.step_ticks >= 1 && r.time.ticks_per_day.value % u64::from(sim.step_ticks) == 0);
+        assert!(
+            sim.step_ticks >= 1
+                && r.time
+                    .ticks_per_day
+                    .value
+                    .is_multiple_of(u64::from(sim.step_ticks))
+        );
         assert!(sim.pipe_stability > 0.0 && sim.pipe_stability <= 0.25);
         assert!((0.0..1.0).contains(&sim.friction));
         let g = &w.source_generation.value;

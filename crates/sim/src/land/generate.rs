@@ -221,15 +221,12 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
         .index("BlueberryBush")
         .expect("BlueberryBush in data/nature.json");
     debug_assert_eq!(cat.get(bush).kind, PlantKind::Bush);
-    let max_emit = rules.irrigation.moisture_model.value.emit_per_saturation
-        * f64::from(rules.irrigation.moisture_model.value.max_saturation)
-        * 10.0;
-    let near = (max_emit - 10.0 * f64::from(lg.bush_max_distance_from_water)).max(1.0) as u8;
+    let reach = lg.bush_max_distance_from_water as i64;
     let shore: Vec<(u32, u32)> = (0..h)
         .flat_map(|y| (0..w).map(move |x| (x, y)))
         .filter(|&(x, y)| {
             let i = land.idx(x, y);
-            land.soil.moisture[i] >= near && free(&land, x, y)
+            land.soil.is_moist(i) && free(&land, x, y) && near_water(&land, map, x, y, reach)
         })
         .collect();
     let patches = scaled_count(&mut land.rng, lg.bush_patches_per128_square, map);
@@ -250,7 +247,8 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
                     let i = land.idx(x, y);
                     if land.rng.chance(lg.bush_density)
                         && free(&land, x, y)
-                        && land.soil.moisture[i] >= near
+                        && land.soil.is_moist(i)
+                        && near_water(&land, map, x, y, reach)
                     {
                         grow(&mut land, bush, x, y);
                     }
@@ -282,4 +280,14 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     }
     land.wind = Wind::roll(&mut land.rng);
     land
+}
+
+/// Whether a water tile lies within `reach` tiles (Chebyshev) of `(x, y)`.
+fn near_water(land: &Land, map: &Map, x: u32, y: u32, reach: i64) -> bool {
+    (-reach..=reach).any(|dy| {
+        (-reach..=reach).any(|dx| {
+            let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+            map.contains(nx, ny) && land.is_water(land.idx(nx as u32, ny as u32))
+        })
+    })
 }

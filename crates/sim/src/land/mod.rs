@@ -50,7 +50,7 @@ pub(crate) use wind::Wind;
 pub const LAND_STREAM: u64 = 0x6c61_6e64; // "land"
 
 /// All land state of a world.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Land {
     pub water: Water,
     pub soil: Soil,
@@ -153,3 +153,6 @@ pub(crate) fn source_mode(weather: &WeatherState, t: u64) -> SourceMode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

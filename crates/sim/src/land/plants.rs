@@ -11,6 +11,7 @@
 //! - its dry, flooded and poisoned hours count up while the condition lasts and reset when it ends;
 //!   it dies (a dead stump, `alive = false`) after `daysToDieDry`, `flooding.daysToDie` or the
 //!   contamination days, each times its own tolerance (rolled 0.9-1.1 when it appeared).
+//!
 //! At each dawn every grown living tree (chance `treeChancePerDay`) and bush (`bushChancePerDay`),
 //! in id order, may drop a seedling of its species on a random tile within `radius`: on the map,
 //! free, not water, moist, not marked for planting and outside the start area.

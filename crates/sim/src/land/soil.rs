@@ -10,6 +10,7 @@
 //!   (rounded down) and a land tile's its terrain. Computed exactly with a bucket queue over tenths;
 //! - a land tile is `moist` while its moisture is above 0. It dries at the first recompute after
 //!   its water left (within an hour; the data's drying speed is about 13 ticks).
+//!
 //! Contamination spreads the same way from water tiles whose badwater share is at least
 //! `soilContaminatedWhenWaterShareAtLeast`; a tile reached is contaminated and stays so for
 //! `decontaminationHours` after it is last reached.
@@ -137,10 +138,7 @@ impl Soil {
         };
         let mut moist_seeds = Vec::new();
         let mut bad_seeds = Vec::new();
-        for i in 0..n {
-            if !wet[i] {
-                continue;
-            }
+        for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
             let share = water.share(i);
             let e = emission(i);
             if share <= m.max_irrigation_share && e > 0 {
@@ -287,8 +285,8 @@ mod tests {
         let mut soil = Soil::new(800);
         soil.recompute(&terrain, &water);
         let row = 10 * 40;
-        // Shore tile 10 gets 16 - 1 = 15 (surface level 5 -> land 4: no climb); tile 15 is
-        // reached at 15 - 5 - 12 = ... below zero after the climb, so the terrace stays dry past it.
+        // The lake's surface (level 5) is above the flat land (4): no climb to tile 10, which gets
+        // 16 - 1 = 15 and tile 14 gets 11; climbing 2 levels to the terrace at 15 costs 13 more.
         assert!(soil.is_moist(row + 14));
         let terrace: usize = (15..40).filter(|x| soil.is_moist(row + x)).count();
         assert!(terrace <= 2, "terrace moist tiles {terrace}");

@@ -109,6 +109,9 @@ pub struct FlowView {
     pub speed: f32,
 }
 
+/// A cluster member: x, y, z, grown, species.
+type Member = (u32, u32, u32, bool, u16);
+
 /// Which plants a cluster counts.
 #[derive(Clone, Copy, PartialEq)]
 enum ClusterKind {
@@ -362,7 +365,7 @@ impl World {
         };
         let cols = self.map.width().div_ceil(CLUSTER_CELL);
         // cell -> members (x, y, z, grown, species)
-        let mut cells: BTreeMap<u32, Vec<(u32, u32, u32, bool, u16)>> = BTreeMap::new();
+        let mut cells: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
         for p in self.land.plants.values() {
             if !p.alive || p.kind() != want {
                 continue;
