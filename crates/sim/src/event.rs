@@ -18,10 +18,22 @@
 //! | `drought.start` | the dawn the hazard begins (droughts and badtides alike) | `{cycle, hazard, duration}` (duration in days) |
 //! | `drought.end` | the dawn the hazard ends, just before `cycle.end` | `{cycle, hazard}` |
 //! | `cycle.end` | the dawn the cycle's hazard ends, before the next `cycle.start` | `{cycle}` |
+//! | `cutting.area.changed` | `set_cutting_area` | `{x1, y1, x2, y2, z, marked, tiles}` (area as given; `tiles` at height z) |
+//! | `tree.marked` | after `cutting.area.changed`, per tree whose mark changed, row by row | `{id, name, x, y, z, marked}` |
+//! | `planting.marked` | `mark_planting` | `{x1, y1, x2, y2, z, crop, planted, skipped}` |
+//! | `planting.coords.set` | after `planting.marked`, per marked tile | `{x, y, z, crop}` |
+//! | `planting.coords.unset` | `clear_planting`, per cleared tile | `{x, y, z}` |
+//! | `crop.planted` | `plant` (crops, trees and bushes) | `{id, name, x, y, z}` |
+//! | `tree.cut` | `cut_tree` | `{id, name, x, y, z}` |
+//! | `cuttable.cut` | right after `tree.cut` | `{id, name, x, y, z}` |
+//! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile) | `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now) |
+//! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
-//! `cycle.start`, `weather.selected`, `cycle.day`, `drought.start`, `drought.approaching`).
+//! `cycle.start`, `weather.selected`, `cycle.day`, `drought.start`, `drought.approaching`), then
+//! land events (`contamination.changed`, `wind.changed`). Command events come in the order the
+//! commands ran.
 
 use serde_json::Value;
 
@@ -40,6 +52,16 @@ pub mod names {
     pub const DROUGHT_APPROACHING: &str = "drought.approaching";
     pub const DROUGHT_START: &str = "drought.start";
     pub const DROUGHT_END: &str = "drought.end";
+    pub const CUTTING_AREA_CHANGED: &str = "cutting.area.changed";
+    pub const TREE_MARKED: &str = "tree.marked";
+    pub const TREE_CUT: &str = "tree.cut";
+    pub const CUTTABLE_CUT: &str = "cuttable.cut";
+    pub const CROP_PLANTED: &str = "crop.planted";
+    pub const PLANTING_MARKED: &str = "planting.marked";
+    pub const PLANTING_COORDS_SET: &str = "planting.coords.set";
+    pub const PLANTING_COORDS_UNSET: &str = "planting.coords.unset";
+    pub const CONTAMINATION_CHANGED: &str = "contamination.changed";
+    pub const WIND_CHANGED: &str = "wind.changed";
 }
 
 /// One game event.

@@ -6,8 +6,9 @@
 //! [`speed_multiplier`]), applies commands, and drains events with [`World::take_events`].
 //!
 //! Modules: `catalog` (world rules from `data/world.json`), `config` (new-game settings),
-//! `clock` (time), `weather` (cycles and hazards), `map` (terrain generation), `world` (state,
-//! tick loop, commands), `save` (save format and hash), `event`, `error`, `rng`.
+//! `clock` (time), `weather` (cycles and hazards), `map` (terrain generation), `land` (water,
+//! soil, plants, ruins, wind; land commands and read models), `world` (state, tick loop,
+//! commands), `save` (save format and hash), `ids` (entity ids), `event`, `error`, `rng`.
 
 pub mod catalog;
 mod clock;
@@ -15,6 +16,8 @@ mod config;
 pub mod content;
 mod error;
 mod event;
+mod ids;
+mod land;
 pub mod map;
 mod rng;
 mod save;
@@ -25,6 +28,10 @@ pub use clock::{TimeView, real_seconds_per_tick_at_1x, speed_multiplier, ticks_p
 pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame};
 pub use error::{CommandError, ErrorCode, SaveError};
 pub use event::{Event, names as event_names};
+pub use land::{
+    Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Occupant, PlantView,
+    RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
+};
 pub use map::{Map, River, RiverAxis};
 pub use save::{FORMAT as SAVE_FORMAT, VERSION as SAVE_VERSION, fnv1a64};
 pub use weather::{HazardKind, WeatherView, hazard_days_bounds};

@@ -2,9 +2,12 @@
 //!
 //! A save is one JSON object, written in a fixed member order so the same world always gives the
 //! same bytes:
-//! `{"format": "colony-save", "version": 1, "seed", "faction", "mode", "settlement", "ticks",
+//! `{"format": "colony-save", "version": 2, "seed", "faction", "mode", "settlement", "ticks",
 //! "speed", "endHours", "rng": {key, stream, wordPos}, "weather": {...},
-//! "map": {width, height, terrain: [rows], river: {axis, spans}, startSpot: [x, y, z]}}`.
+//! "map": {width, height, terrain: [rows], river: {axis, spans}, startSpot: [x, y, z]},
+//! "land": {...}}` (the land's layout is in `land::save`).
+//! Version 1 (before the land) is refused as an unsupported version: its worlds lack the water,
+//! plants and ruins a version 2 world is generated with, so there is no faithful migration.
 //! Terrain rows are strings with one base-36 digit per tile (height 0-35), west to east, rows from
 //! y = 0 up. Queued events are not saved: they belong to the host once emitted.
 //!
@@ -17,6 +20,7 @@ use crate::clock;
 use crate::config::{Faction, GameMode, NewGame};
 use crate::error::SaveError;
 use crate::event::EventQueue;
+use crate::land::LandSave;
 use crate::map::{Map, River};
 use crate::rng::{RngState, WorldRng};
 use crate::weather::WeatherState;
@@ -25,7 +29,7 @@ use crate::world::World;
 /// The `format` member of every save.
 pub const FORMAT: &str = "colony-save";
 /// The save version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -42,6 +46,7 @@ struct SaveFile {
     rng: RngState,
     weather: WeatherState,
     map: MapSave,
+    land: LandSave,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -123,6 +128,7 @@ impl World {
                 river: self.map.river().clone(),
                 start_spot: [sx, sy, sz],
             },
+            land: LandSave::from_land(&self.land),
         };
         serde_json::to_vec(&file).expect("a save always serialises")
     }
@@ -193,6 +199,10 @@ impl World {
         let [sx, sy, sz] = m.start_spot;
         let map =
             Map::from_parts(m.width, m.height, terrain, m.river, (sx, sy, sz)).map_err(corrupt)?;
+        let land = file
+            .land
+            .into_land(&map)
+            .map_err(|e| corrupt(format!("land: {e}")))?;
         Ok(World {
             seed: file.seed,
             faction: file.faction,
@@ -204,6 +214,7 @@ impl World {
             rng,
             weather: file.weather,
             map,
+            land,
             events: EventQueue::default(),
         })
     }

@@ -1,5 +1,6 @@
 //! The world: all game state, the tick loop that runs the systems in a fixed order, and the
-//! commands and read models of this slice (time, speed, work hours, weather, map).
+//! commands and read models of this slice (time, speed, work hours, weather, map). The land's
+//! commands and read models live in `land`.
 
 use serde_json::json;
 
@@ -8,6 +9,7 @@ use crate::clock::{self, TimeView};
 use crate::config::{Faction, GameMode, NewGame};
 use crate::error::CommandError;
 use crate::event::{Event, EventQueue, names};
+use crate::land::{self, Land};
 use crate::map::{self, Map};
 use crate::rng::WorldRng;
 use crate::weather::{WeatherState, WeatherView};
@@ -29,6 +31,7 @@ pub struct World {
     pub(crate) rng: WorldRng,
     pub(crate) weather: WeatherState,
     pub(crate) map: Map,
+    pub(crate) land: Land,
     pub(crate) events: EventQueue,
 }
 
@@ -48,6 +51,7 @@ impl World {
         cfg.validate()?;
         let rules = world_rules();
         let map = map::generate(cfg.seed, cfg.map_width, cfg.map_height);
+        let land = land::generate(cfg.seed, &map);
         let mut rng = WorldRng::new(cfg.seed, WORLD_STREAM);
         let mut events = EventQueue::default();
         let t = clock::absolute(0);
@@ -75,17 +79,21 @@ impl World {
             rng,
             weather,
             map,
+            land,
             events,
         })
     }
 
-    /// Advances exactly one tick: the clock, then the weather. Queues the events it causes.
+    /// Advances exactly one tick: the clock, the weather, then the land (water, soil, plants,
+    /// wind). Queues the events it causes.
     pub fn tick(&mut self) {
         self.ticks += 1;
         let t = clock::absolute(self.ticks);
         clock::emit_time_events(t, self.end_hours, &mut self.events);
         self.weather
             .step(t, self.mode, &mut self.rng, &mut self.events);
+        self.land
+            .tick(t, &self.map, &self.weather, &mut self.events);
     }
 
     /// Advances `n` ticks back to back (whatever the speed setting).

@@ -1,4 +1,5 @@
-//! The content catalogue: the world rules in `data/world.json`, parsed once into typed structs.
+//! The content catalogue: the world rules in `data/world.json` (land rules typed in `land`) and
+//! the plants in `data/nature.json` (`nature`), parsed once into typed structs.
 //!
 //! Every fact in the data file is wrapped as `{value, confidence, source|basis, note?}`; [`Fact`]
 //! mirrors that wrapper so the provenance stays visible in code. The file is embedded at compile
@@ -11,8 +12,17 @@ use serde::Deserialize;
 
 use crate::config::GameMode;
 
+mod land;
+mod nature;
+
+pub use land::*;
+pub use nature::{
+    BushSpec, CropSpec, Flooding, GoodAmount, Nature, NatureModifiers, NatureRules, PlantKind,
+    Species, Spread, TreeSpec, nature, parse_nature,
+};
+
 /// The embedded world-rules data file.
-const WORLD_JSON: &str = include_str!("../../../data/world.json");
+const WORLD_JSON: &str = include_str!("../../../../data/world.json");
 
 /// Where a value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -49,6 +59,9 @@ pub struct WorldRules {
     pub weather: WeatherRules,
     pub map: MapRules,
     pub population: PopulationRules,
+    pub water: WaterRules,
+    pub irrigation: IrrigationRules,
+    pub contamination: ContaminationRules,
 }
 
 /// Day length, day/night split and game speeds.
@@ -86,6 +99,9 @@ pub struct WeatherRules {
     pub hazard_streak_push: Fact<f64>,
     pub hazard_warning_lead_hours: Fact<u32>,
     pub warning_before_hazard: Fact<bool>,
+    pub drought_effect: DroughtEffect,
+    pub badtide_contamination: Fact<BadtideContamination>,
+    pub wind: Fact<WindRules>,
 }
 
 /// The handicap of the hazard duration formula: early cycles are shortened by `multiplier`,
@@ -129,6 +145,7 @@ pub struct MapRules {
     pub max_terrain_height: Fact<u8>,
     pub max_height_above_terrain: Fact<u8>,
     pub generation: Fact<MapGeneration>,
+    pub land_generation: Fact<LandGeneration>,
 }
 
 /// Tunables of the heightmap generator (see `map::generate`).
@@ -263,6 +280,41 @@ mod tests {
         assert!(provenance_ok(&w.hazard_warning_lead_hours));
         assert_eq!(w.hazard_warning_lead_hours.confidence, Confidence::Estimate);
         assert!(provenance_ok(&r.map.min_size) && provenance_ok(&r.map.generation));
+    }
+
+    #[test]
+    fn land_rules_load_with_sane_values() {
+        let r = world_rules();
+        let w = &r.water;
+        assert_eq!(w.source_strength_max.value, 8.0);
+        let sim = &w.simulation.value;
+        assert!(
+            sim.step_ticks >= 1
+                && r.time
+                    .ticks_per_day
+                    .value
+                    .is_multiple_of(u64::from(sim.step_ticks))
+        );
+        assert!(sim.pipe_stability > 0.0 && sim.pipe_stability <= 0.25);
+        assert!((0.0..1.0).contains(&sim.friction));
+        let g = &w.source_generation.value;
+        assert!(g.strength[1] <= w.source_strength_max.value && g.count[0] >= 1);
+        assert!(w.evaporation.value.shallow_per_second > w.evaporation.value.normal_per_second);
+        let m = &r.irrigation.moisture_model.value;
+        assert_eq!((m.emit_per_saturation, m.max_saturation), (2.0, 8));
+        assert_eq!(r.irrigation.practical_range_tiles.value, 15);
+        assert_eq!(
+            r.contamination
+                .soil_contaminated_when_water_share_at_least
+                .value,
+            0.5
+        );
+        let b = &r.weather.badtide_contamination.value;
+        assert!(b.start_share > 0.0 && b.start_share <= 1.0);
+        let lg = &r.map.land_generation.value;
+        assert!(lg.tree_species.keys().all(|k| nature().index(k).is_some()));
+        assert!(provenance_ok(&r.map.land_generation) && provenance_ok(&w.simulation));
+        assert!(provenance_ok(&r.weather.wind) && provenance_ok(&r.contamination.soil_spread));
     }
 
     #[test]

@@ -1,0 +1,161 @@
+//! Typed world rules of the land: water, irrigation, soil contamination, wind and the generation of
+//! land features (sources, forests, bushes, ruins). Part of `data/world.json`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::Fact;
+
+/// Water rules (`water`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaterRules {
+    pub unit: Fact<String>,
+    /// Largest source strength in m3/s.
+    pub source_strength_max: Fact<f64>,
+    pub flow_factor: Fact<f64>,
+    pub evaporation: Fact<Evaporation>,
+    pub flows_off_map_edge: Fact<bool>,
+    pub dam_spill_height: Fact<f64>,
+    pub simulation: Fact<WaterSimulation>,
+    pub source_generation: Fact<SourceGeneration>,
+    pub upstream_edge_closed: Fact<bool>,
+}
+
+/// Evaporation rates in depth per second (real seconds at 1x: 0.6 s per tick).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaporation {
+    pub normal_per_second: f64,
+    pub shallow_per_second: f64,
+    pub shallow_below_depth: f64,
+    pub cluster_modifier: String,
+    pub approx_large_body_per_day: f64,
+}
+
+/// Tunables of the water model (`water.simulation`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaterSimulation {
+    /// Ticks per water step.
+    pub step_ticks: u32,
+    /// Pipe acceleration x step^2 (dimensionless).
+    pub pipe_stability: f64,
+    /// Share of pipe flow lost per step.
+    pub friction: f64,
+    /// Extra share lost per step while a pipe flows against the surface slope.
+    pub uphill_friction: f64,
+    /// Water thinner than this evaporates at once.
+    pub min_depth: f64,
+    /// Below this depth the shallow evaporation rate applies.
+    pub shallow_depth: f64,
+}
+
+/// How map generation places water sources (`water.sourceGeneration`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SourceGeneration {
+    pub count: [u32; 2],
+    pub strength: [f64; 2],
+    pub badwater_count: u32,
+    pub badwater_strength: [f64; 2],
+    pub badwater_min_distance_from_start: u32,
+}
+
+/// What a drought does to sources (`weather.droughtEffect`, descriptive).
+pub type DroughtEffect = Fact<String>;
+
+/// The badwater share clean sources emit during a badtide (`weather.badtideContamination`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BadtideContamination {
+    pub start_share: f64,
+    pub ramp_to_full_hours: f64,
+    pub ramp_down_last_hours: f64,
+    pub end_share: f64,
+    pub drops_to_zero_at_temperate: bool,
+}
+
+/// Wind (`weather.wind`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WindRules {
+    pub change_every_hours: [u32; 2],
+    pub strength_range: [f64; 2],
+    pub max_direction_turn_degrees: f64,
+    pub hours_to_settle: u32,
+    pub event_strength_delta: f64,
+    pub event_direction_delta_degrees: f64,
+}
+
+/// Irrigation (`irrigation`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IrrigationRules {
+    pub model: Fact<String>,
+    pub practical_range_tiles: Fact<u32>,
+    pub max_water_contamination_for_irrigation: Fact<f64>,
+    pub drying_speed: Fact<String>,
+    pub moisture_model: Fact<MoistureModel>,
+    pub simulation: Fact<IrrigationSimulation>,
+}
+
+/// The numbers of the irrigation model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MoistureModel {
+    pub emit_per_saturation: f64,
+    pub max_saturation: u32,
+    pub orthogonal_step: f64,
+    pub diagonal_step: f64,
+    pub climb_per_level: f64,
+}
+
+/// How this simulation applies the irrigation model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IrrigationSimulation {
+    pub recompute_ticks: u32,
+    pub water_tile_min_depth: f64,
+    pub saturation_window: u32,
+    pub saturation_per_wet_neighbour: f64,
+}
+
+/// Contamination (`contamination`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContaminationRules {
+    pub soil_contaminated_when_water_share_at_least: Fact<f64>,
+    pub beaver_exposure_threshold: Fact<f64>,
+    pub soil_spread: Fact<SoilSpread>,
+}
+
+/// How contamination reaches and leaves soil.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SoilSpread {
+    pub same_model_as_moisture: bool,
+    pub decontamination_hours: u32,
+}
+
+/// Land features of a generated map (`map.landGeneration`); counts are per 128x128, scaled by area.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LandGeneration {
+    pub forests_per128_square: [u32; 2],
+    pub forest_radius: [u32; 2],
+    pub forest_density: f64,
+    /// Relative weights of the species of natural forests.
+    pub tree_species: BTreeMap<String, f64>,
+    pub grown_share: f64,
+    pub bush_patches_per128_square: [u32; 2],
+    pub bush_patch_radius: [u32; 2],
+    pub bush_density: f64,
+    pub bush_max_distance_from_water: u32,
+    pub ruin_clusters_per128_square: [u32; 2],
+    pub ruins_per_cluster: [u32; 2],
+    pub ruin_scrap: [u32; 2],
+    pub start_clear_radius: u32,
+    pub feature_max_height_above_river: u8,
+}

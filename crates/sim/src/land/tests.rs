@@ -1,0 +1,441 @@
+//! Scenario and property tests of the land systems through the world.
+
+use crate::catalog::PlantKind;
+use crate::config::{GameMode, NewGame};
+use crate::error::ErrorCode;
+use crate::event::names;
+use crate::weather::HazardKind;
+use crate::world::World;
+
+const DAY: u64 = 768;
+
+fn world(seed: u64, size: u32) -> World {
+    World::new(&NewGame {
+        seed,
+        map_width: size,
+        map_height: size,
+        ..NewGame::default()
+    })
+}
+
+fn balance_error(w: &World) -> (f64, f64) {
+    let t = w.water_totals();
+    let expect = t.initial + t.added - t.evaporated - t.edge_lost;
+    ((w.water_stored() - expect).abs(), t.initial + t.added)
+}
+
+/// Moves the first hazard to the dawn of day 2, with the given kind and length.
+fn hazard_tomorrow(w: &mut World, kind: HazardKind, days: u32) {
+    w.weather.temperate_days = 1;
+    w.weather.hazard = kind;
+    w.weather.hazardous_days = days;
+}
+
+#[test]
+fn depths_stay_non_negative_and_the_balance_closes_on_random_worlds() {
+    for seed in [1u64, 2, 3, 4] {
+        let mut w = world(seed, 48);
+        // Random barriers across the river.
+        let mut rng = crate::rng::WorldRng::new(seed, 99);
+        for _ in 0..20 {
+            let (x, y) = (rng.range_u32(0, 47), rng.range_u32(0, 47));
+            let h = rng.range_f64(2.0, 6.0) as f32;
+            w.set_water_barrier(i64::from(x), i64::from(y), Some(h))
+                .unwrap();
+        }
+        for day in 0..6 {
+            w.advance_ticks(DAY / 2);
+            if day == 3 {
+                hazard_tomorrow(&mut w, HazardKind::Badtide, 2);
+            }
+            w.advance_ticks(DAY / 2);
+            assert!(
+                w.land
+                    .water
+                    .depth
+                    .iter()
+                    .all(|d| *d >= 0.0 && d.is_finite())
+            );
+            assert!(w.land.water.bad.iter().all(|d| *d >= 0.0 && d.is_finite()));
+            let (err, through) = balance_error(&w);
+            assert!(
+                err <= 1e-4 * through.max(1.0),
+                "seed {seed} day {day}: off by {err} of {through}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_drought_lowers_the_river_and_shallow_tiles_dry_out() {
+    let mut w = world(7, 64);
+    w.advance_ticks(DAY);
+    let wet = |w: &World| w.land.water.depth.iter().filter(|d| **d > 0.0).count();
+    let (stored, wet_before) = (w.water_stored(), wet(&w));
+    hazard_tomorrow(&mut w, HazardKind::Drought, 4);
+    w.weather.start_day = w.day() - 1;
+    w.advance_ticks(3 * DAY);
+    assert!(w.weather().is_hazardous);
+    assert!(
+        w.water_stored() < 0.5 * stored,
+        "{} vs {stored}",
+        w.water_stored()
+    );
+    assert!(wet(&w) < wet_before, "{} vs {wet_before}", wet(&w));
+}
+
+#[test]
+fn a_badtide_fouls_downstream_water_and_then_soil() {
+    let mut w = world(11, 64);
+    w.advance_ticks(DAY / 2);
+    assert_eq!(w.badwater_stored(), 0.0);
+    hazard_tomorrow(&mut w, HazardKind::Badtide, 5);
+    w.weather.start_day = w.day();
+    w.advance_ticks(3 * DAY);
+    assert!(w.weather().is_hazardous);
+    // Downstream river tiles (the far half) carry badwater.
+    let river = w.map.river().clone();
+    let along = river.spans.len();
+    let mut shares = Vec::new();
+    for t in along / 2..along {
+        let [lo, hi] = river.spans[t];
+        let mid = (lo + hi) / 2;
+        let (x, y) = match river.axis {
+            crate::map::RiverAxis::AlongX => (t as u32, mid),
+            crate::map::RiverAxis::AlongY => (mid, t as u32),
+        };
+        if w.water_depth(x, y) > 0.05 {
+            shares.push(w.badwater_share(x, y));
+        }
+    }
+    assert!(!shares.is_empty());
+    assert!(shares.iter().all(|s| *s > 0.4), "{shares:?}");
+    let contaminated = (0..64)
+        .flat_map(|y| (0..64).map(move |x| (x, y)))
+        .filter(|(x, y)| w.is_contaminated(*x, *y))
+        .count();
+    assert!(contaminated > 20, "{contaminated} contaminated tiles");
+    assert!(
+        w.take_events()
+            .iter()
+            .any(|e| e.name == names::CONTAMINATION_CHANGED)
+    );
+}
+
+#[test]
+fn moist_tiles_lie_near_water_and_dry_when_it_leaves() {
+    let mut w = world(5, 64);
+    w.advance_ticks(DAY);
+    let range = crate::catalog::world_rules()
+        .irrigation
+        .practical_range_tiles
+        .value as i64
+        + 1;
+    let wet: Vec<(i64, i64)> = (0..64i64)
+        .flat_map(|y| (0..64i64).map(move |x| (x, y)))
+        .filter(|(x, y)| w.water_depth(*x as u32, *y as u32) >= 0.05)
+        .collect();
+    let mut moist = 0;
+    for y in 0..64i64 {
+        for x in 0..64i64 {
+            if w.is_moist(x as u32, y as u32) {
+                moist += 1;
+                assert!(
+                    wet.iter()
+                        .any(|(wx, wy)| (wx - x).abs().max((wy - y).abs()) <= range),
+                    "({x},{y}) moist far from water"
+                );
+            }
+        }
+    }
+    assert!(moist > 50, "{moist} moist tiles");
+    // Take the water away.
+    w.land.water.sources.clear();
+    w.land.water.depth.fill(0.0);
+    w.land.water.bad.fill(0.0);
+    w.land.water.fx.fill(0.0);
+    w.land.water.fy.fill(0.0);
+    w.land.water.refresh_spans();
+    w.advance_ticks(32);
+    assert!((0..64).all(|y| (0..64).all(|x| !w.is_moist(x, y))));
+}
+
+#[test]
+fn a_tree_on_dry_land_dies_after_its_days_and_leaves_a_stump() {
+    let mut w = world(3, 64);
+    let (x, y) = (0..64u32)
+        .flat_map(|y| (0..64u32).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            let i = w.land.idx(x, y);
+            w.land.soil.moisture[i] == 0 && w.land.occupant[i].is_none() && !w.land.is_water(i)
+        })
+        .expect("dry land");
+    let id = w.plant(i64::from(x), i64::from(y), "Birch").unwrap();
+    let days = 11.0; // Birch daysToDieDry
+    w.advance_ticks((days * 0.85 * DAY as f64) as u64);
+    let t = w.plant_by_id(id).unwrap();
+    assert!(t.alive && t.growth == 0.0, "no growth while dry: {t:?}");
+    w.advance_ticks((days * 0.3 * DAY as f64) as u64);
+    let t = w.plant_by_id(id).unwrap();
+    assert!(!t.alive, "dead after its dry days");
+    let tiles = w
+        .tiles(i64::from(x), i64::from(y), i64::from(x), i64::from(y))
+        .unwrap();
+    assert!(tiles.tiles[0].dead);
+    assert_eq!(tiles.tiles[0].occupants[0].name, "Birch");
+    assert!(w.trees().iter().any(|p| p.id == id && !p.alive));
+    w.remove_stump(id).unwrap();
+    assert!(w.plant_by_id(id).is_none());
+}
+
+#[test]
+fn trees_grow_where_moist_and_forests_spread() {
+    let mut w = world(8, 96);
+    let before = w.trees().len();
+    let grown_before = w.trees().iter().filter(|t| t.grown).count();
+    w.advance_ticks(20 * DAY);
+    let trees = w.trees();
+    assert!(trees.iter().filter(|t| t.grown).count() > grown_before);
+    assert!(
+        trees.len() > before,
+        "no spreading: {} vs {before}",
+        trees.len()
+    );
+}
+
+#[test]
+fn generated_land_has_sources_forests_bushes_ruins_and_a_clear_start() {
+    let w = world(21, 128);
+    let sources = w.water_sources();
+    assert!(sources.iter().filter(|s| !s.badwater).count() >= 2);
+    assert_eq!(sources.iter().filter(|s| s.badwater).count(), 1);
+    let species: std::collections::BTreeSet<String> =
+        w.trees().into_iter().map(|t| t.name).collect();
+    assert!(species.len() >= 2, "{species:?}");
+    assert!(w.gatherables().len() > 10);
+    assert!(w.gatherables().iter().all(|g| g.name == "BlueberryBush"));
+    assert!(!w.ruins().is_empty() && w.ruins().iter().all(|r| r.scrap >= 20));
+    let (sx, sy, _) = w.map.start_spot();
+    let r = crate::catalog::world_rules()
+        .map
+        .land_generation
+        .value
+        .start_clear_radius;
+    for p in w.land.plants.values() {
+        assert!(p.x.abs_diff(sx) > r || p.y.abs_diff(sy) > r);
+    }
+    let other = world(22, 128);
+    assert_ne!(w.trees(), other.trees());
+    assert_eq!(w.trees(), world(21, 128).trees());
+}
+
+#[test]
+fn a_marked_area_reads_back_marked_and_emits_events() {
+    let mut w = world(21, 128);
+    let t = w.trees().into_iter().find(|t| t.alive).unwrap();
+    let (x, y, z) = (i64::from(t.x), i64::from(t.y), i64::from(t.z));
+    w.take_events();
+    let tiles = w
+        .set_cutting_area(x - 3, y - 3, x + 3, y + 3, z, true)
+        .unwrap();
+    assert!(tiles >= 1);
+    let marked: Vec<_> = w.trees().into_iter().filter(|p| p.marked).collect();
+    assert!(marked.iter().any(|p| p.id == t.id));
+    assert!(
+        marked
+            .iter()
+            .all(|p| p.x.abs_diff(t.x) <= 3 && p.y.abs_diff(t.y) <= 3 && p.z == t.z)
+    );
+    let ev = w.take_events();
+    assert_eq!(ev[0].name, names::CUTTING_AREA_CHANGED);
+    assert_eq!(ev[0].data.as_ref().unwrap()["tiles"], tiles);
+    assert_eq!(
+        ev.iter().filter(|e| e.name == names::TREE_MARKED).count(),
+        marked.len()
+    );
+    // Again: nothing changes, no tree.marked.
+    w.set_cutting_area(x - 3, y - 3, x + 3, y + 3, z, true)
+        .unwrap();
+    assert_eq!(w.take_events().len(), 1);
+    let yielded = w.cut_tree(t.id).unwrap();
+    assert_eq!(yielded.good, "Log");
+    let ev = w.take_events();
+    assert_eq!(
+        ev.iter().map(|e| e.name).collect::<Vec<_>>(),
+        [names::TREE_CUT, names::CUTTABLE_CUT]
+    );
+    assert_eq!(ev[0].data.as_ref().unwrap()["id"], t.id);
+    assert_eq!(w.cut_tree(t.id).unwrap_err().code, ErrorCode::NotFound);
+}
+
+#[test]
+fn area_commands_refuse_bad_input_and_change_nothing() {
+    let mut w = world(21, 64);
+    let before = w.state_hash();
+    let cases = [
+        w.set_cutting_area(10, 5, 2, 8, 4, true).unwrap_err(),
+        w.set_cutting_area(2, 8, 10, 5, 4, true).unwrap_err(),
+        w.set_cutting_area(64, 0, 70, 5, 4, true).unwrap_err(),
+        w.set_cutting_area(-9, -9, -1, -1, 4, true).unwrap_err(),
+        w.set_cutting_area(0, 0, 5, 5, 23, true).unwrap_err(),
+        w.set_cutting_area(0, 0, 5, 5, -1, true).unwrap_err(),
+        w.mark_planting(0, 0, 5, 5, 4, "Banana").unwrap_err(),
+        w.mark_planting(5, 0, 0, 5, 4, "Carrot").unwrap_err(),
+        w.clear_planting(0, 0, 5, 5, 99).unwrap_err(),
+        w.find_planting_spots("carrot", 0, 0, 5, 5, None)
+            .unwrap_err(),
+        w.tiles(3, 3, 2, 2).unwrap_err(),
+    ];
+    for e in &cases {
+        assert_eq!(e.code, ErrorCode::InvalidParam, "{e}");
+        assert!(e.extras.contains_key("got"), "{e}");
+    }
+    assert!(cases[0].detail.contains("swap"), "{}", cases[0].detail);
+    assert!(cases[2].detail.contains("outside"), "{}", cases[2].detail);
+    let unknown = &cases[6];
+    assert!(unknown.detail.contains("Kohlrabi") && unknown.detail.contains("Soybean"));
+    assert_eq!(unknown.extras["got"], "Banana");
+    assert!(unknown.extras["valid"].as_array().unwrap().len() >= 9);
+    assert_eq!(w.state_hash(), before);
+    assert!(w.take_events().iter().all(|e| !e.name.contains('.')
+        || e.name == "game.new"
+        || e.name.starts_with("cycle")
+        || e.name.starts_with("weather")
+        || e.name.starts_with("drought")));
+    // Partly off the map is clamped.
+    let r = w.tiles(-5, -5, 2, 3).unwrap();
+    assert_eq!(
+        (r.region.x1, r.region.y1, r.region.x2, r.region.y2),
+        (0, 0, 2, 3)
+    );
+    assert_eq!(r.tiles.len(), 12);
+}
+
+#[test]
+fn planting_marks_skip_unsuitable_tiles_and_clear() {
+    let mut w = world(21, 64);
+    let (sx, sy, sz) = w.map.start_spot();
+    let (x, y, z) = (i64::from(sx), i64::from(sy), i64::from(sz));
+    w.take_events();
+    let (planted, skipped) = w
+        .mark_planting(x - 2, y - 2, x + 2, y + 2, z, "Carrot")
+        .unwrap();
+    assert_eq!(
+        (planted, skipped),
+        (25, 0),
+        "the start area is flat, free land"
+    );
+    let ev = w.take_events();
+    assert_eq!(ev[0].name, names::PLANTING_MARKED);
+    assert_eq!(
+        ev.iter()
+            .filter(|e| e.name == names::PLANTING_COORDS_SET)
+            .count(),
+        25
+    );
+    assert_eq!(w.planting_mark(sx, sy), Some("Carrot"));
+    let spots = w
+        .find_planting_spots("Carrot", x - 2, y - 2, x + 2, y + 2, Some(z))
+        .unwrap();
+    assert_eq!(spots.len(), 25);
+    assert!(spots.iter().all(|s| s.planted));
+    // Wrong height: everything skipped.
+    assert_eq!(
+        w.mark_planting(x - 2, y - 2, x + 2, y + 2, z + 1, "Wheat")
+            .unwrap(),
+        (0, 25)
+    );
+    let id = w.plant(x, y, "Carrot").unwrap();
+    assert_eq!(w.crops().len(), 1);
+    assert_eq!(w.take_events().last().unwrap().name, names::CROP_PLANTED);
+    assert_eq!(w.demolish_crop(id).unwrap(), (id, "Carrot".to_owned()));
+    let tree = w.plant(x + 3, y + 3, "Pine").unwrap();
+    assert_eq!(
+        w.demolish_crop(tree).unwrap_err().code,
+        ErrorCode::InvalidType
+    );
+    assert_eq!(
+        w.demolish_crop(12345).unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    assert_eq!(w.clear_planting(x - 2, y - 2, x + 2, y + 2, z).unwrap(), 25);
+    let ev = w.take_events();
+    assert_eq!(
+        ev.iter()
+            .filter(|e| e.name == names::PLANTING_COORDS_UNSET)
+            .count(),
+        25
+    );
+    assert_eq!(w.planting_mark(sx, sy), None);
+}
+
+#[test]
+fn bushes_give_berries_and_regrow() {
+    let mut w = world(21, 128);
+    let bush = w
+        .land
+        .plants
+        .iter()
+        .find(|(_, p)| p.kind() == PlantKind::Bush && p.alive && p.fruit >= 1.0)
+        .map(|(id, _)| *id)
+        .unwrap();
+    let y = w.harvest(bush).unwrap();
+    assert_eq!((y.good.as_str(), y.amount), ("Berries", 3));
+    assert_eq!(
+        w.harvest(bush).unwrap_err().code,
+        ErrorCode::OperationFailed
+    );
+    w.advance_ticks(13 * DAY);
+    if w.land.plants[&bush].alive {
+        assert!(w.harvest(bush).is_ok(), "berries regrow in 12 days");
+    }
+    assert!(!w.food_clusters().is_empty());
+}
+
+#[test]
+fn clusters_count_correctly() {
+    let w = world(21, 128);
+    let clusters = w.tree_clusters();
+    assert!(!clusters.is_empty() && clusters.len() <= 5);
+    for c in &clusters {
+        assert_eq!(c.species.values().sum::<u32>(), c.total);
+        assert!(c.grown <= c.total);
+    }
+    assert!(clusters.windows(2).all(|p| p[0].grown >= p[1].grown));
+    let best = &clusters[0];
+    let near = w.tree_clusters_near(best.x, best.y, best.z, 40);
+    assert!(!near.is_empty());
+    let all_grown = w.trees().iter().filter(|t| t.alive && t.grown).count() as u32;
+    assert!(clusters.iter().map(|c| c.grown).sum::<u32>() <= all_grown);
+}
+
+#[test]
+fn save_load_continue_equals_an_uninterrupted_run_with_land_changes() {
+    let mut a = World::new(&NewGame {
+        seed: 31,
+        map_width: 64,
+        map_height: 64,
+        mode: GameMode::Normal,
+        ..NewGame::default()
+    });
+    a.advance_ticks(DAY + 77);
+    let (sx, sy, sz) = a.map.start_spot();
+    a.mark_planting(
+        i64::from(sx),
+        i64::from(sy),
+        i64::from(sx) + 1,
+        i64::from(sy),
+        i64::from(sz),
+        "Carrot",
+    )
+    .unwrap();
+    a.set_cutting_area(0, 0, 63, 63, 4, true).unwrap();
+    a.set_water_barrier(3, 3, Some(5.5)).unwrap();
+    let mut b = World::load_from_bytes(&a.save_to_bytes()).unwrap();
+    assert_eq!(a.state_hash(), b.state_hash());
+    a.advance_ticks(3 * DAY + 5);
+    b.advance_ticks(3 * DAY + 5);
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(a.trees(), b.trees());
+    assert_eq!(b.water_barrier(3, 3), Some(5.5));
+}

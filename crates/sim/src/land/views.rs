@@ -1,0 +1,430 @@
+//! Read models of the land: pure `&World -> view` functions.
+//!
+//! Clusters (`tree_clusters`, `food_clusters`): the map is cut into aligned 8x8 cells; each cell
+//! with at least one counted plant is a candidate. Trees count for tree clusters (alive ones;
+//! `grown` = grown alive trees), BlueberryBush-like gatherables (alive bushes) for food clusters
+//! (`grown` = bushes with fruit ready). A cluster's `x, y` is the member nearest the members'
+//! mean position, `z` its height; `species` counts all members by name. The top 5 by `grown`,
+//! then `total`, then cell order. The `_near` variants count only plants at height `z` within
+//! Manhattan distance `radius` of `(x, y)` (the summary uses 40 tiles of the district center).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::catalog::{PlantKind, nature};
+use crate::world::World;
+
+use super::PlantView;
+use super::commands::Area;
+use super::plants::RUIN_NAME;
+
+/// Cell size of the cluster grid.
+const CLUSTER_CELL: u32 = 8;
+/// Clusters returned.
+const TOP_CLUSTERS: usize = 5;
+
+/// Something standing on a tile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Occupant {
+    pub name: String,
+    pub z: u32,
+}
+
+/// One tile as `/api/tiles` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TileView {
+    pub x: u32,
+    pub y: u32,
+    pub terrain: u8,
+    /// Water depth.
+    pub water: f32,
+    /// Badwater share 0-1, only when above 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub badwater: Option<f32>,
+    pub occupants: Vec<Occupant>,
+    /// A building entrance (no buildings yet: always false).
+    pub entrance: bool,
+    /// A living tree or bush that is not yet grown.
+    pub seedling: bool,
+    /// A dead stump.
+    pub dead: bool,
+    pub contaminated: bool,
+    pub moist: bool,
+}
+
+/// A region of tiles (`region` clamped to the map).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TileRegion {
+    pub region: Area,
+    pub tiles: Vec<TileView>,
+}
+
+/// A gatherable (a bush) as `/api/gatherables` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatherableView {
+    pub id: i32,
+    pub name: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub alive: bool,
+}
+
+/// A ruin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuinView {
+    pub id: i32,
+    pub name: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub scrap: u32,
+}
+
+/// A tree or food cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterView {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub grown: u32,
+    pub total: u32,
+    pub species: BTreeMap<String, u32>,
+}
+
+/// Water flow through a tile.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlowView {
+    /// Mean flux through the tile, m3/s, east (+x) and north (+y).
+    pub x: f32,
+    pub y: f32,
+    /// Flow speed: |flux| / depth (0 on dry tiles).
+    pub speed: f32,
+}
+
+/// A cluster member: x, y, z, grown, species.
+type Member = (u32, u32, u32, bool, u16);
+
+/// Which plants a cluster counts.
+#[derive(Clone, Copy, PartialEq)]
+enum ClusterKind {
+    Trees,
+    Food,
+}
+
+impl World {
+    /// The tiles of an area (validated like the area commands, clamped to the map).
+    pub fn tiles(
+        &self,
+        x1: i64,
+        y1: i64,
+        x2: i64,
+        y2: i64,
+    ) -> Result<TileRegion, crate::CommandError> {
+        let area = self.check_area(x1, y1, x2, y2)?;
+        let land = &self.land;
+        let mut tiles =
+            Vec::with_capacity(((area.x2 - area.x1 + 1) * (area.y2 - area.y1 + 1)) as usize);
+        for (x, y) in area.tiles() {
+            let i = land.idx(x, y);
+            let depth = land.water.depth[i];
+            let share = land.water.share(i);
+            let mut occupants = Vec::new();
+            let (mut seedling, mut dead) = (false, false);
+            if let Some(id) = land.occupant[i] {
+                if let Some(p) = land.plants.get(&id) {
+                    occupants.push(Occupant {
+                        name: p.name().to_owned(),
+                        z: p.z,
+                    });
+                    dead = !p.alive;
+                    seedling = p.alive && !p.grown() && p.kind() != PlantKind::Crop;
+                } else if let Some(r) = land.ruins.get(&id) {
+                    occupants.push(Occupant {
+                        name: RUIN_NAME.to_owned(),
+                        z: r.z,
+                    });
+                }
+            }
+            tiles.push(TileView {
+                x,
+                y,
+                terrain: self.map.terrain_height(x, y),
+                water: depth,
+                badwater: (share > 0.0).then_some(share),
+                occupants,
+                entrance: false,
+                seedling,
+                dead,
+                contaminated: land.soil.is_contaminated(i),
+                moist: land.soil.is_moist(i),
+            });
+        }
+        Ok(TileRegion {
+            region: area,
+            tiles,
+        })
+    }
+
+    fn plants_of(&self, kind: PlantKind) -> Vec<PlantView> {
+        self.land
+            .plants
+            .iter()
+            .filter(|(_, p)| p.kind() == kind)
+            .map(|(id, p)| self.land.plant_view(*id, p))
+            .collect()
+    }
+
+    /// All trees (dead stumps included), by id.
+    pub fn trees(&self) -> Vec<PlantView> {
+        self.plants_of(PlantKind::Tree)
+    }
+
+    /// All crops, by id.
+    pub fn crops(&self) -> Vec<PlantView> {
+        self.plants_of(PlantKind::Crop)
+    }
+
+    /// All bushes (gatherables), by id.
+    pub fn gatherables(&self) -> Vec<GatherableView> {
+        self.land
+            .plants
+            .iter()
+            .filter(|(_, p)| p.kind() == PlantKind::Bush)
+            .map(|(id, p)| GatherableView {
+                id: *id,
+                name: p.name().to_owned(),
+                x: p.x,
+                y: p.y,
+                z: p.z,
+                alive: p.alive,
+            })
+            .collect()
+    }
+
+    /// All ruins, by id.
+    pub fn ruins(&self) -> Vec<RuinView> {
+        self.land
+            .ruins
+            .iter()
+            .map(|(id, r)| RuinView {
+                id: *id,
+                name: RUIN_NAME.to_owned(),
+                x: r.x,
+                y: r.y,
+                z: r.z,
+                scrap: r.scrap,
+            })
+            .collect()
+    }
+
+    /// A plant (tree, bush or crop) by id.
+    pub fn plant_by_id(&self, id: i32) -> Option<PlantView> {
+        self.land
+            .plants
+            .get(&id)
+            .map(|p| self.land.plant_view(id, p))
+    }
+
+    /// Whether a tile is marked as cutting area.
+    pub fn is_cutting_area(&self, x: u32, y: u32) -> bool {
+        self.map.get_terrain_height(x, y).is_some() && self.land.cutting[self.land.idx(x, y)]
+    }
+
+    /// The planting mark of a tile (species name), if any.
+    pub fn planting_mark(&self, x: u32, y: u32) -> Option<&'static str> {
+        self.map.get_terrain_height(x, y)?;
+        let i = self.land.idx(x, y) as u32;
+        self.land
+            .planting
+            .get(&i)
+            .map(|s| nature().get(*s).name.as_str())
+    }
+
+    /// Water depth at a tile (0 off the map).
+    pub fn water_depth(&self, x: u32, y: u32) -> f32 {
+        self.tile_index(x, y)
+            .map_or(0.0, |i| self.land.water.depth[i])
+    }
+
+    /// Badwater share 0-1 of a tile's water (0 when dry or off the map).
+    pub fn badwater_share(&self, x: u32, y: u32) -> f32 {
+        self.tile_index(x, y)
+            .map_or(0.0, |i| self.land.water.share(i))
+    }
+
+    /// Water flow through a tile.
+    pub fn water_flow(&self, x: u32, y: u32) -> FlowView {
+        let Some(i) = self.tile_index(x, y) else {
+            return FlowView {
+                x: 0.0,
+                y: 0.0,
+                speed: 0.0,
+            };
+        };
+        let [fx, fy] = self.land.water.flux(x, y);
+        let d = self.land.water.depth[i];
+        let speed = if d > 0.0 {
+            fx.hypot(fy) / d.max(0.05)
+        } else {
+            0.0
+        };
+        FlowView {
+            x: fx,
+            y: fy,
+            speed,
+        }
+    }
+
+    /// Soil moisture of a tile (irrigation units; above 0 means moist).
+    pub fn moisture(&self, x: u32, y: u32) -> f32 {
+        self.tile_index(x, y)
+            .map_or(0.0, |i| f32::from(self.land.soil.moisture[i]) / 10.0)
+    }
+
+    /// Whether a tile's soil is moist.
+    pub fn is_moist(&self, x: u32, y: u32) -> bool {
+        self.tile_index(x, y)
+            .is_some_and(|i| self.land.soil.is_moist(i))
+    }
+
+    /// Whether a tile's soil is contaminated.
+    pub fn is_contaminated(&self, x: u32, y: u32) -> bool {
+        self.tile_index(x, y)
+            .is_some_and(|i| self.land.soil.is_contaminated(i))
+    }
+
+    /// The water barrier height of a tile, if any.
+    pub fn water_barrier(&self, x: u32, y: u32) -> Option<f32> {
+        let b = self.land.water.barrier[self.tile_index(x, y)?];
+        b.is_finite().then_some(b)
+    }
+
+    /// Water stored on the map (m3).
+    pub fn water_stored(&self) -> f64 {
+        self.land.water.stored()
+    }
+
+    /// Badwater stored on the map (m3).
+    pub fn badwater_stored(&self) -> f64 {
+        self.land.water.stored_bad()
+    }
+
+    /// Running totals of water added, evaporated and lost at the edges.
+    pub fn water_totals(&self) -> super::WaterTotals {
+        self.land.water.totals
+    }
+
+    /// The water sources.
+    pub fn water_sources(&self) -> &[super::WaterSource] {
+        &self.land.water.sources
+    }
+
+    /// The wind.
+    pub fn wind(&self) -> super::WindView {
+        self.land.wind.view()
+    }
+
+    fn tile_index(&self, x: u32, y: u32) -> Option<usize> {
+        self.map
+            .get_terrain_height(x, y)
+            .map(|_| self.land.idx(x, y))
+    }
+
+    /// Top 5 clusters of grown trees.
+    pub fn tree_clusters(&self) -> Vec<ClusterView> {
+        self.clusters(ClusterKind::Trees, None)
+    }
+
+    /// Top 5 clusters of gatherable food (bushes; trees excluded).
+    pub fn food_clusters(&self) -> Vec<ClusterView> {
+        self.clusters(ClusterKind::Food, None)
+    }
+
+    /// Tree clusters counting only trees at height `z` within Manhattan `radius` of `(x, y)`.
+    pub fn tree_clusters_near(&self, x: u32, y: u32, z: u32, radius: u32) -> Vec<ClusterView> {
+        self.clusters(ClusterKind::Trees, Some((x, y, z, radius)))
+    }
+
+    /// Food clusters counting only bushes at height `z` within Manhattan `radius` of `(x, y)`.
+    pub fn food_clusters_near(&self, x: u32, y: u32, z: u32, radius: u32) -> Vec<ClusterView> {
+        self.clusters(ClusterKind::Food, Some((x, y, z, radius)))
+    }
+
+    fn clusters(&self, kind: ClusterKind, near: Option<(u32, u32, u32, u32)>) -> Vec<ClusterView> {
+        let want = match kind {
+            ClusterKind::Trees => PlantKind::Tree,
+            ClusterKind::Food => PlantKind::Bush,
+        };
+        let cols = self.map.width().div_ceil(CLUSTER_CELL);
+        // cell -> members (x, y, z, grown, species)
+        let mut cells: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
+        for p in self.land.plants.values() {
+            if !p.alive || p.kind() != want {
+                continue;
+            }
+            if let Some((cx, cy, cz, r)) = near
+                && (p.z != cz || p.x.abs_diff(cx) + p.y.abs_diff(cy) > r)
+            {
+                continue;
+            }
+            let grown = match kind {
+                ClusterKind::Trees => p.grown(),
+                ClusterKind::Food => p.fruit >= 1.0,
+            };
+            let cell = (p.y / CLUSTER_CELL) * cols + p.x / CLUSTER_CELL;
+            cells
+                .entry(cell)
+                .or_default()
+                .push((p.x, p.y, p.z, grown, p.species));
+        }
+        let mut out: Vec<(u32, ClusterView)> = cells
+            .into_iter()
+            .map(|(cell, members)| {
+                let n = members.len() as f64;
+                let mx = members.iter().map(|m| f64::from(m.0)).sum::<f64>() / n;
+                let my = members.iter().map(|m| f64::from(m.1)).sum::<f64>() / n;
+                let centre = members
+                    .iter()
+                    .min_by(|a, b| {
+                        let da = (f64::from(a.0) - mx).powi(2) + (f64::from(a.1) - my).powi(2);
+                        let db = (f64::from(b.0) - mx).powi(2) + (f64::from(b.1) - my).powi(2);
+                        da.total_cmp(&db)
+                    })
+                    .expect("a cell has members");
+                let mut species = BTreeMap::new();
+                for m in &members {
+                    *species
+                        .entry(nature().get(m.4).name.clone())
+                        .or_insert(0u32) += 1;
+                }
+                (
+                    cell,
+                    ClusterView {
+                        x: centre.0,
+                        y: centre.1,
+                        z: centre.2,
+                        grown: members.iter().filter(|m| m.3).count() as u32,
+                        total: members.len() as u32,
+                        species,
+                    },
+                )
+            })
+            .filter(|(_, c)| kind == ClusterKind::Food || c.grown > 0)
+            .collect();
+        out.sort_by(|a, b| {
+            b.1.grown
+                .cmp(&a.1.grown)
+                .then(b.1.total.cmp(&a.1.total))
+                .then(a.0.cmp(&b.0))
+        });
+        out.into_iter().take(TOP_CLUSTERS).map(|(_, c)| c).collect()
+    }
+}
