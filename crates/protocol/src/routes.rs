@@ -114,6 +114,21 @@ const fn route(
 use Method::{Get, Post};
 use ParamType::{Bool, Float, Int, List, Null, String as Str};
 
+/// The query parameters of the list routes.
+const LIST: &[Param] = &[
+    p(
+        "limit",
+        Int,
+        false,
+        "page size (default 100; 0 = all, as a flat array)",
+    ),
+    p("offset", Int, false, "rows to skip"),
+    p("name", Str, false, "case-insensitive part of the name"),
+    p("x", Int, false, "proximity centre x (with y)"),
+    p("y", Int, false, "proximity centre y (with x)"),
+    p("radius", Int, false, "Manhattan radius (default 30)"),
+];
+
 /// Every route the service serves, in the order the client lists its commands.
 pub const ROUTES: &[Route] = &[
     // Game state.
@@ -303,6 +318,127 @@ pub const ROUTES: &[Route] = &[
             p("days", Float, false, "in-game days to run"),
         ],
     ),
+    // Land.
+    route(
+        Get,
+        "/api/tiles",
+        "tiles",
+        "Show terrain, water, moisture and occupants of a region (all four corners required)",
+        &[
+            p("x1", Int, true, "first corner x"),
+            p("y1", Int, true, "first corner y"),
+            p("x2", Int, true, "second corner x (>= x1)"),
+            p("y2", Int, true, "second corner y (>= y1)"),
+        ],
+    ),
+    route(
+        Get,
+        "/api/trees",
+        "trees",
+        "List trees (growth, cutting marks); paginated and filtered",
+        LIST,
+    ),
+    route(
+        Get,
+        "/api/crops",
+        "crops",
+        "List crops (growth); paginated and filtered",
+        LIST,
+    ),
+    route(
+        Get,
+        "/api/gatherables",
+        "gatherables",
+        "List gatherable bushes; paginated and filtered",
+        LIST,
+    ),
+    route(
+        Get,
+        "/api/tree_clusters",
+        "tree-clusters",
+        "Show the five densest clusters of grown trees",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/food_clusters",
+        "food-clusters",
+        "Show the five densest clusters of gatherable food",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/cutting/area",
+        "cut",
+        "Mark (or unmark) the trees of an area at level z for cutting",
+        &[
+            p("x1", Int, true, "first corner x"),
+            p("y1", Int, true, "first corner y"),
+            p("x2", Int, true, "second corner x"),
+            p("y2", Int, true, "second corner y"),
+            p("z", Int, true, "terrain level of the tiles"),
+            p("marked", Bool, true, "true marks, false unmarks"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/planting/mark",
+        "plant",
+        "Mark free land of an area at level z for planting a crop",
+        &[
+            p("x1", Int, true, "first corner x"),
+            p("y1", Int, true, "first corner y"),
+            p("x2", Int, true, "second corner x"),
+            p("y2", Int, true, "second corner y"),
+            p("z", Int, true, "terrain level of the tiles"),
+            p(
+                "crop",
+                Str,
+                true,
+                "crop (or tree species for foresters), e.g. Carrot",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/planting/clear",
+        "unplant",
+        "Clear the planting marks of an area at level z",
+        &[
+            p("x1", Int, true, "first corner x"),
+            p("y1", Int, true, "first corner y"),
+            p("x2", Int, true, "second corner x"),
+            p("y2", Int, true, "second corner y"),
+            p("z", Int, true, "terrain level of the tiles"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/planting/find",
+        "planting-spots",
+        "Find free, plantable land for a crop in an area",
+        &[
+            p("crop", Str, true, "crop or tree species"),
+            p("x1", Int, false, "first corner x"),
+            p("y1", Int, false, "first corner y"),
+            p("x2", Int, false, "second corner x"),
+            p("y2", Int, false, "second corner y"),
+            p("z", Int, false, "only tiles at this level"),
+            p(
+                "id",
+                Int,
+                false,
+                "a farmhouse or forester: spots in its range",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/crop/demolish",
+        "demolish-crop",
+        "Remove a crop by id",
+        &[p("id", Int, true, "crop id")],
+    ),
     // Service.
     route(
         Get,
@@ -396,9 +532,6 @@ mod tests {
                 "{}",
                 r.command
             );
-            if r.method == Method::Get {
-                assert!(r.params.iter().all(|p| !p.required), "{}", r.path);
-            }
         }
     }
 
@@ -420,7 +553,10 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 23);
+        assert_eq!(ROUTES.len(), 34);
+        assert!(
+            find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
+        );
         assert!(find(Method::Post, "/api/speed").is_some());
         assert!(find(Method::Get, "/api/ready").is_none());
         assert_eq!(by_command("speed").len(), 2);

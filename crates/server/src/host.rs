@@ -260,6 +260,7 @@ impl Host {
     /// Broadcasts the events of a change and autosaves at a new day when due.
     fn after_change(&mut self, day_before: u32) {
         for ev in self.world.take_events() {
+            tracing::debug!("event {} {:?}", ev.name, ev.data);
             self.hub.broadcast_event(ev.name, ev.day, ev.data);
         }
         let day = self.world.time().day_number;

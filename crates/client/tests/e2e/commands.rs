@@ -19,14 +19,44 @@ fn every_get_command_matches_the_service_in_json_and_toon() {
     let gets: Vec<_> = ROUTES.iter().filter(|r| r.method == Method::Get).collect();
     assert!(gets.len() >= 11);
     for r in gets {
-        let expected = s.get(r.path);
-        let json = s.run(home, &[r.command, "--json"]).json();
+        // Required parameters get small sample values (a 4x4 region for tiles).
+        let required: Vec<(&str, &str)> = r
+            .params
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| (p.name, if p.name.ends_with('2') { "3" } else { "0" }))
+            .collect();
+        let query: Vec<String> = required.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let path = if query.is_empty() {
+            r.path.to_string()
+        } else {
+            format!("{}?{}", r.path, query.join("&"))
+        };
+        let args: Vec<String> = required.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        let with = |extra: &[&'static str]| -> Vec<String> {
+            let mut a: Vec<String> = vec![r.command.to_string()];
+            a.extend(args.iter().cloned());
+            a.extend(extra.iter().map(|e| e.to_string()));
+            a
+        };
+        let expected = s.get(&path);
+        let json_args = with(&["--json"]);
+        let json = s
+            .run(
+                home,
+                &json_args.iter().map(String::as_str).collect::<Vec<_>>(),
+            )
+            .json();
         assert!(
             same(&json, &expected),
             "{} --json: {json} != {expected}",
             r.command
         );
-        let run = s.run(home, &[r.command]);
+        let toon_args = with(&[]);
+        let run = s.run(
+            home,
+            &toon_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
         assert!(
             !run.stdout.trim_start().starts_with('{'),
             "{}: TOON expected, got {}",

@@ -8,6 +8,7 @@ pub mod body;
 pub mod error;
 pub mod format;
 pub mod game;
+pub mod land;
 pub mod lifecycle;
 pub mod list;
 pub mod pipeline;
@@ -69,6 +70,7 @@ fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(game::routes())
         .merge(agent_routes::routes())
+        .merge(land::routes())
         .merge(lifecycle::routes())
         .merge(admin::routes())
 }

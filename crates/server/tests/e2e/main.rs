@@ -4,5 +4,6 @@
 mod agent;
 mod game;
 mod http_rules;
+mod land;
 mod support;
 mod websocket;

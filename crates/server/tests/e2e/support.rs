@@ -77,7 +77,13 @@ impl Server {
         if opts.ready {
             cmd.arg("--ready");
         }
-        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        // E2E_SERVER_LOG=1 (with COLONY_LOG=debug) shows the server's log while debugging a test.
+        cmd.stdout(Stdio::null())
+            .stderr(if std::env::var("E2E_SERVER_LOG").is_ok() {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            });
         let child = cmd.spawn().expect("start colonyd");
         let server = Server {
             child: Some(child),
