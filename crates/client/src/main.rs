@@ -9,6 +9,7 @@ mod connector;
 mod events;
 mod exit;
 mod http;
+mod map;
 mod output;
 mod ws;
 
@@ -33,6 +34,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "connect",
         "--agent 'COMMAND' [--pause SECS]",
         "Run the agent connector: run COMMAND for each prompt (and each autonomous turn)",
+    ),
+    (
+        "map",
+        "X1 Y1 X2 Y2",
+        "Draw a region as text: terrain heights, water, trees, crops, bushes, ruins, paths, buildings",
     ),
     (
         "help",
@@ -93,6 +99,7 @@ fn run(argv: &[String]) -> Result<i32, CliError> {
         }
         "events" => events(&cli),
         "connect" => connect(&cli),
+        "map" => draw_map(&cli),
         _ => route_command(&cli, &command),
     }
 }
@@ -138,6 +145,24 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
     let api = http::Api::new(&settings)?;
     let answer = api.call(route, &body)?;
     Ok(output::print_answer(&answer, cli.json))
+}
+
+fn draw_map(cli: &Cli) -> Result<i32, CliError> {
+    let route =
+        routes::find(routes::Method::Get, "/api/tiles").expect("the catalogue has /api/tiles");
+    let mut body = args::build_body(route, &cli.args)?;
+    body.insert("format".into(), "json".into());
+    let settings = settings(cli)?;
+    let answer = http::Api::new(&settings)?.call(route, &body)?;
+    match &answer {
+        http::Answer::Ok(v) if !cli.json => {
+            use std::io::IsTerminal;
+            let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            print!("{}", map::render(v, colour));
+            Ok(EXIT_OK)
+        }
+        _ => Ok(output::print_answer(&answer, cli.json)),
+    }
 }
 
 fn events(cli: &Cli) -> Result<i32, CliError> {

@@ -294,3 +294,47 @@ fn the_catalogue_equals_the_routes_the_service_documents() {
         .collect();
     assert_eq!(catalogue, served);
 }
+
+#[test]
+fn map_draws_the_region_from_the_tiles() {
+    let s = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    s.post("/api/speed", json!({"speed": 0}));
+    let text = s.run(home, &["map", "0", "0", "63", "63"]).ok().to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 64 + 1, "ruler, 64 rows, legend:\n{text}");
+    assert!(lines[0].trim_start().starts_with('0'));
+    assert!(lines.last().unwrap().contains("terrain height"));
+    // Row of y = 63 comes first (north up); every row is 64 characters after its label.
+    assert!(lines[1].starts_with("  63 "));
+    let tiles = s.get("/api/tiles?x1=0&y1=0&x2=63&y2=63&format=json");
+    for t in tiles["tiles"].as_array().unwrap() {
+        let (x, y) = (
+            t["x"].as_u64().unwrap() as usize,
+            t["y"].as_u64().unwrap() as usize,
+        );
+        let c = lines[1 + (63 - y)].as_bytes()[5 + x] as char;
+        let occupied = t.get("occupants").is_some();
+        let wet = t["water"].as_f64().unwrap() > 0.05;
+        match c {
+            '~' | '!' => assert!(wet && !occupied, "({x},{y}) {t}"),
+            'T' | 't' | 'x' | '*' | '&' | '+' | '.' => assert!(occupied, "({x},{y}) {t}"),
+            h => assert_eq!(
+                h.to_digit(36).map(u64::from),
+                t["terrain"].as_u64(),
+                "({x},{y}) {t}"
+            ),
+        }
+    }
+    assert!(text.contains('~'), "the river shows");
+    assert!(text.contains('T') || text.contains('t'), "trees show");
+    // Key:value form, a clamped region, and bad input.
+    let small = s
+        .run(home, &["map", "x1:60", "y1:60", "x2:80", "y2:80"])
+        .ok()
+        .to_string();
+    assert_eq!(small.lines().nth(1).unwrap().len(), 5 + 4);
+    let bad = s.run(home, &["map", "0", "0"]);
+    assert_eq!(bad.code, 2, "{bad:?}");
+}
