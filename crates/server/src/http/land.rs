@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::Format;
-use super::list::ListQuery;
+use super::list::{ListQuery, Page};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
@@ -101,7 +101,85 @@ pub struct TilesResponse {
     pub region: Value,
     /// json: Tile objects with optional members; toon: flat rows with every key.
     #[schema(value_type = Vec<Object>)]
-    pub tiles: Value,
+    pub tiles: Tiles,
+}
+
+/// Depths and shares to a millimetre: exact enough, and short on the wire.
+fn round3(v: f32) -> f64 {
+    (f64::from(v) * 1000.0).round() / 1000.0
+}
+
+/// The tiles in the requested shape.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Tiles {
+    Json(Vec<TileJson>),
+    Toon(Vec<TileRow>),
+}
+
+impl From<sim::TileView> for TileJson {
+    fn from(t: sim::TileView) -> Self {
+        TileJson {
+            x: t.x,
+            y: t.y,
+            terrain: t.terrain as u32,
+            water: round3(t.water),
+            badwater: t.badwater.map(round3),
+            occupants: t
+                .occupants
+                .into_iter()
+                .map(|o| Occupant {
+                    name: o.name,
+                    z: o.z,
+                })
+                .collect(),
+            entrance: t.entrance,
+            seedling: t.seedling,
+            dead: t.dead,
+            contaminated: t.contaminated,
+            moist: t.moist,
+        }
+    }
+}
+
+/// A tile as a flat toon row: every key present, occupants as `name:z/name:z`.
+#[derive(Serialize)]
+pub struct TileRow {
+    pub x: u32,
+    pub y: u32,
+    pub terrain: u32,
+    pub water: f64,
+    pub badwater: f64,
+    pub occupants: String,
+    pub entrance: bool,
+    pub seedling: bool,
+    pub dead: bool,
+    pub contaminated: bool,
+    pub moist: bool,
+}
+
+impl From<sim::TileView> for TileRow {
+    fn from(t: sim::TileView) -> Self {
+        let occupants = t
+            .occupants
+            .iter()
+            .map(|o| format!("{}:{}", o.name, o.z))
+            .collect::<Vec<_>>()
+            .join("/");
+        TileRow {
+            x: t.x,
+            y: t.y,
+            terrain: t.terrain as u32,
+            water: round3(t.water),
+            badwater: round3(t.badwater.unwrap_or(0.0)),
+            occupants,
+            entrance: t.entrance,
+            seedling: t.seedling,
+            dead: t.dead,
+            contaminated: t.contaminated,
+            moist: t.moist,
+        }
+    }
 }
 
 /// Terrain, water and what stands on each tile of a region (clamped to the map).
@@ -123,34 +201,11 @@ async fn tiles(
     let world = state.host.snapshot();
     let region = world.tiles(x1, y1, x2, y2)?;
     let map = world.map();
-    let toon = format_of(&ext) != Format::Json;
-    let rows: Vec<Value> = region
-        .tiles
-        .iter()
-        .map(|t| {
-            if toon {
-                let occupants: Vec<String> = t.occupants.iter().map(|o| format!("{}:{}", o.name, o.z)).collect();
-                json!({"x": t.x, "y": t.y, "terrain": t.terrain, "water": t.water, "badwater": t.badwater.unwrap_or(0.0),
-                       "occupants": occupants.join("/"), "entrance": t.entrance, "seedling": t.seedling, "dead": t.dead,
-                       "contaminated": t.contaminated, "moist": t.moist})
-            } else {
-                serde_json::to_value(TileJson {
-                    x: t.x,
-                    y: t.y,
-                    terrain: t.terrain as u32,
-                    water: t.water as f64,
-                    badwater: t.badwater.map(|b| b as f64),
-                    occupants: t.occupants.iter().map(|o| Occupant { name: o.name.clone(), z: o.z }).collect(),
-                    entrance: t.entrance,
-                    seedling: t.seedling,
-                    dead: t.dead,
-                    contaminated: t.contaminated,
-                    moist: t.moist,
-                })
-                .expect("tiles serialize")
-            }
-        })
-        .collect();
+    let tiles = if format_of(&ext) == Format::Json {
+        Tiles::Json(region.tiles.into_iter().map(TileJson::from).collect())
+    } else {
+        Tiles::Toon(region.tiles.into_iter().map(TileRow::from).collect())
+    };
     let sim::Area {
         x1: rx1,
         y1: ry1,
@@ -160,7 +215,7 @@ async fn tiles(
     Ok(Json(TilesResponse {
         map_size: json!({"x": map.width(), "y": map.height(), "z": map.max_height()}),
         region: json!({"x1": rx1, "y1": ry1, "x2": rx2, "y2": ry2}),
-        tiles: Value::Array(rows),
+        tiles,
     }))
 }
 
@@ -190,30 +245,22 @@ fn plant_rows(plants: Vec<sim::PlantView>) -> Vec<PlantRow> {
             alive: p.alive,
             marked: p.marked,
             grown: p.grown,
-            growth: p.growth as f64,
+            growth: round3(p.growth),
         })
         .collect()
 }
 
-fn listed(
+/// Filters and pages rows that have a name and a position.
+fn listed<T: Serialize>(
     q: &HashMap<String, String>,
-    rows: Vec<impl Serialize>,
-    key: impl Fn(&Value) -> (String, i64, i64),
-) -> Result<Json<Value>, AppError> {
-    let lq = ListQuery::parse(q)?;
-    let values: Vec<Value> = rows
-        .into_iter()
-        .map(|r| serde_json::to_value(r).expect("rows serialize"))
-        .collect();
-    Ok(Json(lq.page(values, key)))
+    rows: Vec<T>,
+    key: impl Fn(&T) -> (&str, i64, i64),
+) -> Result<Json<Page<T>>, AppError> {
+    Ok(Json(ListQuery::parse(q)?.page(rows, key)))
 }
 
-fn name_xy(v: &Value) -> (String, i64, i64) {
-    (
-        v["name"].as_str().unwrap_or("").to_string(),
-        v["x"].as_i64().unwrap_or(0),
-        v["y"].as_i64().unwrap_or(0),
-    )
+fn plant_key(p: &PlantRow) -> (&str, i64, i64) {
+    (&p.name, p.x as i64, p.y as i64)
 }
 
 /// Trees (paginated; `name`, `x`/`y`/`radius` filters).
@@ -223,8 +270,8 @@ fn name_xy(v: &Value) -> (String, i64, i64) {
 async fn trees(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, AppError> {
-    listed(&q, plant_rows(state.host.snapshot().trees()), name_xy)
+) -> Result<Json<Page<PlantRow>>, AppError> {
+    listed(&q, plant_rows(state.host.snapshot().trees()), plant_key)
 }
 
 /// Crops (paginated; same filters as trees).
@@ -234,8 +281,8 @@ async fn trees(
 async fn crops(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, AppError> {
-    listed(&q, plant_rows(state.host.snapshot().crops()), name_xy)
+) -> Result<Json<Page<PlantRow>>, AppError> {
+    listed(&q, plant_rows(state.host.snapshot().crops()), plant_key)
 }
 
 /// A gatherable bush.
@@ -256,7 +303,7 @@ pub struct GatherableRow {
 async fn gatherables(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<GatherableRow>>, AppError> {
     let rows: Vec<GatherableRow> = state
         .host
         .snapshot()
@@ -271,7 +318,7 @@ async fn gatherables(
             alive: g.alive,
         })
         .collect();
-    listed(&q, rows, name_xy)
+    listed(&q, rows, |g| (&g.name, g.x as i64, g.y as i64))
 }
 
 /// A cluster of trees or food.

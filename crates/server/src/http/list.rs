@@ -4,7 +4,7 @@
 
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// Default page size.
@@ -104,32 +104,49 @@ impl ListQuery {
         }
     }
 
-    /// Filters with `keep`, then pages: `{total, offset, limit, items}`, or a flat array when
-    /// `limit` is 0.
+    /// Filters with `keep` (name and position of an item), then pages: `{total, offset, limit,
+    /// items}`, or a flat array when `limit` is 0.
     pub fn page<T: Serialize>(
         &self,
         items: impl IntoIterator<Item = T>,
-        keep: impl Fn(&T) -> (String, i64, i64),
-    ) -> Value {
+        keep: impl Fn(&T) -> (&str, i64, i64),
+    ) -> Page<T> {
         let kept: Vec<T> = items
             .into_iter()
             .filter(|it| {
                 let (name, x, y) = keep(it);
-                self.keeps(&name, x, y)
+                self.keeps(name, x, y)
             })
             .collect();
         let total = kept.len();
-        let rows = |v: Vec<T>| serde_json::to_value(v).expect("rows serialize");
         if self.limit == 0 {
-            return rows(kept.into_iter().skip(self.offset).collect());
+            return Page::All(kept.into_iter().skip(self.offset).collect());
         }
-        let page: Vec<T> = kept
+        let items = kept
             .into_iter()
             .skip(self.offset)
             .take(self.limit)
             .collect();
-        json!({"total": total, "offset": self.offset, "limit": self.limit, "items": rows(page)})
+        Page::Paged {
+            total,
+            offset: self.offset,
+            limit: self.limit,
+            items,
+        }
     }
+}
+
+/// A list answer: a page with its total, or every row as a flat array (`limit=0`).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Page<T> {
+    All(Vec<T>),
+    Paged {
+        total: usize,
+        offset: usize,
+        limit: usize,
+        items: Vec<T>,
+    },
 }
 
 #[cfg(test)]
@@ -188,18 +205,18 @@ mod tests {
     #[test]
     fn filters_then_pages_with_total() {
         let lq = ListQuery::parse(&q(&[("name", "PINE"), ("limit", "1")])).unwrap();
-        let v = lq.page(rows(), |r| (r.name.to_string(), r.x, r.y));
+        let v = serde_json::to_value(lq.page(rows(), |r| (r.name, r.x, r.y))).unwrap();
         assert_eq!(v["total"], 2);
         assert_eq!(v["items"].as_array().unwrap().len(), 1);
         let lq = ListQuery::parse(&q(&[("x", "0"), ("y", "0"), ("limit", "0")])).unwrap();
-        let v = lq.page(rows(), |r| (r.name.to_string(), r.x, r.y));
+        let v = serde_json::to_value(lq.page(rows(), |r| (r.name, r.x, r.y))).unwrap();
         assert_eq!(
             v.as_array().unwrap().len(),
             2,
             "radius 30 keeps (0,0) and (10,10)"
         );
         let lq = ListQuery::parse(&q(&[("offset", "2")])).unwrap();
-        let v = lq.page(rows(), |r| (r.name.to_string(), r.x, r.y));
+        let v = serde_json::to_value(lq.page(rows(), |r| (r.name, r.x, r.y))).unwrap();
         assert_eq!(
             (v["total"].as_u64(), v["items"][0]["x"].as_i64()),
             (Some(3), Some(50))
