@@ -30,12 +30,16 @@ function show(view) {
 
 let settings;
 
+/** The dashboard's parts, for the browser tests and the curious. */
+window.colonyDashboard = {};
+
 /** Shows the map tab only when /api/tiles exists (it answers unknown_endpoint otherwise). */
 async function checkMap() {
   const p = await probeTiles();
   if (p.kind === "present") {
     $("#tab-map").hidden = false;
     if (!map) map = new MapView();
+    window.colonyDashboard.map = map;
     document.body.dataset.map = "present";
   } else if (p.kind === "absent") {
     $("#tab-map").hidden = true;

@@ -15,6 +15,8 @@ const DEEP = [28, 64, 120];
 const BAD = [138, 79, 158];
 const CONTAMINATED = [120, 80, 130];
 const DEAD = [140, 130, 110];
+const BUILDING = [140, 106, 74];
+const PATH = [216, 201, 163];
 
 const mix = (a, b, t) => [0, 1, 2].map((i) => a[i] + (b[i] - a[i]) * t);
 const clamp01 = (v) => Math.max(0, Math.min(1, v));
@@ -138,6 +140,12 @@ export class MapView {
         if (f & 1) c = mix(c, MOIST, 0.55);
         if (f & 2) c = mix(c, CONTAMINATED, 0.5);
         if (f & 4) c = mix(c, DEAD, 0.5);
+        // Buildings and paths (trees and crops are drawn on top as dots).
+        const occ = g.occupants.get(i);
+        if (occ && !this.plants.has(i)) {
+          c = occ.some((o) => !/path/i.test(o.name)) ? mix(c, BUILDING, 0.85) : mix(c, PATH, 0.8);
+          if (f & 16) c = mix(c, [60, 40, 25], 0.5);
+        }
         const d = g.water[i];
         if (d > 0.01) {
           let wc = mix(WATER, DEEP, clamp01(d / 3));
@@ -204,6 +212,11 @@ export class MapView {
       ctx.lineWidth = 1.5;
       ctx.strokeRect(this.panX + this.hover.x * z, this.panY + (h - 1 - this.hover.y) * z, z, z);
     }
+  }
+
+  /** The canvas point (CSS pixels) at the centre of a tile. */
+  pixelOf(x, y) {
+    return { x: this.panX + (x + 0.5) * this.zoom, y: this.panY + (this.size.y - 1 - y + 0.5) * this.zoom };
   }
 
   /** The tile under a point of the canvas (CSS pixels), or null. */
