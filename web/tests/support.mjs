@@ -32,13 +32,17 @@ export function freePort() {
 
 /** A running colonyd. */
 export class Colonyd {
-  static async start({ settings = {}, ready = true, args = ["--seed", "7", "--map", "64"] } = {}) {
+  /**
+   * Starts colonyd. `dir`, `httpPort` and `wsPort` restart a stopped one in its folder on its
+   * ports (stop it with `stop({ keepDir: true })`).
+   */
+  static async start({ settings = {}, ready = true, args = ["--seed", "7", "--map", "64"], dir, httpPort, wsPort } = {}) {
     if (!fs.existsSync(COLONYD)) {
       throw new Error(`colonyd not found at ${COLONYD}: build it first (cargo build -p colony-server --bin colonyd) or set COLONYD`);
     }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colony-dash-"));
-    const httpPort = await freePort();
-    let wsPort = await freePort();
+    dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "colony-dash-"));
+    httpPort ??= await freePort();
+    wsPort ??= await freePort();
     while (wsPort === httpPort) wsPort = await freePort();
     const all = { httpPort, wsPort, ...settings };
     fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify(all));
@@ -92,13 +96,13 @@ export class Colonyd {
     return JSON.parse(fs.readFileSync(path.join(this.dir, "settings.json"), "utf8"));
   }
 
-  async stop() {
+  async stop({ keepDir = false } = {}) {
     if (!this.exited) {
       const done = new Promise((r) => this.child.once("exit", r));
       this.child.kill("SIGKILL");
       await done;
     }
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    if (!keepDir) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
