@@ -26,6 +26,7 @@ const HELP = {
 export class SettingsPanel {
   constructor() {
     this.loaded = false;
+    this.notes = new Map(); // key -> [text, class], kept across re-renders
     bus.on("gate", (open) => { if (open && !this.loaded) this.load(); });
     bus.on("settings", (view) => { if (view && view.settings) this.render(view); });
   }
@@ -60,11 +61,19 @@ export class SettingsPanel {
       return this.row(key, value);
     });
     body.replaceChildren(...rows);
+    for (const [key, [text, cls]] of this.notes) {
+      const msg = body.querySelector(`tr[data-key="${key}"] td.msg`);
+      if (msg) {
+        msg.textContent = text;
+        msg.className = `msg ${cls}`;
+      }
+    }
   }
 
   row(key, value) {
     const restart = this.restartKeys.has(key);
-    const msg = el("td", { class: "msg" });
+    const [text, cls] = this.notes.get(key) ?? ["", ""];
+    const msg = el("td", { class: `msg ${cls}` }, text);
     const input = editor(key, value);
     input.dataset.key = key;
     input.addEventListener("change", () => this.change(key, input, msg));
@@ -92,17 +101,14 @@ export class SettingsPanel {
     msg.className = "msg sub";
     const r = await post("/api/settings", { [key]: value });
     if (r.code) {
+      this.notes.set(key, ["refused", "err"]);
       msg.textContent = "refused";
       msg.className = "msg err";
       msg.title = r.body.error;
       return;
     }
+    this.notes.set(key, [this.restartKeys.has(key) ? "saved; restart to apply" : "saved", "ok"]);
     this.render(r.body);
-    const newMsg = $(`#settings-body tr[data-key="${key}"] td.msg`);
-    if (newMsg) {
-      newMsg.textContent = this.restartKeys.has(key) ? "saved; restart to apply" : "saved";
-      newMsg.className = "msg ok";
-    }
     if (key === "actionLoggingEnabled") bus.emit("actionLogging", value);
   }
 }
