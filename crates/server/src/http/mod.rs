@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod agent_routes;
 pub mod body;
+pub mod dashboard;
 pub mod error;
 pub mod format;
 pub mod game;
@@ -91,6 +92,7 @@ pub fn app(state: AppState) -> Router {
     get_routes.sort();
     post_routes.sort();
     let router = router
+        .merge(dashboard::routes(&state))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(unknown_endpoint)
         .with_state(state.clone());
