@@ -12,7 +12,7 @@ use axum::extract::{Query, State};
 use axum::http::Extensions;
 use protocol::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -403,11 +403,16 @@ impl BodySpec for CuttingBody {
         r#"{"x1": 10, "y1": 10, "x2": 20, "y2": 20, "z": 4, "marked": true}"#;
 }
 
-fn area_json(a: &Area) -> Map<String, Value> {
-    match serde_json::to_value(a).expect("area serializes") {
+/// The answer of an area action: the area's fields plus the action's own.
+fn area_answer<const N: usize>(a: &Area, extra: [(&str, Value); N]) -> Json<Value> {
+    let mut out = match serde_json::to_value(a).expect("area serializes") {
         Value::Object(m) => m,
         _ => unreachable!("a struct serializes to an object"),
+    };
+    for (k, v) in extra {
+        out.insert(k.to_string(), v);
     }
+    Json(Value::Object(out))
 }
 
 /// Marks (or unmarks) the trees of an area for cutting.
@@ -422,10 +427,10 @@ async fn cutting_area(
         .host
         .write(move |w| w.set_cutting_area(a.x1, a.y1, a.x2, a.y2, a.z, marked))
         .await??;
-    let mut out = area_json(&a);
-    out.insert("marked".into(), marked.into());
-    out.insert("tiles".into(), tiles.into());
-    Ok(Json(Value::Object(out)))
+    Ok(area_answer(
+        &a,
+        [("marked", marked.into()), ("tiles", tiles.into())],
+    ))
 }
 
 /// `POST /api/planting/mark`.
@@ -454,11 +459,14 @@ async fn planting_mark(
         .host
         .write(move |w| w.mark_planting(a.x1, a.y1, a.x2, a.y2, a.z, &crop))
         .await??;
-    let mut out = area_json(&a);
-    out.insert("crop".into(), body.crop.into());
-    out.insert("planted".into(), planted.into());
-    out.insert("skipped".into(), skipped.into());
-    Ok(Json(Value::Object(out)))
+    Ok(area_answer(
+        &a,
+        [
+            ("crop", body.crop.into()),
+            ("planted", planted.into()),
+            ("skipped", skipped.into()),
+        ],
+    ))
 }
 
 /// `POST /api/planting/clear`.
@@ -483,10 +491,10 @@ async fn planting_clear(
         .host
         .write(move |w| w.clear_planting(a.x1, a.y1, a.x2, a.y2, a.z))
         .await??;
-    let mut out = area_json(&a);
-    out.insert("cleared".into(), true.into());
-    out.insert("tiles".into(), tiles.into());
-    Ok(Json(Value::Object(out)))
+    Ok(area_answer(
+        &a,
+        [("cleared", true.into()), ("tiles", tiles.into())],
+    ))
 }
 
 /// `POST /api/planting/find`.
