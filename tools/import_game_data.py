@@ -66,6 +66,10 @@ def main(src):
         buildings += [flatten(b) for b in prefabs["factions"][faction]]
     buildings += [flatten(b) for b in prefabs["common"]]
     drop_boilerplate_notes(buildings)
+    for b in buildings:
+        # Map-placed objects and developer tools are in the catalogue but not in a player's toolbar.
+        if b.get("toolGroup") == "MapEditor/Other" or "not available in normal play" in (b.get("note") or ""):
+            b["playerPlaceable"] = False
     recipes = []
     for rid, r in prefabs["recipes"].items():
         r = dict(r)

@@ -37,7 +37,7 @@ pub struct Building {
     /// Faction-qualified name, e.g. `LumberMill.Folktails` (common prefabs have no suffix).
     pub name: String,
     pub base_name: String,
-    /// `Folktails`, `IronTeeth` or `common`.
+    /// `Folktails`, `IronTeeth` or `Common`.
     pub faction: String,
     pub display_name: String,
     pub tool_group: String,
@@ -91,9 +91,16 @@ pub struct Building {
     pub movement_boost_percent: Option<u32>,
     #[serde(default)]
     pub note: Option<String>,
+    /// False for map-placed objects and developer tools (not in a player's toolbar).
+    #[serde(default = "yes")]
+    pub player_placeable: bool,
     /// Field name -> basis, for every value that is an estimate.
     #[serde(default)]
     pub estimated: BTreeMap<String, String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Building {

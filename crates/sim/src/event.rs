@@ -24,6 +24,7 @@
 //! | `planting.coords.set` | after `planting.marked`, per marked tile | `{x, y, z, crop}` |
 //! | `planting.coords.unset` | `clear_planting`, per cleared tile | `{x, y, z}` |
 //! | `crop.planted` | `plant` (crops, trees and bushes) | `{id, name, x, y, z}` |
+//! | `building.unlocked` | `unlock` (science) | `{name, cost, remaining}` |
 //! | `tree.cut` | `cut_tree` | `{id, name, x, y, z}` |
 //! | `cuttable.cut` | right after `tree.cut` | `{id, name, x, y, z}` |
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile) | `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now) |
@@ -40,6 +41,7 @@ use serde_json::Value;
 /// Catalogue names of the events this crate emits.
 pub mod names {
     pub const GAME_NEW: &str = "game.new";
+    pub const BUILDING_UNLOCKED: &str = "building.unlocked";
     pub const DAY_START: &str = "day.start";
     pub const NIGHT_START: &str = "night.start";
     pub const WORKHOURS_TRANSITIONED: &str = "workhours.transitioned";

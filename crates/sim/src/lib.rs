@@ -21,6 +21,7 @@ mod land;
 pub mod map;
 mod rng;
 mod save;
+mod science;
 mod weather;
 mod world;
 
@@ -34,5 +35,6 @@ pub use land::{
 };
 pub use map::{Map, River, RiverAxis};
 pub use save::{FORMAT as SAVE_FORMAT, VERSION as SAVE_VERSION, fnv1a64};
+pub use science::{PrefabView, Science, UnlockableView, Unlocked};
 pub use weather::{HazardKind, WeatherView, hazard_days_bounds};
 pub use world::World;

@@ -5,7 +5,8 @@
 //! `{"format": "colony-save", "version": 2, "seed", "faction", "mode", "settlement", "ticks",
 //! "speed", "endHours", "rng": {key, stream, wordPos}, "weather": {...},
 //! "map": {width, height, terrain: [rows], river: {axis, spans}, startSpot: [x, y, z]},
-//! "land": {...}}` (the land's layout is in `land::save`).
+//! "land": {...}, "science": {points, unlocked}}` (the land's layout is in `land::save`).
+//! Version 2 saves (no `science`) still load, with no points and nothing unlocked.
 //! Version 1 (before the land) is refused as an unsupported version: its worlds lack the water,
 //! plants and ruins a version 2 world is generated with, so there is no faithful migration.
 //! Terrain rows are strings with one base-36 digit per tile (height 0-35), west to east, rows from
@@ -29,7 +30,9 @@ use crate::world::World;
 /// The `format` member of every save.
 pub const FORMAT: &str = "colony-save";
 /// The save version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// Older versions this build still reads (version 2 lacks `science`, which then starts empty).
+const READABLE: &[u32] = &[2, 3];
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -47,6 +50,8 @@ struct SaveFile {
     weather: WeatherState,
     map: MapSave,
     land: LandSave,
+    #[serde(default)]
+    science: crate::science::Science,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -129,6 +134,7 @@ impl World {
                 start_spot: [sx, sy, sz],
             },
             land: LandSave::from_land(&self.land),
+            science: self.science.clone(),
         };
         serde_json::to_vec(&file).expect("a save always serialises")
     }
@@ -150,7 +156,9 @@ impl World {
             _ => return Err(SaveError::WrongFormat { found: None }),
         }
         match obj.get("version") {
-            Some(v) if v.as_u64() == Some(u64::from(VERSION)) => {}
+            Some(v)
+                if v.as_u64()
+                    .is_some_and(|n| READABLE.iter().any(|r| u64::from(*r) == n)) => {}
             other => {
                 return Err(SaveError::UnsupportedVersion {
                     found: other.cloned().unwrap_or(Value::Null),
@@ -215,6 +223,7 @@ impl World {
             weather: file.weather,
             map,
             land,
+            science: file.science,
             events: EventQueue::default(),
         })
     }

@@ -32,6 +32,7 @@ pub struct World {
     pub(crate) weather: WeatherState,
     pub(crate) map: Map,
     pub(crate) land: Land,
+    pub(crate) science: crate::science::Science,
     pub(crate) events: EventQueue,
 }
 
@@ -80,6 +81,7 @@ impl World {
             weather,
             map,
             land,
+            science: crate::science::Science::default(),
             events,
         })
     }

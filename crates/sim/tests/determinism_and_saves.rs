@@ -98,7 +98,8 @@ fn save_format_is_versioned_json() {
     let w = World::new(&game(3));
     let v: serde_json::Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
     assert_eq!(v["format"], "colony-save");
-    assert_eq!(v["version"], 2);
+    assert_eq!(v["version"], 3);
+    assert_eq!(v["science"]["points"], 0);
     assert!(v["land"]["water"]["depth"].is_array());
     assert!(v["land"]["plants"].is_array());
     assert_eq!(v["map"]["terrain"].as_array().unwrap().len(), 64);
@@ -119,15 +120,20 @@ fn bad_saves_are_refused_clearly() {
     let e = World::load_from_bytes(br#"{"format": "other-game", "version": 1}"#).unwrap_err();
     assert!(e.to_string().contains("other-game"), "{e}");
 
-    let v3 = text.replacen("\"version\":2", "\"version\":3", 1);
-    let e = World::load_from_bytes(v3.as_bytes()).unwrap_err();
+    let v4 = text.replacen("\"version\":3", "\"version\":4", 1);
+    let e = World::load_from_bytes(v4.as_bytes()).unwrap_err();
     assert!(matches!(e, SaveError::UnsupportedVersion { .. }));
     assert!(
-        e.to_string().contains("version 3") && e.to_string().contains("reads version 2"),
+        e.to_string().contains("version 4") && e.to_string().contains("reads version 3"),
         "{e}"
     );
+    // Version 2 (before science) still loads, with no points and nothing unlocked.
+    let science_at = text.find(",\"science\"").expect("the save has science");
+    let v2 = format!("{}}}", &text[..science_at]).replacen("\"version\":3", "\"version\":2", 1);
+    let w2 = World::load_from_bytes(v2.as_bytes()).expect("a version 2 save loads");
+    assert_eq!(w2.science_points(), 0);
     // Saves from before the land (version 1) are refused clearly.
-    let v1 = text.replacen("\"version\":2", "\"version\":1", 1);
+    let v1 = text.replacen("\"version\":3", "\"version\":1", 1);
     let e = World::load_from_bytes(v1.as_bytes()).unwrap_err();
     assert!(e.to_string().contains("version 1"), "{e}");
 
@@ -183,7 +189,7 @@ fn hash_of_a_fixed_game_is_pinned() {
     assert_eq!(format!("{:016x}", w.state_hash()), GOLDEN);
 }
 
-const GOLDEN: &str = "c596a775df65cb7f";
+const GOLDEN: &str = "5f08999d74a46230";
 
 #[test]
 fn world_and_events_can_cross_threads() {
