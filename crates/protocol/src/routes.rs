@@ -439,6 +439,33 @@ pub const ROUTES: &[Route] = &[
         "Remove a crop by id",
         &[p("id", Int, true, "crop id")],
     ),
+    // Colony.
+    route(
+        Get,
+        "/api/prefabs",
+        "prefabs",
+        "List the buildings of the game's faction: size, cost, science cost, unlocked",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/science",
+        "science",
+        "Show science points and the buildings they unlock",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/science/unlock",
+        "unlock",
+        "Spend science points to unlock a building",
+        &[p(
+            "building",
+            Str,
+            true,
+            "prefab name with its faction suffix, e.g. Observatory.Folktails",
+        )],
+    ),
     // Service.
     route(
         Get,
@@ -553,7 +580,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 34);
+        assert_eq!(ROUTES.len(), 37);
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
         );

@@ -13,6 +13,7 @@ pub mod land;
 pub mod lifecycle;
 pub mod list;
 pub mod pipeline;
+pub mod science;
 
 use crate::agent::AgentStore;
 use crate::host::HostHandle;
@@ -73,6 +74,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(agent_routes::routes())
         .merge(land::routes())
         .merge(lifecycle::routes())
+        .merge(science::routes())
         .merge(admin::routes())
 }
 

@@ -5,5 +5,6 @@ mod agent;
 mod game;
 mod http_rules;
 mod land;
+mod science;
 mod support;
 mod websocket;
