@@ -319,13 +319,20 @@ impl World {
         .with("name", name)
     }
 
-    /// Removes a crop; returns its id and name.
-    pub fn demolish_crop(&mut self, id: i32) -> Result<(i32, String), CommandError> {
+    /// The plant with this id, if it is one of `kinds`; otherwise `not_found`, or `invalid_type`
+    /// naming what it is (`want` says what was expected, `hint` what to do with the other kinds).
+    fn plant_of_kind(
+        &self,
+        id: i32,
+        kinds: &[PlantKind],
+        want: &str,
+        hint: &str,
+    ) -> Result<&super::plants::Plant, CommandError> {
         if self.land.ruins.contains_key(&id) {
             return Err(Self::wrong_kind(
                 id,
                 "RuinColumn",
-                "a crop",
+                want,
                 "ruins are scavenged",
             ));
         }
@@ -334,14 +341,20 @@ impl World {
             .plants
             .get(&id)
             .ok_or_else(|| Self::not_found(id))?;
-        if p.kind() != PlantKind::Crop {
-            return Err(Self::wrong_kind(
-                id,
-                p.name(),
-                "a crop",
-                "trees are cut (POST /api/cutting/area) and bushes gathered",
-            ));
+        if !kinds.contains(&p.kind()) {
+            return Err(Self::wrong_kind(id, p.name(), want, hint));
         }
+        Ok(p)
+    }
+
+    /// Removes a crop; returns its id and name.
+    pub fn demolish_crop(&mut self, id: i32) -> Result<(i32, String), CommandError> {
+        let p = self.plant_of_kind(
+            id,
+            &[PlantKind::Crop],
+            "a crop",
+            "trees are cut (POST /api/cutting/area) and bushes gathered",
+        )?;
         let name = p.name().to_owned();
         self.land.remove_plant(id);
         Ok((id, name))
@@ -402,27 +415,12 @@ impl World {
     /// Cuts a tree: removes it and returns its logs (`logYield` if it was grown, else none; a dead
     /// grown tree still gives its logs).
     pub fn cut_tree(&mut self, id: i32) -> Result<HarvestYield, CommandError> {
-        if self.land.ruins.contains_key(&id) {
-            return Err(Self::wrong_kind(
-                id,
-                "RuinColumn",
-                "a tree",
-                "ruins are scavenged",
-            ));
-        }
-        let p = self
-            .land
-            .plants
-            .get(&id)
-            .ok_or_else(|| Self::not_found(id))?;
-        if p.kind() != PlantKind::Tree {
-            return Err(Self::wrong_kind(
-                id,
-                p.name(),
-                "a tree",
-                "use harvest for crops and bushes",
-            ));
-        }
+        let p = self.plant_of_kind(
+            id,
+            &[PlantKind::Tree],
+            "a tree",
+            "use harvest for crops and bushes",
+        )?;
         let s = nature().get(p.species);
         let amount = if p.grown() { s.yield_amount } else { 0 };
         let data = json!({ "id": id, "name": s.name, "x": p.x, "y": p.y, "z": p.z });
@@ -439,29 +437,15 @@ impl World {
     /// Harvests a bush (its fruit, which then regrows) or a grown crop (removed; its planting mark
     /// stays for the farmer).
     pub fn harvest(&mut self, id: i32) -> Result<HarvestYield, CommandError> {
-        if self.land.ruins.contains_key(&id) {
-            return Err(Self::wrong_kind(
-                id,
-                "RuinColumn",
-                "a bush or crop",
-                "ruins are scavenged",
-            ));
-        }
-        let p = self
-            .land
-            .plants
-            .get(&id)
-            .ok_or_else(|| Self::not_found(id))?;
+        let p = self.plant_of_kind(
+            id,
+            &[PlantKind::Bush, PlantKind::Crop],
+            "a bush or crop",
+            "trees are cut",
+        )?;
         let s = nature().get(p.species);
         let ready = match s.kind {
-            PlantKind::Tree => {
-                return Err(Self::wrong_kind(
-                    id,
-                    &s.name,
-                    "a bush or crop",
-                    "trees are cut",
-                ));
-            }
+            PlantKind::Tree => unreachable!("plant_of_kind admits only bushes and crops"),
             PlantKind::Bush => p.alive && p.fruit >= 1.0,
             PlantKind::Crop => p.alive && p.grown(),
         };
