@@ -49,6 +49,9 @@ pub struct Settings {
     pub write_queue_capacity: usize,
     /// Extension: in-game days between autosaves; 0 disables autosave.
     pub autosave_days: u32,
+    /// Extension: seconds between the server's WebSocket pings (a connection silent for three
+    /// intervals is closed).
+    pub ws_ping_seconds: u32,
 }
 
 impl Default for Settings {
@@ -69,6 +72,7 @@ impl Default for Settings {
             strict_http_status: false,
             write_queue_capacity: 256,
             autosave_days: 1,
+            ws_ping_seconds: 20,
         }
     }
 }
@@ -186,6 +190,11 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 Some(_) => {}
                 None => bad("a positive integer"),
             },
+            "wsPingSeconds" => match int() {
+                Some(n) if n > 0 && n <= 3600 => s.ws_ping_seconds = n as u32,
+                Some(_) => {}
+                None => bad("a whole number of seconds"),
+            },
             "autosaveDays" => match int() {
                 Some(n) if n >= 0 => s.autosave_days = n as u32,
                 Some(_) => {}
@@ -248,6 +257,7 @@ impl Settings {
             "strictHttpStatus": self.strict_http_status,
             "writeQueueCapacity": self.write_queue_capacity,
             "autosaveDays": self.autosave_days,
+            "wsPingSeconds": self.ws_ping_seconds,
         });
         match v {
             Value::Object(m) => m,

@@ -1,7 +1,9 @@
 //! The WebSocket channel on `wsPort` at `/api/ws`: Host check and token (header or `?token=`)
 //! before the upgrade, a `state` frame right after it, inbound `heartbeat` and `ping` frames,
 //! `error` frames for anything malformed (never fatal), the 64 KiB inbound cap, server pings for
-//! liveness, and the close with reason `slow_consumer` when the hub finds the queue full.
+//! liveness (every `wsPingSeconds`; a connection silent for three intervals is closed with reason
+//! `no response to pings`), and the close with reason `slow_consumer` when the hub finds the
+//! queue full.
 
 use crate::agent::AgentStore;
 use crate::http::error::error_response;
@@ -21,10 +23,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// How often the server pings an idle connection.
-pub const PING_INTERVAL: Duration = Duration::from_secs(20);
-/// A connection silent for this long (no frame, no pong) is closed.
-pub const SILENCE_LIMIT: Duration = Duration::from_secs(60);
+/// A connection silent (no frame, no pong) for this many ping intervals is closed.
+pub const SILENT_INTERVALS: u32 = 3;
 /// Frames above this size are refused by the WebSocket layer itself (the connection closes);
 /// frames between 64 KiB and this get a `message_too_large` error frame and the socket stays open.
 const PROTOCOL_MAX_MESSAGE: usize = 4 * 1024 * 1024;
@@ -103,10 +103,13 @@ async fn serve(socket: WebSocket, state: WsState) {
     let last_seen = Arc::new(AtomicU64::new(0));
     let seen = last_seen.clone();
 
+    let ping_seconds = state.settings.get().ws_ping_seconds;
     let mut frames = reg.frames;
     let mut close = reg.close;
     let writer = tokio::spawn(async move {
-        let mut ping = tokio::time::interval(PING_INTERVAL);
+        let interval = Duration::from_secs(u64::from(ping_seconds));
+        let silence_limit = interval * SILENT_INTERVALS;
+        let mut ping = tokio::time::interval(interval);
         ping.tick().await;
         loop {
             tokio::select! {
@@ -126,7 +129,7 @@ async fn serve(socket: WebSocket, state: WsState) {
                 },
                 _ = ping.tick() => {
                     let silent = started.elapsed().saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
-                    if silent > SILENCE_LIMIT {
+                    if silent > silence_limit {
                         let _ = sink.send(Message::Close(Some(CloseFrame { code: 1001, reason: "no response to pings".into() }))).await;
                         break;
                     }

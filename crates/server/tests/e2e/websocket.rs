@@ -212,3 +212,44 @@ async fn a_slow_consumer_is_closed_without_stalling_others() {
     send(&mut fast, json!({"type": "ping"})).await;
     frame_where(&mut fast, 50, |f| f["type"] == "pong").await;
 }
+
+#[tokio::test]
+async fn the_server_pings_and_closes_a_silent_connection() {
+    let s = Server::start_with(Opts {
+        settings: json!({"wsPingSeconds": 1}),
+        ..Default::default()
+    })
+    .await;
+    // A raw client that never answers: tokio-tungstenite would answer pings while reading, so
+    // this one only reads after the silence limit has passed.
+    let (mut ws, _) = tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(4500)).await;
+    let mut pings = 0;
+    let mut reason = None;
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        match msg {
+            Ok(Message::Ping(_)) => pings += 1,
+            Ok(Message::Close(Some(cf))) => {
+                reason = Some(cf.reason.to_string());
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(pings >= 2, "pings: {pings}");
+    assert_eq!(reason.as_deref(), Some("no response to pings"));
+    // A client that keeps reading (and so answers pings) stays connected past the limit.
+    let (mut live, _) = s.ws().await;
+    let until = std::time::Instant::now() + Duration::from_millis(4500);
+    while std::time::Instant::now() < until {
+        match tokio::time::timeout(Duration::from_millis(200), live.next()).await {
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) => panic!("a live client was closed"),
+            _ => {}
+        }
+    }
+    send(&mut live, json!({"type": "ping"})).await;
+    frame_where(&mut live, 20, |f| f["type"] == "pong").await;
+}
