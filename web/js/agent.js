@@ -7,6 +7,7 @@ import { get, post, bus } from "./api.js";
 export class AgentWidget {
   constructor(channel, config) {
     this.state = null;
+    this.channel = channel;
     this.logEnabled = config.actionLoggingEnabled !== false;
     this.pendingPosition = null;
     this.heldPrompt = null;
@@ -38,7 +39,7 @@ export class AgentWidget {
 
   async start(polling) {
     const r = await get("/api/agent/state");
-    if (r.status === 200 && !r.code && !this.state) this.render(r.body);
+    if (r.status === 200 && !r.code && !this.state) this.renderAnswer(r.body);
     // Without the WebSocket the state is polled.
     if (polling) setInterval(async () => {
       const s = await get("/api/agent/state");
@@ -52,6 +53,19 @@ export class AgentWidget {
     this.logEnabled = on;
     $("#agent-log-wrap").hidden = !on;
     if (on) this.refreshLog();
+  }
+
+  /**
+   * Whether state frames are arriving. Then they alone update the widget: an HTTP answer can be
+   * processed after a newer frame, and rendering it would put stale state back.
+   */
+  live() {
+    return Boolean(this.channel?.socket && this.channel.socket.readyState === WebSocket.OPEN);
+  }
+
+  /** Renders state from an HTTP answer, unless frames are live. */
+  renderAnswer(s) {
+    if (!this.live()) this.render(s);
   }
 
   render(s) {
@@ -83,7 +97,7 @@ export class AgentWidget {
   async configure(body) {
     const r = await post("/api/agent/config", body);
     if (r.code) this.note(r.body.error, true);
-    else this.render(r.body);
+    else this.renderAnswer(r.body);
     return r;
   }
 
@@ -98,7 +112,7 @@ export class AgentWidget {
   async setReady(ready) {
     const r = await post("/api/ready", { ready });
     if (r.code) return this.note(r.body.error, true);
-    if (this.state) this.render({ ...this.state, ready: r.body.ready });
+    if (this.state) this.renderAnswer({ ...this.state, ready: r.body.ready });
   }
 
   async send(replace) {
@@ -120,7 +134,7 @@ export class AgentWidget {
     $("#agent-prompt").value = "";
     const id = r.body.pendingRequest.id;
     this.note(r.body.replaced ? `Sent as #${id}, replacing #${r.body.replaced.id}` : `Sent as #${id}`);
-    if (this.state) this.render({ ...this.state, pendingRequest: r.body.pendingRequest });
+    if (this.state) this.renderAnswer({ ...this.state, pendingRequest: r.body.pendingRequest });
   }
 
   note(text, bad = false) {
