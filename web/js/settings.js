@@ -21,6 +21,7 @@ const HELP = {
   strictHttpStatus: "Domain errors answer with real HTTP statuses (404, 400, 422...) instead of 200.",
   writeQueueCapacity: "Bound of the game's write queue; when full, writes answer 503 queue_full.",
   autosaveDays: "In-game days between autosaves; 0 turns autosave off.",
+  wsPingSeconds: "Seconds between the server's WebSocket pings; a connection silent for three intervals is closed (new connections).",
 };
 
 export class SettingsPanel {
