@@ -11,6 +11,7 @@ mod exit;
 mod http;
 mod map;
 mod output;
+mod top;
 mod ws;
 
 use args::{Arg, Cli};
@@ -39,6 +40,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "map",
         "X1 Y1 X2 Y2",
         "Draw a region as text: terrain heights, water, trees, crops, bushes, ruins, paths, buildings",
+    ),
+    (
+        "top",
+        "[--interval SECS] [--once]",
+        "Live view of the colony (time, speed, weather, science, agent, recent events), redrawn in place",
     ),
     (
         "help",
@@ -100,6 +106,7 @@ fn run(argv: &[String]) -> Result<i32, CliError> {
         "events" => events(&cli),
         "connect" => connect(&cli),
         "map" => draw_map(&cli),
+        "top" => top(&cli),
         _ => route_command(&cli, &command),
     }
 }
@@ -145,6 +152,34 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
     let api = http::Api::new(&settings)?;
     let answer = api.call(route, &body)?;
     Ok(output::print_answer(&answer, cli.json))
+}
+
+fn top(cli: &Cli) -> Result<i32, CliError> {
+    let mut interval = Duration::from_secs(1);
+    let mut once = false;
+    for a in &cli.args {
+        match a {
+            Arg::Named(k, None) if k == "once" => once = true,
+            Arg::Named(k, Some(v)) if k == "interval" => {
+                interval = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.2)
+                    .map(Duration::from_secs_f64)
+                    .ok_or_else(|| {
+                        CliError::usage(format!("--interval needs seconds >= 0.2; got {v:?}"))
+                    })?
+            }
+            a => {
+                return Err(CliError::usage(format!(
+                    "unknown argument {} for `top`; usage: colony top [--interval SECS] [--once]",
+                    show_arg(a)
+                )));
+            }
+        }
+    }
+    let settings = settings(cli)?;
+    top::run(&settings, interval, once)
 }
 
 fn draw_map(cli: &Cli) -> Result<i32, CliError> {

@@ -338,3 +338,22 @@ fn map_draws_the_region_from_the_tiles() {
     let bad = s.run(home, &["map", "0", "0"]);
     assert_eq!(bad.code, 2, "{bad:?}");
 }
+
+#[test]
+fn top_once_shows_the_colony_and_the_gate() {
+    let s = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    s.post("/api/agent/request", json!({"prompt": "dig a canal"}));
+    let text = s.run(home, &["top", "--once"]).ok().to_string();
+    assert!(text.contains("— day 1, "), "{text}");
+    assert!(text.contains("Weather: cycle 1, day 1 of "), "{text}");
+    assert!(text.contains("Science: 0 points"), "{text}");
+    assert!(text.contains("pending #1 \"dig a canal\""), "{text}");
+    s.post("/api/ready", json!({"ready": false}));
+    let text = s.run(home, &["top", "--once"]).ok().to_string();
+    assert!(text.contains("ready gate is closed"), "{text}");
+    assert!(text.contains("gate closed"), "{text}");
+    let bad = s.run(home, &["top", "--interval", "0"]);
+    assert_eq!(bad.code, 2);
+}
