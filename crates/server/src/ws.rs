@@ -23,6 +23,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// How long a closing connection waits for its close frame to be written (it queues behind
+/// frames a slow client has not read yet).
+const CLOSE_WAIT: Duration = Duration::from_secs(10);
 /// A connection silent (no frame, no pong) for this many ping intervals is closed.
 pub const SILENT_INTERVALS: u32 = 3;
 /// Frames above this size are refused by the WebSocket layer itself (the connection closes);
@@ -120,7 +123,8 @@ async fn serve(socket: WebSocket, state: WsState) {
                         Some(CloseReason::SlowConsumer) => CloseFrame { code: 1008, reason: SLOW_CONSUMER_REASON.into() },
                         _ => CloseFrame { code: 1001, reason: "server shutting down".into() },
                     };
-                    let _ = tokio::time::timeout(Duration::from_secs(2), sink.send(Message::Close(Some(frame)))).await;
+                    // The close frame queues behind what the client has not read yet; give it time.
+                    let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
                     break;
                 }
                 next = frames.recv() => match next {
