@@ -1,4 +1,4 @@
-// The colony panel: day and time, the speed control, the weather cycle and the event log.
+// The colony panel: day and time, the speed control, the weather cycle, science and the event log.
 
 import { $, $$, el, clockTime, gameClock } from "./util.js";
 import { get, post } from "./api.js";
@@ -31,6 +31,7 @@ export class ColonyPanel {
     setInterval(() => this.refreshTime(), 1000);
     setInterval(() => this.refreshWeather(), 5000);
     setInterval(() => this.refreshSpeed(), 10000);
+    setInterval(() => this.refreshScience(), 10000);
   }
 
   refreshAll() {
@@ -38,6 +39,18 @@ export class ColonyPanel {
     this.refreshTime();
     this.refreshSpeed();
     this.refreshWeather();
+    this.refreshScience();
+  }
+
+  async refreshScience() {
+    const r = await get("/api/science");
+    if (!this.gate(r)) return;
+    const { points, unlockables } = r.body;
+    const unlocked = unlockables.filter((u) => u.unlocked).length;
+    const next = unlockables.filter((u) => !u.unlocked).sort((a, b) => a.cost - b.cost)[0];
+    $("#science-main").textContent = `${points} point${points === 1 ? "" : "s"}`;
+    $("#science-sub").textContent = `${unlocked} of ${unlockables.length} unlocked` +
+      (next ? `; cheapest next: ${next.name.replace(/\.(Folktails|IronTeeth)$/, "")} (${next.cost})` : "");
   }
 
   gate(r) {
@@ -118,6 +131,7 @@ export class ColonyPanel {
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
     if (p.event === "speed.changed" && p.data && typeof p.data.speed === "number") this.showSpeed(p.data.speed);
     if (WEATHER_EVENTS.test(p.event)) this.refreshWeather();
+    if (p.event === "building.unlocked") this.refreshScience();
     if (p.event === "game.new") this.refreshAll();
     if (this.matches(p)) {
       $("#event-log").prepend(this.row(p));

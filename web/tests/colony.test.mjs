@@ -25,6 +25,10 @@ test("the page loads and shows day, time and weather", async () => {
   assert.match(await page.textContent("#clock"), /^\d\d:\d\d · \d+% of the day$/);
   await until(async () => /^Cycle \d+, day \d+$/.test(await page.textContent("#weather-main")), "the weather");
   assert.match(await page.textContent("#weather-sub"), /Temperate|now/);
+  // Science: a new game has no points and nothing unlocked.
+  const science = await server.get("/api/science");
+  await until(async () => (await page.textContent("#science-main")) === "0 points", "the science points");
+  assert.match(await page.textContent("#science-sub"), new RegExp(`^0 of ${science.unlockables.length} unlocked; cheapest next: `));
   assert.equal(await page.textContent("#settlement"), (await server.get("/api/settlement")).name);
   await until(async () => (await page.getAttribute("#conn", "data-state")) === "open", "the WebSocket");
   assert.deepEqual(b.errors, []);
