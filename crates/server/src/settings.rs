@@ -285,7 +285,8 @@ pub struct SettingsStore {
 }
 
 struct StoreInner {
-    settings: Settings,
+    /// Shared, so a read (every request) is a pointer copy, not a clone of every string.
+    settings: Arc<Settings>,
     raw: Map<String, Value>,
 }
 
@@ -293,7 +294,7 @@ impl SettingsStore {
     pub fn new(path: PathBuf, loaded: Loaded) -> SettingsStore {
         SettingsStore {
             inner: Arc::new(RwLock::new(StoreInner {
-                settings: loaded.settings,
+                settings: Arc::new(loaded.settings),
                 raw: loaded.raw,
             })),
             path: Arc::new(path),
@@ -302,7 +303,7 @@ impl SettingsStore {
     }
 
     /// The current settings.
-    pub fn get(&self) -> Settings {
+    pub fn get(&self) -> Arc<Settings> {
         self.inner
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -340,7 +341,7 @@ impl SettingsStore {
         }
         let resolved = resolve(&raw);
         guard.raw = raw;
-        guard.settings = resolved.settings.clone();
+        guard.settings = Arc::new(resolved.settings.clone());
         drop(guard);
         self.changed.notify_one();
         Ok(resolved.settings)

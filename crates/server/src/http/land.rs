@@ -38,24 +38,15 @@ fn format_of(ext: &Extensions) -> Format {
 
 /// A required integer query parameter.
 fn required_int(q: &HashMap<String, String>, key: &str, example: &str) -> Result<i64, AppError> {
-    match q.get(key) {
-        None => Err(AppError(
+    super::list::int_param(q, key, i64::MIN)?.ok_or_else(|| {
+        AppError(
             ApiError::new(
                 ErrorCode::InvalidParam,
                 format!("missing required parameter {key}; e.g. {example}"),
             )
             .with("got", Value::Null),
-        )),
-        Some(raw) => raw.trim().parse().map_err(|_| {
-            AppError(
-                ApiError::new(
-                    ErrorCode::InvalidParam,
-                    format!("{key} must be an integer; got {raw:?}"),
-                )
-                .with("got", raw.clone()),
-            )
-        }),
-    }
+        )
+    })
 }
 
 /// A tile as the contract shows it.

@@ -34,7 +34,12 @@ impl Default for ListQuery {
     }
 }
 
-fn int_param(q: &HashMap<String, String>, key: &str, min: i64) -> Result<Option<i64>, ApiError> {
+/// An optional integer query parameter of at least `min` (`i64::MIN`: any integer).
+pub fn int_param(
+    q: &HashMap<String, String>,
+    key: &str,
+    min: i64,
+) -> Result<Option<i64>, ApiError> {
     let Some(raw) = q.get(key) else {
         return Ok(None);
     };
