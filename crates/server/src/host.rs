@@ -52,6 +52,7 @@ pub fn command_error(e: sim::CommandError) -> ApiError {
         sim::ErrorCode::InsufficientScience => ErrorCode::InsufficientScience,
         sim::ErrorCode::NoPopulation => ErrorCode::NoPopulation,
         sim::ErrorCode::OperationFailed => ErrorCode::OperationFailed,
+        sim::ErrorCode::Placement => ErrorCode::Placement,
     };
     ApiError {
         code,

@@ -167,6 +167,15 @@ pub struct Need {
     pub range: Option<Value>,
     #[serde(default)]
     pub starting_value: Option<f64>,
+    /// Beaver needs: `{diesAtPoints, ...}` when running out kills.
+    #[serde(default)]
+    pub lethal: Option<Value>,
+    /// `{when, hasCriticalState?, stopsWork?}` when the need has a critical state.
+    #[serde(default)]
+    pub critical: Option<Value>,
+    /// Bots: wellbeing while favourable.
+    #[serde(default)]
+    pub bot_wellbeing_when_favorable: Option<f64>,
     #[serde(default)]
     pub estimated: BTreeMap<String, String>,
 }

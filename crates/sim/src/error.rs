@@ -15,6 +15,9 @@ pub enum ErrorCode {
     InsufficientScience,
     NoPopulation,
     OperationFailed,
+    /// A placement refused by the terrain, occupancy or water: the error text carries no code
+    /// prefix (the contract's uncoded placement errors) and the extras name a `reason`.
+    Placement,
 }
 
 impl ErrorCode {
@@ -29,6 +32,7 @@ impl ErrorCode {
             ErrorCode::InsufficientScience => "insufficient_science",
             ErrorCode::NoPopulation => "no_population",
             ErrorCode::OperationFailed => "operation_failed",
+            ErrorCode::Placement => "placement",
         }
     }
 }
@@ -75,6 +79,9 @@ impl CommandError {
 impl fmt::Display for CommandError {
     /// The contract's `"<code>: <detail>"` text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.code == ErrorCode::Placement {
+            return f.write_str(&self.detail);
+        }
         write!(f, "{}: {}", self.code, self.detail)
     }
 }

@@ -64,6 +64,30 @@ pub mod names {
     pub const PLANTING_COORDS_UNSET: &str = "planting.coords.unset";
     pub const CONTAMINATION_CHANGED: &str = "contamination.changed";
     pub const WIND_CHANGED: &str = "wind.changed";
+    pub const BUILDING_PLACED: &str = "building.placed";
+    pub const BUILDING_DEMOLISHED: &str = "building.demolished";
+    pub const BUILDING_FINISHED: &str = "building.finished";
+    pub const BUILDING_UNFINISHED: &str = "building.unfinished";
+    pub const BUILDING_DECONSTRUCTED: &str = "building.deconstructed";
+    pub const CONSTRUCTION_STARTED: &str = "construction.started";
+    pub const BLOCK_SET: &str = "block.set";
+    pub const BLOCK_UNSET: &str = "block.unset";
+    pub const BEAVER_BORN: &str = "beaver.born";
+    pub const BEAVER_BORN_EVENT: &str = "beaver.born.event";
+    pub const BEAVER_DIED: &str = "beaver.died";
+    pub const CHARACTER_CREATED: &str = "character.created";
+    pub const CHARACTER_KILLED: &str = "character.killed";
+    pub const BOT_MANUFACTURED: &str = "bot.manufactured";
+    pub const POPULATION_CHANGED: &str = "population.changed";
+    pub const MIGRATION: &str = "migration";
+    pub const DISTRICT_CHANGED: &str = "district.changed";
+    pub const DISTRICT_CONNECTIONS_CHANGED: &str = "district.connections.changed";
+    pub const MIGRATION_DISTRICT_CHANGED: &str = "migration.district.changed";
+    pub const STATUS_ALERT: &str = "status.alert";
+    pub const WELLBEING_HIGHSCORE: &str = "wellbeing.highscore";
+    pub const GAME_OVER: &str = "game.over";
+    pub const GAME_STARTING_BUILDING: &str = "game.starting.building";
+    pub const ENTITY_CREATED: &str = "entity.created";
 }
 
 /// One game event.

@@ -30,6 +30,11 @@ fn mix(mut x: u32) -> u32 {
 }
 
 impl IdGen {
+    /// A generator whose counter starts at `counter` (a separate id range, e.g. the colony's).
+    pub(crate) fn starting_at(counter: u32) -> IdGen {
+        IdGen { counter }
+    }
+
     /// The next id.
     pub(crate) fn next_id(&mut self) -> i32 {
         loop {

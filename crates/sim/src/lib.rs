@@ -12,6 +12,7 @@
 
 pub mod catalog;
 mod clock;
+pub mod colony;
 mod config;
 pub mod content;
 mod error;

@@ -106,6 +106,19 @@ impl WorldRng {
     }
 }
 
+impl serde::Serialize for WorldRng {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.state().serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for WorldRng {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let st = RngState::deserialize(d)?;
+        WorldRng::from_state(&st).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

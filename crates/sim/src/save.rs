@@ -5,7 +5,9 @@
 //! `{"format": "colony-save", "version": 2, "seed", "faction", "mode", "settlement", "ticks",
 //! "speed", "endHours", "rng": {key, stream, wordPos}, "weather": {...},
 //! "map": {width, height, terrain: [rows], river: {axis, spans}, startSpot: [x, y, z]},
-//! "land": {...}, "science": {points, unlocked}}` (the land's layout is in `land::save`).
+//! "land": {...}, "science": {points, unlocked}, "colony": {...}}` (the land's layout is in
+//! `land::save`; the colony is its serde form: buildings, beavers with their plans, districts,
+//! notifications, its RNG and id counter).
 //! Version 2 saves (no `science`) still load, with no points and nothing unlocked.
 //! Version 1 (before the land) is refused as an unsupported version: its worlds lack the water,
 //! plants and ruins a version 2 world is generated with, so there is no faithful migration.
@@ -30,9 +32,10 @@ use crate::world::World;
 /// The `format` member of every save.
 pub const FORMAT: &str = "colony-save";
 /// The save version this build writes and reads.
-pub const VERSION: u32 = 3;
-/// Older versions this build still reads (version 2 lacks `science`, which then starts empty).
-const READABLE: &[u32] = &[2, 3];
+pub const VERSION: u32 = 4;
+/// Older versions this build still reads (version 2 lacks `science`, which then starts empty;
+/// versions 2 and 3 lack `colony`, which is then founded afresh on the start spot).
+const READABLE: &[u32] = &[2, 3, 4];
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -52,6 +55,8 @@ struct SaveFile {
     land: LandSave,
     #[serde(default)]
     science: crate::science::Science,
+    #[serde(default)]
+    colony: Option<crate::colony::Colony>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -135,6 +140,7 @@ impl World {
             },
             land: LandSave::from_land(&self.land),
             science: self.science.clone(),
+            colony: Some(self.colony.clone()),
         };
         serde_json::to_vec(&file).expect("a save always serialises")
     }
@@ -211,7 +217,12 @@ impl World {
             .land
             .into_land(&map)
             .map_err(|e| corrupt(format!("land: {e}")))?;
-        Ok(World {
+        let founded = file.colony.is_none();
+        let mut colony = file
+            .colony
+            .unwrap_or_else(|| crate::colony::Colony::empty(file.seed));
+        colony.reindex();
+        let mut world = World {
             seed: file.seed,
             faction: file.faction,
             mode: file.mode,
@@ -224,8 +235,18 @@ impl World {
             map,
             land,
             science: file.science,
+            colony,
             events: EventQueue::default(),
-        })
+        };
+        if founded {
+            world.found_colony();
+            world.events = EventQueue::default();
+        }
+        world
+            .colony
+            .check(&world.map)
+            .map_err(|e| corrupt(format!("colony: {e}")))?;
+        Ok(world)
     }
 
     /// A hash of the whole world state (FNV-1a 64 over the save bytes): equal worlds hash equal,

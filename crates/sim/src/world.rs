@@ -33,6 +33,7 @@ pub struct World {
     pub(crate) map: Map,
     pub(crate) land: Land,
     pub(crate) science: crate::science::Science,
+    pub(crate) colony: crate::colony::Colony,
     pub(crate) events: EventQueue,
 }
 
@@ -69,7 +70,7 @@ impl World {
             }),
         );
         let weather = WeatherState::begin(1, t, None, cfg.mode, &mut rng, &mut events);
-        Ok(World {
+        let mut world = World {
             seed: cfg.seed,
             faction: cfg.faction,
             mode: cfg.mode,
@@ -82,12 +83,16 @@ impl World {
             map,
             land,
             science: crate::science::Science::default(),
+            colony: crate::colony::Colony::empty(cfg.seed),
             events,
-        })
+        };
+        world.found_colony();
+        Ok(world)
     }
 
-    /// Advances exactly one tick: the clock, the weather, then the land (water, soil, plants,
-    /// wind). Queues the events it causes.
+    /// Advances exactly one tick: the clock, the weather, the land (water, soil, plants, wind),
+    /// then the colony (beavers' steps; hourly needs, homes, jobs and births). Queues the events
+    /// it causes.
     pub fn tick(&mut self) {
         self.ticks += 1;
         let t = clock::absolute(self.ticks);
@@ -96,6 +101,7 @@ impl World {
             .step(t, self.mode, &mut self.rng, &mut self.events);
         self.land
             .tick(t, &self.map, &self.weather, &mut self.events);
+        self.colony_tick(t);
     }
 
     /// Advances `n` ticks back to back (whatever the speed setting).

@@ -98,8 +98,10 @@ fn save_format_is_versioned_json() {
     let w = World::new(&game(3));
     let v: serde_json::Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
     assert_eq!(v["format"], "colony-save");
-    assert_eq!(v["version"], 3);
+    assert_eq!(v["version"], 4);
     assert_eq!(v["science"]["points"], 0);
+    assert!(v["colony"]["buildings"].is_object());
+    assert!(v["colony"]["beavers"].is_object());
     assert!(v["land"]["water"]["depth"].is_array());
     assert!(v["land"]["plants"].is_array());
     assert_eq!(v["map"]["terrain"].as_array().unwrap().len(), 64);
@@ -120,20 +122,25 @@ fn bad_saves_are_refused_clearly() {
     let e = World::load_from_bytes(br#"{"format": "other-game", "version": 1}"#).unwrap_err();
     assert!(e.to_string().contains("other-game"), "{e}");
 
-    let v4 = text.replacen("\"version\":3", "\"version\":4", 1);
-    let e = World::load_from_bytes(v4.as_bytes()).unwrap_err();
+    let v5 = text.replacen("\"version\":4", "\"version\":5", 1);
+    let e = World::load_from_bytes(v5.as_bytes()).unwrap_err();
     assert!(matches!(e, SaveError::UnsupportedVersion { .. }));
     assert!(
-        e.to_string().contains("version 4") && e.to_string().contains("reads version 3"),
+        e.to_string().contains("version 5") && e.to_string().contains("reads version 4"),
         "{e}"
     );
+    // Version 3 (before the colony) loads and founds the colony on the start spot.
+    let colony_at = text.find(",\"colony\"").expect("the save has a colony");
+    let v3 = format!("{}}}", &text[..colony_at]).replacen("\"version\":4", "\"version\":3", 1);
+    let w3 = World::load_from_bytes(v3.as_bytes()).expect("a version 3 save loads");
+    assert_eq!(w3.population()[0].adults, 8);
     // Version 2 (before science) still loads, with no points and nothing unlocked.
     let science_at = text.find(",\"science\"").expect("the save has science");
-    let v2 = format!("{}}}", &text[..science_at]).replacen("\"version\":3", "\"version\":2", 1);
+    let v2 = format!("{}}}", &text[..science_at]).replacen("\"version\":4", "\"version\":2", 1);
     let w2 = World::load_from_bytes(v2.as_bytes()).expect("a version 2 save loads");
     assert_eq!(w2.science_points(), 0);
     // Saves from before the land (version 1) are refused clearly.
-    let v1 = text.replacen("\"version\":3", "\"version\":1", 1);
+    let v1 = text.replacen("\"version\":4", "\"version\":1", 1);
     let e = World::load_from_bytes(v1.as_bytes()).unwrap_err();
     assert!(e.to_string().contains("version 1"), "{e}");
 
@@ -189,7 +196,7 @@ fn hash_of_a_fixed_game_is_pinned() {
     assert_eq!(format!("{:016x}", w.state_hash()), GOLDEN);
 }
 
-const GOLDEN: &str = "5f08999d74a46230";
+const GOLDEN: &str = "306b2cfe465e7046";
 
 #[test]
 fn world_and_events_can_cross_threads() {

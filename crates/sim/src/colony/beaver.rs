@@ -1,0 +1,364 @@
+//! Beavers and bots: their state, their needs (defined per faction from `data/needs.json`),
+//! wellbeing and the bonuses its tiers give.
+//!
+//! Needs are points in the catalogue's range; each decays (or recovers) by its `dailyDelta` spread
+//! over the hours of the day. A need is favourable while its points are above 0 and then adds its
+//! `favorableWellbeing`; otherwise it adds its `unfavorableWellbeing` (negative for basic needs).
+//! A need with a critical state is critical while unfavourable. Hunger and Thirst kill at their
+//! `lethal.diesAtPoints`.
+
+use std::collections::VecDeque;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::{colony_rules, tier_bonus};
+use crate::config::Faction;
+use crate::content::{Need, content};
+
+/// One need as the simulation uses it.
+#[derive(Debug, Clone)]
+pub struct NeedDef {
+    /// The contract's id: the catalogue id without the `Bot.` prefix.
+    pub id: String,
+    pub group: String,
+    pub daily_delta: f64,
+    pub min: f64,
+    pub max: f64,
+    pub start: f64,
+    pub favorable: f64,
+    pub unfavorable: f64,
+    pub critical: bool,
+    pub dies_at: Option<f64>,
+}
+
+fn range_of(n: &Need) -> (f64, f64) {
+    let r = n.range.as_ref();
+    let get = |k: &str, d: f64| {
+        r.and_then(|r| r.get(k))
+            .and_then(|v| v.as_f64())
+            .unwrap_or(d)
+    };
+    (get("min", 0.0), get("max", 1.0))
+}
+
+fn def_of(n: &Need, bot: bool) -> NeedDef {
+    let (min, max) = range_of(n);
+    NeedDef {
+        id: n.id.trim_start_matches("Bot.").to_owned(),
+        group: n.group.clone().unwrap_or_else(|| {
+            if bot {
+                "BasicNeeds".into()
+            } else {
+                "Other".into()
+            }
+        }),
+        daily_delta: n.daily_delta.unwrap_or(0.0),
+        min,
+        max,
+        start: n.starting_value.unwrap_or(max).clamp(min, max),
+        favorable: n
+            .favorable_wellbeing
+            .or(n.bot_wellbeing_when_favorable)
+            .unwrap_or(0.0),
+        unfavorable: n.unfavorable_wellbeing.unwrap_or(0.0),
+        critical: n.critical.is_some(),
+        dies_at: n
+            .lethal
+            .as_ref()
+            .and_then(|l| l.get("diesAtPoints"))
+            .and_then(|v| v.as_f64()),
+    }
+}
+
+/// The needs of a faction's beavers (`bot = false`) or bots, in catalogue order.
+pub fn need_defs(faction: Faction, bot: bool) -> &'static [NeedDef] {
+    static TABLES: OnceLock<[Vec<NeedDef>; 4]> = OnceLock::new();
+    let t = TABLES.get_or_init(|| {
+        let c = content();
+        let beavers = |f: &str| -> Vec<NeedDef> {
+            c.beaver_needs
+                .iter()
+                .filter(|n| {
+                    let fs = n.factions.as_deref().unwrap_or("both");
+                    fs == "both" || fs == f
+                })
+                .map(|n| def_of(n, false))
+                .collect()
+        };
+        let bots = |f: &str| -> Vec<NeedDef> {
+            c.bot_needs
+                .iter()
+                .filter(|n| n.faction.as_deref().is_none_or(|x| x == f))
+                .map(|n| def_of(n, true))
+                .collect()
+        };
+        [
+            beavers("Folktails"),
+            bots("Folktails"),
+            beavers("IronTeeth"),
+            bots("IronTeeth"),
+        ]
+    });
+    let i = match faction {
+        Faction::Folktails => 0,
+        Faction::IronTeeth => 2,
+    } + usize::from(bot);
+    &t[i]
+}
+
+/// Index of a need in a faction's table.
+pub fn need_index(faction: Faction, bot: bool, id: &str) -> Option<usize> {
+    need_defs(faction, bot).iter().position(|d| d.id == id)
+}
+
+/// One step of a beaver's plan (see `behave`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "camelCase")]
+pub enum Step {
+    /// Walk to a tile.
+    Walk {
+        x: u32,
+        y: u32,
+        z: u32,
+    },
+    /// Work a shift at the workplace.
+    Work {
+        building: i32,
+        hours: f64,
+    },
+    /// Build at a construction site.
+    Build {
+        site: i32,
+        hours: f64,
+    },
+    /// Take reserved goods from a building (bound for `to`).
+    Pickup {
+        from: i32,
+        to: i32,
+        good: String,
+        amount: u32,
+    },
+    /// Hand carried goods to a building (`amount` units were reserved there as incoming; 0 for
+    /// a worker bringing its yield to its own workplace).
+    Deliver {
+        to: i32,
+        good: String,
+        amount: u32,
+    },
+    /// Eat or drink a good from a building.
+    Consume {
+        building: i32,
+        good: String,
+    },
+    /// Sleep until the given tick (at home when `home` is set).
+    Sleep {
+        home: Option<i32>,
+        until: u64,
+    },
+    /// Spend time at an attraction.
+    Visit {
+        building: i32,
+        need: String,
+        hours: f64,
+    },
+    /// Work on a plant or ruin in a workplace's range.
+    Cut {
+        plant: i32,
+    },
+    Gather {
+        plant: i32,
+    },
+    Harvest {
+        plant: i32,
+    },
+    Plant {
+        x: u32,
+        y: u32,
+        species: String,
+    },
+    Scavenge {
+        ruin: i32,
+    },
+    /// Stand a while.
+    Idle {
+        hours: f64,
+    },
+}
+
+impl Step {
+    /// The activity text shown while the step runs.
+    pub fn activity(&self) -> String {
+        match self {
+            Step::Walk { .. } => "walking".into(),
+            Step::Work { .. } => "working".into(),
+            Step::Build { .. } => "building".into(),
+            Step::Pickup { good, .. } => format!("fetching {good}"),
+            Step::Deliver { .. } => "delivering".into(),
+            Step::Consume { good, .. } if good == "Water" => "drinking".into(),
+            Step::Consume { good, .. } => format!("eating {good}"),
+            Step::Sleep { home: Some(_), .. } => "sleeping at home".into(),
+            Step::Sleep { home: None, .. } => "sleeping outdoors".into(),
+            Step::Visit { need, .. } => format!("visiting ({need})"),
+            Step::Cut { .. } => "cutting a tree".into(),
+            Step::Gather { .. } => "gathering".into(),
+            Step::Harvest { .. } => "harvesting".into(),
+            Step::Plant { species, .. } => format!("planting {species}"),
+            Step::Scavenge { .. } => "scavenging".into(),
+            Step::Idle { .. } => "idle".into(),
+        }
+    }
+}
+
+/// A beaver or bot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Beaver {
+    pub name: String,
+    pub is_bot: bool,
+    pub child: bool,
+    pub age_days: f64,
+    pub lifespan_days: f64,
+    /// Children: 0-1 towards adulthood.
+    pub growth: f64,
+    /// Need points, aligned with [`need_defs`] of the colony's faction.
+    pub needs: Vec<f64>,
+    /// Where the current walk started (or where it stands).
+    pub from: [u32; 3],
+    /// Where it is heading (equal to `from` when standing).
+    pub to: [u32; 3],
+    pub depart: u64,
+    pub arrive: u64,
+    pub home: Option<i32>,
+    pub workplace: Option<i32>,
+    pub district: Option<i32>,
+    pub plan: VecDeque<Step>,
+    /// Tick the first step of the plan ends (0: not started).
+    pub step_until: u64,
+    pub carrying: Option<(String, u32)>,
+    pub contaminated: bool,
+    /// Bots: 0-1 wear.
+    pub deterioration: f64,
+    /// Day of the last breeding roll.
+    pub last_roll_day: u32,
+}
+
+impl Beaver {
+    /// Where it is at tick `now` (walking beavers are between `from` and `to`).
+    pub fn position(&self, now: u64) -> [u32; 3] {
+        if now >= self.arrive || self.arrive <= self.depart {
+            return self.to;
+        }
+        let f = (now - self.depart) as f64 / (self.arrive - self.depart) as f64;
+        let lerp =
+            |a: u32, b: u32| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u32;
+        [
+            lerp(self.from[0], self.to[0]),
+            lerp(self.from[1], self.to[1]),
+            if f < 0.5 { self.from[2] } else { self.to[2] },
+        ]
+    }
+
+    /// Sum of the needs' wellbeing contributions.
+    pub fn wellbeing(&self, faction: Faction) -> f64 {
+        need_defs(faction, self.is_bot)
+            .iter()
+            .zip(&self.needs)
+            .map(|(d, p)| if *p > 0.0 { d.favorable } else { d.unfavorable })
+            .sum()
+    }
+
+    /// Whether a need with a critical state is unfavourable.
+    pub fn critical_needs(&self, faction: Faction) -> Vec<&'static str> {
+        need_defs(faction, self.is_bot)
+            .iter()
+            .zip(&self.needs)
+            .filter(|(d, p)| d.critical && **p <= 0.0)
+            .map(|(d, _)| d.id.as_str())
+            .collect()
+    }
+
+    pub fn need(&self, faction: Faction, id: &str) -> Option<f64> {
+        need_index(faction, self.is_bot, id).map(|i| self.needs[i])
+    }
+
+    pub fn set_need(&mut self, faction: Faction, id: &str, f: impl FnOnce(f64) -> f64) {
+        if let Some(i) = need_index(faction, self.is_bot, id) {
+            let d = &need_defs(faction, self.is_bot)[i];
+            self.needs[i] = f(self.needs[i]).clamp(d.min, d.max);
+        }
+    }
+
+    /// Working speed multiplier: base 1 plus the wellbeing tier bonus, minus penalties.
+    pub fn working_speed(&self, faction: Faction) -> f64 {
+        let r = &colony_rules().wellbeing.adult_tiers.value;
+        let mut m = 1.0 + tier_bonus(&r.working_speed, self.wellbeing(faction));
+        if self.need(faction, "Hunger").is_some_and(|p| p <= 0.0) {
+            m -= 0.5;
+        }
+        m.clamp(0.05, 10.0)
+    }
+
+    /// Walking speed in tiles per tick.
+    pub fn tiles_per_tick(&self, faction: Faction) -> f64 {
+        let r = colony_rules();
+        let mv = &r.movement;
+        let base = if self.is_bot {
+            mv.bot_walk_speed.value
+        } else if self.child {
+            mv.child_walk_speed.value
+        } else {
+            mv.adult_walk_speed.value
+        };
+        let base = if self.carrying.is_some() {
+            base.min(mv.carrying_slowdown.value.speed_while_carrying)
+        } else {
+            base
+        };
+        let mut m = 1.0
+            + tier_bonus(
+                &r.wellbeing.adult_tiers.value.movement_speed,
+                self.wellbeing(faction),
+            );
+        if self.need(faction, "Thirst").is_some_and(|p| p <= 0.0) {
+            m -= 0.25;
+        }
+        // Tiles per second at 1x, times the real seconds one tick lasts at 1x.
+        base * m.clamp(0.25, 2.0) * crate::clock::real_seconds_per_tick_at_1x()
+    }
+}
+
+/// The tier label of a wellbeing score (the contract's toon `tier`).
+pub fn tier_label(wellbeing: f64) -> &'static str {
+    if wellbeing >= 16.0 {
+        "ecstatic"
+    } else if wellbeing >= 12.0 {
+        "happy"
+    } else if wellbeing >= 8.0 {
+        "okay"
+    } else if wellbeing >= 4.0 {
+        "unhappy"
+    } else {
+        "miserable"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faction_need_tables() {
+        let f = need_defs(Faction::Folktails, false);
+        assert!(
+            f.iter()
+                .any(|d| d.id == "Thirst" && d.dies_at == Some(-3.0))
+        );
+        assert!(f.iter().all(|d| d.id != "Kohlrabi"));
+        let bots = need_defs(Faction::IronTeeth, true);
+        let ids: Vec<&str> = bots.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["Energy", "ControlTower", "Grease"]);
+        assert_eq!(tier_label(12.0), "happy");
+        assert_eq!(tier_label(3.9), "miserable");
+    }
+}

@@ -1,0 +1,1240 @@
+//! What beavers do: each beaver follows a plan of steps (walk, work, fetch, deliver, eat, sleep,
+//! visit...). When a step's time is up it takes effect and the next starts; an empty plan is
+//! planned anew from the beaver's needs, the hour and its job.
+//!
+//! Planning order: drink when Thirst is under `seekWaterBelow` and the district has water; eat
+//! when Hunger is under `seekFoodBelow` and it has food; outside working hours sleep (at home, or
+//! outdoors without one) until Sleep is full, then visit the attraction whose need is lowest, else
+//! rest; in working hours work the workplace (production, cutting, gathering, planting, building,
+//! hauling by its kind) or, without one, build and haul for the district. Children only eat,
+//! drink, sleep and play. Goods moved by haulers are reserved on both ends (`outgoing`,
+//! `incoming`) from planning until delivery, so two haulers never count on the same units.
+//!
+//! Durations: walks take their distance (network or Manhattan) over the walker's speed; work
+//! steps are hour-long chunks (`workChunkHours`) whose output scales with working speed.
+
+use serde_json::json;
+
+use super::beaver::{Beaver, Step};
+use super::building::{Kind, StorageMode, work_range};
+use super::nav::manhattan;
+use super::rules::colony_rules;
+use crate::catalog::{PlantKind, nature};
+use crate::clock::{self, ticks_per_hour};
+use crate::content::content;
+use crate::world::World;
+
+/// Ticks a span of hours lasts (at least one).
+pub(crate) fn hours_to_ticks(h: f64) -> u64 {
+    ((h * ticks_per_hour() as f64).ceil() as u64).max(1)
+}
+
+/// Units of a good one trip carries.
+pub(crate) fn carry_units(good: &str) -> u32 {
+    let cap = f64::from(colony_rules().hauling.lifting_capacity.value);
+    let w = content()
+        .goods
+        .get(good)
+        .and_then(|g| g.carry_weight)
+        .unwrap_or(1.0)
+        .max(0.1);
+    ((cap / w).floor() as u32).max(1)
+}
+
+/// Whether a good is food (eaten for Hunger).
+pub(crate) fn is_food(good: &str) -> bool {
+    content()
+        .goods
+        .get(good)
+        .is_some_and(|g| g.category == "food")
+}
+
+impl World {
+    /// Runs every beaver whose current step has ended.
+    pub(crate) fn colony_beavers_tick(&mut self) {
+        let now = self.ticks;
+        let due: Vec<i32> = self
+            .colony
+            .beavers
+            .iter()
+            .filter(|(_, b)| b.step_until <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in due {
+            for _ in 0..6 {
+                let Some(b) = self.colony.beavers.get(&id) else {
+                    break;
+                };
+                if b.step_until > now {
+                    break;
+                }
+                if b.step_until != 0 {
+                    self.complete_step(id);
+                }
+                let Some(b) = self.colony.beavers.get(&id) else {
+                    break;
+                };
+                if b.plan.is_empty() {
+                    self.plan_for(id);
+                }
+                self.start_step(id, now);
+            }
+        }
+    }
+
+    /// Starts the first step of a beaver's plan.
+    fn start_step(&mut self, id: i32, now: u64) {
+        let faction = self.faction;
+        let Some(b) = self.colony.beavers.get(&id) else {
+            return;
+        };
+        let Some(step) = b.plan.front().cloned() else {
+            return;
+        };
+        let speed = b.working_speed(faction);
+        let ticks = match &step {
+            Step::Walk { x, y, z } => {
+                let here = b.to;
+                let tpt = b.tiles_per_tick(faction);
+                let d = self.colony.travel(here, [*x, *y, *z]);
+                let t = ((f64::from(d) / tpt.max(0.01)).ceil() as u64).max(1);
+                let b = self.colony.beavers.get_mut(&id).expect("exists");
+                b.from = here;
+                b.to = [*x, *y, *z];
+                b.depart = now;
+                b.arrive = now + t;
+                t
+            }
+            Step::Work { hours, .. } | Step::Build { hours, .. } | Step::Visit { hours, .. } => {
+                hours_to_ticks(*hours)
+            }
+            Step::Idle { hours } => hours_to_ticks(*hours),
+            Step::Sleep { home, until } => {
+                if let Some(h) = home {
+                    self.on_enter_dwelling(id, *h);
+                }
+                until.saturating_sub(now).max(1)
+            }
+            Step::Cut { .. } => hours_to_ticks(colony_rules().colony.cut_hours.value / speed),
+            Step::Gather { .. } => hours_to_ticks(colony_rules().colony.gather_hours.value / speed),
+            Step::Harvest { .. } => {
+                hours_to_ticks(colony_rules().colony.harvest_hours.value / speed)
+            }
+            Step::Plant { .. } => hours_to_ticks(colony_rules().colony.plant_hours.value / speed),
+            Step::Scavenge { .. } => {
+                hours_to_ticks(colony_rules().colony.scavenge_hours.value / speed)
+            }
+            Step::Consume { .. } => hours_to_ticks(colony_rules().colony.eat_hours.value),
+            Step::Pickup { .. } | Step::Deliver { .. } => 1,
+        };
+        if let Some(b) = self.colony.beavers.get_mut(&id) {
+            b.step_until = now + ticks;
+        }
+    }
+
+    /// Applies the effect of the step that just ended and drops it from the plan.
+    fn complete_step(&mut self, id: i32) {
+        let faction = self.faction;
+        let Some(b) = self.colony.beavers.get_mut(&id) else {
+            return;
+        };
+        b.step_until = 0;
+        let Some(step) = b.plan.pop_front() else {
+            return;
+        };
+        let speed = b.working_speed(faction);
+        match step {
+            Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } => {}
+            Step::Work { building, hours } => self.work_done(building, hours * speed),
+            Step::Build { site, hours } => self.build_done(site, hours * speed),
+            Step::Pickup {
+                from,
+                to,
+                good,
+                amount,
+            } => {
+                let taken = match self.colony.buildings.get_mut(&from) {
+                    Some(src) => {
+                        release(&mut src.outgoing, &good, amount);
+                        src.take(&good, amount)
+                    }
+                    None => 0,
+                };
+                let b = self.colony.beavers.get_mut(&id).expect("exists");
+                if taken > 0 {
+                    b.carrying = Some((good, taken));
+                } else {
+                    // Nothing to carry: the delivery falls through.
+                    b.plan.clear();
+                    if let Some(dst) = self.colony.buildings.get_mut(&to) {
+                        release(&mut dst.incoming, &good, amount);
+                    }
+                }
+            }
+            Step::Deliver { to, good, amount } => {
+                let carried = b.carrying.take();
+                let district = b.district;
+                if let Some(dst) = self.colony.buildings.get_mut(&to) {
+                    release(&mut dst.incoming, &good, amount);
+                }
+                if let Some((g, n)) = carried {
+                    self.put_goods(to, district, &g, n);
+                    if let Some(dst) = self.colony.buildings.get(&to)
+                        && !dst.finished
+                        && dst.material_progress() > 0.0
+                        && dst.build_hours == 0.0
+                        && dst.stock() == n
+                    {
+                        let day = self.day();
+                        let data = self.building_event_data(to);
+                        self.events
+                            .push(crate::event::names::CONSTRUCTION_STARTED, day, data);
+                    }
+                }
+            }
+            Step::Consume { building, good } => self.consume(id, building, &good),
+            Step::Visit { need, hours, .. } => {
+                let per = colony_rules().colony.attraction_per_hour.value;
+                b.set_need(faction, &need, |p| p + per * hours);
+            }
+            Step::Cut { plant } => {
+                if let Ok(y) = self.cut_tree(plant)
+                    && y.amount > 0
+                {
+                    self.colony.beavers.get_mut(&id).expect("exists").carrying =
+                        Some((y.good, y.amount));
+                }
+            }
+            Step::Gather { plant } | Step::Harvest { plant } => {
+                if let Ok(y) = self.harvest(plant)
+                    && y.amount > 0
+                {
+                    self.colony.beavers.get_mut(&id).expect("exists").carrying =
+                        Some((y.good, y.amount));
+                }
+            }
+            Step::Plant { x, y, species } => {
+                let _ = self.plant(x.into(), y.into(), &species);
+            }
+            Step::Scavenge { ruin } => {
+                let max = colony_rules().colony.scrap_per_trip.value;
+                if let Ok(y) = self.take_scrap(ruin, max)
+                    && y.amount > 0
+                {
+                    self.colony.beavers.get_mut(&id).expect("exists").carrying =
+                        Some((y.good, y.amount));
+                }
+            }
+        }
+    }
+
+    /// Puts goods into a building, or into its district's center when it is gone.
+    fn put_goods(&mut self, to: i32, district: Option<i32>, good: &str, n: u32) {
+        if let Some(dst) = self.colony.buildings.get_mut(&to) {
+            dst.add(good, n);
+        } else if let Some(dc) = district.and_then(|d| self.colony.buildings.get_mut(&d)) {
+            dc.add(good, n);
+        }
+    }
+
+    /// Eats or drinks from a building until the need is full or the good runs out.
+    fn consume(&mut self, id: i32, building: i32, good: &str) {
+        let faction = self.faction;
+        let r = &colony_rules().colony;
+        let (need, per) = if good == "Water" {
+            ("Thirst", r.thirst_per_water_unit.value)
+        } else {
+            ("Hunger", r.hunger_per_food_unit.value)
+        };
+        let Some(b) = self.colony.beavers.get(&id) else {
+            return;
+        };
+        let Some(points) = b.need(faction, need) else {
+            return;
+        };
+        let max = super::beaver::need_defs(faction, false)
+            .iter()
+            .find(|d| d.id == need)
+            .map_or(1.0, |d| d.max);
+        let want = (((max - points) / per).ceil().max(1.0)) as u32;
+        let Some(src) = self.colony.buildings.get_mut(&building) else {
+            return;
+        };
+        let got = src.take(good, want.min(src.available(good)));
+        let b = self.colony.beavers.get_mut(&id).expect("exists");
+        b.set_need(faction, need, |p| p + per * f64::from(got));
+        if got > 0 && good != "Water" {
+            // Eating a food also feeds the nutrition need of the same name, if any.
+            let nut = nutrition_need_of(good);
+            if let Some(n) = nut {
+                b.set_need(faction, n, |_| 1.0);
+            }
+        }
+    }
+
+    /// Plans a beaver's next steps.
+    fn plan_for(&mut self, id: i32) {
+        let faction = self.faction;
+        let now = self.ticks;
+        let working = self.are_working_hours();
+        let r = &colony_rules().colony;
+        let b = &self.colony.beavers[&id];
+        let (is_bot, child, district, home, workplace) =
+            (b.is_bot, b.child, b.district, b.home, b.workplace);
+        let here = b.to;
+        let thirst = b.need(faction, "Thirst").unwrap_or(1.0);
+        let hunger = b.need(faction, "Hunger").unwrap_or(1.0);
+        let sleep = b.need(faction, "Sleep").unwrap_or(1.0);
+        let mut plan: Vec<Step> = Vec::new();
+        if !is_bot && let Some(d) = district {
+            if thirst < r.seek_water_below.value
+                && let Some(src) = self.nearest_with(d, here, |g| g == "Water")
+            {
+                plan = self.fetch_plan(
+                    src.0,
+                    Step::Consume {
+                        building: src.0,
+                        good: src.1,
+                    },
+                );
+            } else if hunger < r.seek_food_below.value
+                && let Some(src) = self.nearest_with(d, here, is_food)
+            {
+                plan = self.fetch_plan(
+                    src.0,
+                    Step::Consume {
+                        building: src.0,
+                        good: src.1,
+                    },
+                );
+            }
+        }
+        if plan.is_empty() && (!working || child) && !is_bot {
+            let max_sleep = super::beaver::need_defs(faction, false)
+                .iter()
+                .find(|d| d.id == "Sleep")
+                .map_or(0.8, |d| d.max);
+            let next_work = clock::dawn_of(self.day() + 1) - clock::start_offset();
+            if sleep < max_sleep - 0.05 && !working {
+                let until = (now + hours_to_ticks(4.0)).min(next_work.max(now + 1));
+                match home.and_then(|h| self.colony.door(h)) {
+                    Some(door) => {
+                        plan.push(walk(door));
+                        plan.push(Step::Sleep { home, until });
+                    }
+                    None => plan.push(Step::Sleep { home: None, until }),
+                }
+            } else if let Some((a, need)) = district.and_then(|d| self.attraction_for(id, d)) {
+                let door = self.colony.door(a).expect("exists");
+                plan.push(walk(door));
+                plan.push(Step::Visit {
+                    building: a,
+                    need,
+                    hours: r.visit_hours.value,
+                });
+            } else {
+                plan.push(Step::Idle { hours: 1.0 });
+            }
+        }
+        if plan.is_empty() {
+            plan = match workplace {
+                Some(w) if working || is_bot => self.work_plan(id, w),
+                _ => Vec::new(),
+            };
+        }
+        if plan.is_empty()
+            && (working || is_bot)
+            && !child
+            && let Some(d) = district
+        {
+            plan = self.haul_plan(d, here);
+        }
+        if plan.is_empty() {
+            plan.push(Step::Idle { hours: 0.5 });
+        }
+        let b = self.colony.beavers.get_mut(&id).expect("exists");
+        b.plan = plan.into();
+    }
+
+    /// `[walk to the building's door, then the step]`.
+    fn fetch_plan(&self, building: i32, then: Step) -> Vec<Step> {
+        match self.colony.door(building) {
+            Some(d) => vec![walk(d), then],
+            None => Vec::new(),
+        }
+    }
+
+    /// The nearest store of a district holding an available good that `pick` accepts: (store,
+    /// good). Foods are chosen by the largest stock within the store.
+    fn nearest_with(
+        &self,
+        district: i32,
+        here: [u32; 3],
+        pick: impl Fn(&str) -> bool,
+    ) -> Option<(i32, String)> {
+        let mut best: Option<(u32, i32, String)> = None;
+        for id in self.colony.stores_of(district) {
+            let b = &self.colony.buildings[&id];
+            let good = b
+                .inventory
+                .keys()
+                .filter(|g| pick(g) && b.available(g) > 0)
+                .max_by_key(|g| b.available(g));
+            let Some(g) = good else { continue };
+            let d = manhattan(here, self.colony.door(id).unwrap_or(here));
+            if best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
+                best = Some((d, id, g.clone()));
+            }
+        }
+        best.map(|(_, id, g)| (id, g))
+    }
+
+    /// The finished attraction of the district serving the beaver's lowest leisure need.
+    fn attraction_for(&self, id: i32, district: i32) -> Option<(i32, String)> {
+        let faction = self.faction;
+        let b = &self.colony.beavers[&id];
+        let mut best: Option<(f64, i32, String)> = None;
+        for (bid, bl) in &self.colony.buildings {
+            if !bl.finished
+                || bl.paused
+                || bl.district != Some(district)
+                || bl.kind() != Kind::Attraction
+            {
+                continue;
+            }
+            let Some((need, _)) = super::building::need_served(bl.spec()) else {
+                continue;
+            };
+            let Some(p) = b.need(faction, &need) else {
+                continue;
+            };
+            if p < 0.7 && best.as_ref().is_none_or(|(bp, _, _)| p < *bp) {
+                best = Some((p, *bid, need));
+            }
+        }
+        best.map(|(_, b, n)| (b, n))
+    }
+
+    /// What a worker does at its workplace this round (empty: nothing to do there).
+    fn work_plan(&mut self, id: i32, w: i32) -> Vec<Step> {
+        let Some(b) = self.colony.buildings.get(&w) else {
+            return Vec::new();
+        };
+        if !b.finished || b.paused {
+            return Vec::new();
+        }
+        let chunk = colony_rules().colony.work_chunk_hours.value;
+        let Some(door) = self.colony.door(w) else {
+            return Vec::new();
+        };
+        let kind = b.kind();
+        let range = work_range(b.spec());
+        let full = b.stock() >= b.capacity() && b.capacity() > 0;
+        let here = self.colony.beavers[&id].to;
+        match kind {
+            Kind::Manufactory | Kind::Attraction | Kind::AreaEffect | Kind::Other => {
+                if kind == Kind::Manufactory && !self.can_run(w) {
+                    return vec![walk(door), Step::Idle { hours: chunk }];
+                }
+                vec![
+                    walk(door),
+                    Step::Work {
+                        building: w,
+                        hours: chunk,
+                    },
+                ]
+            }
+            Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter if full => {
+                vec![walk(door), Step::Idle { hours: chunk }]
+            }
+            Kind::Lumberjack => {
+                let claimed = self.claimed_targets();
+                let tree = self.nearest_plant(door, range, &claimed, |w, p| {
+                    p.alive
+                        && p.grown()
+                        && p.kind() == PlantKind::Tree
+                        && w.land.cutting[w.land.idx(p.x, p.y)]
+                });
+                match tree {
+                    Some((pid, at)) => {
+                        self.yield_trip(w, door, at, Step::Cut { plant: pid }, "Log")
+                    }
+                    None => Vec::new(),
+                }
+            }
+            Kind::Gatherer => {
+                let claimed = self.claimed_targets();
+                let bush = self.nearest_plant(door, range, &claimed, |_, p| {
+                    p.alive && p.kind() == PlantKind::Bush && p.fruit >= 1.0
+                });
+                match bush {
+                    Some((pid, at)) => {
+                        let good = nature()
+                            .get(self.land.plants[&pid].species)
+                            .yield_good
+                            .clone();
+                        self.yield_trip(w, door, at, Step::Gather { plant: pid }, &good)
+                    }
+                    None => Vec::new(),
+                }
+            }
+            Kind::Scavenger => {
+                let claimed = self.claimed_targets();
+                let mut best: Option<(u32, i32, [u32; 3])> = None;
+                for (rid, r) in &self.land.ruins {
+                    let at = [r.x, r.y, r.z];
+                    let d = manhattan(door, at);
+                    if d <= range && !claimed.contains(rid) && best.is_none_or(|(bd, _, _)| d < bd)
+                    {
+                        best = Some((d, *rid, at));
+                    }
+                }
+                match best {
+                    Some((_, rid, at)) => {
+                        self.yield_trip(w, door, at, Step::Scavenge { ruin: rid }, "ScrapMetal")
+                    }
+                    None => Vec::new(),
+                }
+            }
+            Kind::Planter => self.planter_plan(w, door, range),
+            Kind::BuilderHub | Kind::DistrictCenter => {
+                let d = self.colony.buildings[&w].district;
+                match d.and_then(|d| self.build_plan(d, here)) {
+                    Some(p) => p,
+                    None => d.map(|d| self.haul_plan(d, here)).unwrap_or_default(),
+                }
+            }
+            Kind::HaulingPost => {
+                let d = self.colony.buildings[&w].district;
+                d.map(|d| self.haul_plan(d, here)).unwrap_or_default()
+            }
+            Kind::BreedingPod
+            | Kind::Dwelling
+            | Kind::Storage
+            | Kind::Path
+            | Kind::Stairs
+            | Kind::Solid => Vec::new(),
+        }
+    }
+
+    /// Walk out to a spot in range, act, carry the yield back to the workplace.
+    fn yield_trip(&self, w: i32, door: [u32; 3], at: [u32; 3], act: Step, good: &str) -> Vec<Step> {
+        vec![
+            walk(door),
+            walk(at),
+            act,
+            walk(door),
+            Step::Deliver {
+                to: w,
+                good: good.to_owned(),
+                amount: 0,
+            },
+        ]
+    }
+
+    /// Plants and trees other workers are already heading for.
+    fn claimed_targets(&self) -> std::collections::BTreeSet<i32> {
+        let mut out = std::collections::BTreeSet::new();
+        for b in self.colony.beavers.values() {
+            for s in &b.plan {
+                match s {
+                    Step::Cut { plant } | Step::Gather { plant } | Step::Harvest { plant } => {
+                        out.insert(*plant);
+                    }
+                    Step::Scavenge { ruin } => {
+                        out.insert(*ruin);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// The nearest plant within `range` of `from` (Manhattan) that `ok` accepts and nobody claimed.
+    fn nearest_plant(
+        &self,
+        from: [u32; 3],
+        range: u32,
+        claimed: &std::collections::BTreeSet<i32>,
+        ok: impl Fn(&World, &crate::land::Plant) -> bool,
+    ) -> Option<(i32, [u32; 3])> {
+        let mut best: Option<(u32, i32, [u32; 3])> = None;
+        let r = range as i64;
+        let (fx, fy) = (i64::from(from[0]), i64::from(from[1]));
+        for y in (fy - r).max(0)..=(fy + r).min(i64::from(self.map.height()) - 1) {
+            let span = r - (y - fy).abs();
+            for x in (fx - span).max(0)..=(fx + span).min(i64::from(self.map.width()) - 1) {
+                let i = self.land.idx(x as u32, y as u32);
+                let Some(pid) = self.land.occupant[i] else {
+                    continue;
+                };
+                let Some(p) = self.land.plants.get(&pid) else {
+                    continue;
+                };
+                if claimed.contains(&pid) || !ok(self, p) {
+                    continue;
+                }
+                let at = [p.x, p.y, p.z];
+                let d = manhattan(from, at);
+                if best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, pid, at));
+                }
+            }
+        }
+        best.map(|(_, id, at)| (id, at))
+    }
+
+    /// Farmhouses and foresters: harvest what is ready (farmhouses), plant marked free tiles.
+    fn planter_plan(&mut self, w: i32, door: [u32; 3], range: u32) -> Vec<Step> {
+        let b = &self.colony.buildings[&w];
+        let forester = b.spec().components.iter().any(|c| c == "ForesterSpec");
+        let action = b.farm_action;
+        let prioritized = b.plantable.clone();
+        let allowed: Vec<String> = b.spec().crops.clone();
+        let claimed = self.claimed_targets();
+        let harvest = if forester {
+            None
+        } else {
+            self.nearest_plant(door, range, &claimed, |_, p| {
+                p.alive && p.kind() == PlantKind::Crop && p.grown()
+            })
+        };
+        let plant_spot =
+            self.planting_spot(door, range, forester, prioritized.as_deref(), &allowed);
+        let harvest_plan = |s: &World, (pid, at): (i32, [u32; 3])| {
+            let good = nature().get(s.land.plants[&pid].species).yield_good.clone();
+            s.yield_trip(w, door, at, Step::Harvest { plant: pid }, &good)
+        };
+        let plant_plan = |(x, y, z, sp): (u32, u32, u32, String)| {
+            vec![
+                walk(door),
+                walk([x, y, z]),
+                Step::Plant { x, y, species: sp },
+            ]
+        };
+        match (action, harvest, plant_spot) {
+            (super::building::FarmAction::Planting, h, Some(p)) => {
+                let _ = h;
+                plant_plan(p)
+            }
+            (_, Some(h), _) => harvest_plan(self, h),
+            (_, None, Some(p)) => plant_plan(p),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A free tile in range marked for planting a species this planter plants.
+    fn planting_spot(
+        &self,
+        door: [u32; 3],
+        range: u32,
+        trees: bool,
+        prioritized: Option<&str>,
+        allowed: &[String],
+    ) -> Option<(u32, u32, u32, String)> {
+        let cat = nature();
+        let claimed: std::collections::BTreeSet<(u32, u32)> = self
+            .colony
+            .beavers
+            .values()
+            .flat_map(|b| b.plan.iter())
+            .filter_map(|s| match s {
+                Step::Plant { x, y, .. } => Some((*x, *y)),
+                _ => None,
+            })
+            .collect();
+        type Ranked = (u8, u32, (u32, u32, u32, String));
+        let mut best: Option<Ranked> = None;
+        for (&i, &sp) in &self.land.planting {
+            let s = cat.get(sp);
+            let is_tree = s.kind == PlantKind::Tree;
+            if is_tree != trees || (!trees && s.kind != PlantKind::Crop) {
+                continue;
+            }
+            if !allowed.is_empty() && !allowed.contains(&s.name) {
+                continue;
+            }
+            let (x, y) = (i % self.map.width(), i / self.map.width());
+            if self.land.occupant[i as usize].is_some() || claimed.contains(&(x, y)) {
+                continue;
+            }
+            let z = u32::from(self.map.terrain_height(x, y));
+            let d = manhattan(door, [x, y, z]);
+            if d > range {
+                continue;
+            }
+            let rank = u8::from(prioritized.is_some_and(|p| p != s.name));
+            if best
+                .as_ref()
+                .is_none_or(|(br, bd, _)| (rank, d) < (*br, *bd))
+            {
+                best = Some((rank, d, (x, y, z, s.name.clone())));
+            }
+        }
+        best.map(|(_, _, s)| s)
+    }
+
+    /// A builder's next job: the most urgent site with delivered materials still to work in.
+    fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
+        let chunk = colony_rules().colony.work_chunk_hours.value;
+        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, i32)> = None;
+        for (id, b) in &self.colony.buildings {
+            if b.finished || b.district != Some(district) {
+                continue;
+            }
+            let workable = b.material_progress() * b.build_hours_needed() - b.build_hours;
+            if workable <= 1e-9 {
+                continue;
+            }
+            let key = (std::cmp::Reverse(b.construction_priority), *id);
+            if best.is_none_or(|bk| key < bk) {
+                best = Some(key);
+            }
+        }
+        let (_, site) = best?;
+        let door = self.colony.door(site)?;
+        Some(vec![walk(door), Step::Build { site, hours: chunk }])
+    }
+
+    /// A hauling job in the district (see the module docs), reserved on both ends.
+    pub(crate) fn haul_plan(&mut self, district: i32, here: [u32; 3]) -> Vec<Step> {
+        let Some((from, to, good, amount)) = self.find_haul(district, here) else {
+            return Vec::new();
+        };
+        let (Some(fd), Some(td)) = (self.colony.door(from), self.colony.door(to)) else {
+            return Vec::new();
+        };
+        *self
+            .colony
+            .buildings
+            .get_mut(&from)
+            .expect("source exists")
+            .outgoing
+            .entry(good.clone())
+            .or_default() += amount;
+        *self
+            .colony
+            .buildings
+            .get_mut(&to)
+            .expect("target exists")
+            .incoming
+            .entry(good.clone())
+            .or_default() += amount;
+        vec![
+            walk(fd),
+            Step::Pickup {
+                from,
+                to,
+                good: good.clone(),
+                amount,
+            },
+            walk(td),
+            Step::Deliver { to, good, amount },
+        ]
+    }
+
+    /// Finds (source, target, good, amount) for a hauler.
+    fn find_haul(&self, district: i32, here: [u32; 3]) -> Option<(i32, i32, String, u32)> {
+        let c = &self.colony;
+        let stores = c.stores_of(district);
+        let source_for = |good: &str, exclude: i32, near: [u32; 3]| -> Option<(i32, u32)> {
+            stores
+                .iter()
+                .filter(|s| **s != exclude)
+                .filter_map(|s| {
+                    let b = &c.buildings[s];
+                    let n = b.available(good);
+                    (n > 0
+                        && (b.storage_mode != StorageMode::Obtain
+                            || b.kind() == Kind::DistrictCenter))
+                        .then(|| (*s, n, manhattan(near, c.door(*s).unwrap_or(near))))
+                })
+                .min_by_key(|(s, _, d)| (*d, *s))
+                .map(|(s, n, _)| (s, n))
+        };
+        let mut targets: Vec<(bool, std::cmp::Reverse<super::building::Priority>, i32)> = c
+            .buildings
+            .iter()
+            .filter(|(_, b)| b.district == Some(district))
+            .map(|(id, b)| {
+                let p = if b.finished {
+                    b.workplace_priority
+                } else {
+                    b.construction_priority
+                };
+                (!b.haul_prioritized, std::cmp::Reverse(p), *id)
+            })
+            .collect();
+        targets.sort();
+        // 1. Construction materials.
+        for (_, _, id) in &targets {
+            let b = &c.buildings[id];
+            if b.finished {
+                continue;
+            }
+            let door = c.door(*id).unwrap_or(here);
+            for cost in &b.spec().cost {
+                let missing = b.material_missing(&cost.good);
+                if missing == 0 {
+                    continue;
+                }
+                if let Some((src, n)) = source_for(&cost.good, *id, door) {
+                    let amount = missing.min(n).min(carry_units(&cost.good));
+                    return Some((src, *id, cost.good.clone(), amount));
+                }
+            }
+        }
+        // 2. Recipe inputs and breeding-pod nutrients.
+        for (_, _, id) in &targets {
+            let b = &c.buildings[id];
+            if !b.finished || b.paused {
+                continue;
+            }
+            let door = c.door(*id).unwrap_or(here);
+            for (good, want) in input_wants(b) {
+                let have = b.has(&good) + b.incoming_of(&good);
+                if have >= want {
+                    continue;
+                }
+                if let Some((src, n)) = source_for(&good, *id, door) {
+                    let amount = (want - have).min(n).min(carry_units(&good));
+                    return Some((src, *id, good, amount));
+                }
+            }
+        }
+        // 3. Outputs of workplaces (and stores being emptied or supplying) to storage.
+        for (_, _, id) in &targets {
+            let b = &c.buildings[id];
+            if !b.finished {
+                continue;
+            }
+            let moving_out = match b.kind() {
+                Kind::Storage => matches!(b.storage_mode, StorageMode::Empty | StorageMode::Supply),
+                Kind::DistrictCenter => true,
+                Kind::Dwelling | Kind::BreedingPod | Kind::Path | Kind::Stairs | Kind::Solid => {
+                    false
+                }
+                _ => true,
+            };
+            if !moving_out {
+                continue;
+            }
+            let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
+            let door = c.door(*id).unwrap_or(here);
+            for good in b.inventory.keys() {
+                if inputs.contains(good) {
+                    continue;
+                }
+                let n = b.available(good);
+                if n == 0 {
+                    continue;
+                }
+                let dest = stores
+                    .iter()
+                    .filter(|s| **s != *id && c.buildings[s].kind() == Kind::Storage)
+                    .filter_map(|s| {
+                        let room = c.buildings[s].storage_accepts(good);
+                        (room > 0).then(|| (*s, room, manhattan(door, c.door(*s).unwrap_or(door))))
+                    })
+                    .min_by_key(|(s, _, d)| (*d, *s));
+                if let Some((dst, room, _)) = dest {
+                    let amount = n.min(room).min(carry_units(good));
+                    return Some((*id, dst, good.clone(), amount));
+                }
+            }
+        }
+        // 4. Stores in obtain mode pull their good from other stores.
+        for (_, _, id) in &targets {
+            let b = &c.buildings[id];
+            if b.kind() != Kind::Storage || b.storage_mode != StorageMode::Obtain || !b.finished {
+                continue;
+            }
+            let Some(good) = b.allowed_good.clone() else {
+                continue;
+            };
+            let room = {
+                let mut t = b.clone();
+                t.storage_mode = StorageMode::Accept;
+                t.storage_accepts(&good)
+            };
+            if room == 0 {
+                continue;
+            }
+            let door = c.door(*id).unwrap_or(here);
+            if let Some((src, n)) = source_for(&good, *id, door) {
+                let amount = room.min(n).min(carry_units(&good));
+                return Some((src, *id, good, amount));
+            }
+        }
+        None
+    }
+
+    /// Whether a manufactory can run a cycle now: a recipe, its inputs (or a cycle under way),
+    /// room for outputs, water at a pump's intake, power when it needs power.
+    pub(crate) fn can_run(&self, w: i32) -> bool {
+        self.manufactory_blocker(w).is_none()
+    }
+
+    /// Why a manufactory cannot run (the status text), or `None`.
+    pub(crate) fn manufactory_blocker(&self, w: i32) -> Option<&'static str> {
+        let b = &self.colony.buildings[&w];
+        let Some(rid) = b.recipe.as_deref() else {
+            return Some("no recipe selected");
+        };
+        let Some(recipe) = content().recipes.get(rid) else {
+            return Some("no recipe selected");
+        };
+        if b.spec().power.input > 0.0 {
+            return Some("unpowered");
+        }
+        if b.spec().flag("waterIntake") && self.intake_water(w) <= 0.0 {
+            return Some("no water to pump");
+        }
+        if !b.cycle_started
+            && recipe
+                .inputs
+                .iter()
+                .any(|i| b.has(&i.good) < i.amount.ceil() as u32)
+        {
+            return Some("lacks inputs");
+        }
+        let out: u32 = recipe.outputs.iter().map(|o| o.amount.ceil() as u32).sum();
+        let inputs: Vec<&str> = recipe.inputs.iter().map(|i| i.good.as_str()).collect();
+        let held: u32 = b
+            .inventory
+            .iter()
+            .filter(|(g, _)| !inputs.contains(&g.as_str()))
+            .map(|(_, n)| *n)
+            .sum();
+        if out > 0 && held + out > b.capacity().max(out) {
+            return Some("output full");
+        }
+        None
+    }
+
+    /// Water depth available at a pump's intake (the deepest intake tile within pump depth).
+    pub(crate) fn intake_water(&self, w: i32) -> f32 {
+        let b = &self.colony.buildings[&w];
+        let s = b.spec();
+        let depth = s.pump_depth.unwrap_or(1) as f32;
+        let min = colony_rules().colony.pump_min_depth.value;
+        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+        let mut best = 0.0f32;
+        for lx in 0..sx {
+            for ly in [sy - 1, sy] {
+                let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, b.orientation);
+                let (x, y) = (
+                    i64::from(b.x) + i64::from(dx),
+                    i64::from(b.y) + i64::from(dy),
+                );
+                if !self.map.contains(x, y) {
+                    continue;
+                }
+                let (x, y) = (x as u32, y as u32);
+                let h = self.water_depth(x, y);
+                let surface = f32::from(self.map.terrain_height(x, y)) + h;
+                // The pipe reaches `depth` blocks below the pump's floor.
+                if h >= min && surface > b.z as f32 - depth && self.badwater_share(x, y) < 0.5 {
+                    best = best.max(h);
+                }
+            }
+        }
+        best
+    }
+
+    /// Work-hours done at a workplace: recipes advance (inputs taken at a cycle's start, outputs
+    /// and science at its end).
+    fn work_done(&mut self, w: i32, hours: f64) {
+        let Some(b) = self.colony.buildings.get(&w) else {
+            return;
+        };
+        if b.kind() != Kind::Manufactory || !self.can_run(w) {
+            return;
+        }
+        let rid = b.recipe.clone().expect("can_run checked the recipe");
+        let recipe = &content().recipes[&rid];
+        let mut left = hours;
+        let mut science = 0u32;
+        let mut pumped = 0u32;
+        while left > 1e-9 {
+            if !self.can_run(w) {
+                break;
+            }
+            let b = self.colony.buildings.get_mut(&w).expect("exists");
+            if !b.cycle_started {
+                for i in &recipe.inputs {
+                    b.take(&i.good, i.amount.ceil() as u32);
+                }
+                b.cycle_started = true;
+            }
+            let need = recipe.cycle_hours - b.progress;
+            if left + 1e-9 < need {
+                b.progress += left;
+                break;
+            }
+            left -= need;
+            b.progress = 0.0;
+            b.cycle_started = false;
+            for o in &recipe.outputs {
+                b.add(&o.good, o.amount.round() as u32);
+                if o.good == "Water" {
+                    pumped += o.amount.round() as u32;
+                }
+            }
+            science += recipe.science_points.unwrap_or(0);
+        }
+        if science > 0 {
+            self.add_science(science);
+        }
+        if pumped > 0 {
+            self.draw_intake_water(w, pumped);
+        }
+    }
+
+    /// Removes pumped water from the deepest intake tile.
+    fn draw_intake_water(&mut self, w: i32, units: u32) {
+        let b = &self.colony.buildings[&w];
+        let s = b.spec();
+        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+        let mut best: Option<(f32, u32, u32)> = None;
+        for lx in 0..sx {
+            for ly in [sy - 1, sy] {
+                let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, b.orientation);
+                let (x, y) = (
+                    i64::from(b.x) + i64::from(dx),
+                    i64::from(b.y) + i64::from(dy),
+                );
+                if self.map.contains(x, y) {
+                    let h = self.water_depth(x as u32, y as u32);
+                    if best.is_none_or(|(bh, _, _)| h > bh) {
+                        best = Some((h, x as u32, y as u32));
+                    }
+                }
+            }
+        }
+        if let Some((_, x, y)) = best {
+            let v = colony_rules().colony.pump_volume_per_unit.value * units as f32;
+            self.land.water.remove_water(x, y, v);
+        }
+    }
+
+    /// Builder-hours worked at a site; the building finishes when all materials are in and the
+    /// hours are done.
+    fn build_done(&mut self, site: i32, hours: f64) {
+        let Some(b) = self.colony.buildings.get_mut(&site) else {
+            return;
+        };
+        if b.finished {
+            return;
+        }
+        let first = b.build_hours == 0.0;
+        let cap = b.material_progress() * b.build_hours_needed();
+        b.build_hours = (b.build_hours + hours).min(cap);
+        let done = b.material_progress() >= 1.0 && b.build_hours + 1e-9 >= b.build_hours_needed();
+        let free = b.cost_units() == 0;
+        let day = self.day();
+        if first && free {
+            let data = self.building_event_data(site);
+            self.events
+                .push(crate::event::names::CONSTRUCTION_STARTED, day, data);
+        }
+        if done {
+            self.finish_building(site);
+        }
+    }
+
+    /// Called when a beaver enters its dwelling to sleep: Folktails may breed (catalogue rule).
+    fn on_enter_dwelling(&mut self, id: i32, home: i32) {
+        if self.faction != crate::config::Faction::Folktails {
+            return;
+        }
+        let day = self.day();
+        let faction = self.faction;
+        let Some(b) = self.colony.beavers.get(&id) else {
+            return;
+        };
+        if b.child || b.is_bot || b.last_roll_day == day || !b.critical_needs(faction).is_empty() {
+            return;
+        }
+        let Some(h) = self.colony.buildings.get(&home) else {
+            return;
+        };
+        let (_, kid_slots) = super::building::dwelling_capacity(h.spec());
+        let dwellers: Vec<&Beaver> = h
+            .dwellers
+            .iter()
+            .filter_map(|d| self.colony.beavers.get(d))
+            .collect();
+        let kids_here = dwellers.iter().filter(|d| d.child).count() as u32;
+        let partner = dwellers
+            .iter()
+            .any(|d| !d.child && !d.is_bot && d.critical_needs(faction).is_empty() && **d != *b);
+        let adults = self
+            .colony
+            .beavers
+            .values()
+            .filter(|b| !b.child && !b.is_bot)
+            .count();
+        let kids = self.colony.beavers.values().filter(|b| b.child).count();
+        let beds = super::building::dwelling_capacity(h.spec()).0 as usize;
+        let door = self.colony.door(home).expect("home exists");
+        self.colony
+            .beavers
+            .get_mut(&id)
+            .expect("exists")
+            .last_roll_day = day;
+        if kids_here < kid_slots && partner && kids * 2 < adults && h.dwellers.len() < beds {
+            let chance = colony_rules()
+                .population
+                .folktails_reproduction
+                .value
+                .chance_per_qualifying_entry;
+            if self.colony.rng.chance(chance) {
+                let district = h.district;
+                let kid = self.spawn_beaver(door, true, 0.0, district);
+                self.population_changed();
+                if let Some(hb) = self.colony.buildings.get_mut(&home) {
+                    hb.dwellers.push(kid);
+                }
+                if let Some(k) = self.colony.beavers.get_mut(&kid) {
+                    k.home = Some(home);
+                }
+                let data = json!({ "id": kid, "name": self.colony.beavers[&kid].name, "isBot": false, "home": home });
+                self.events
+                    .push(crate::event::names::BEAVER_BORN_EVENT, day, data);
+            }
+        }
+    }
+}
+
+/// `Walk` to a voxel.
+pub(crate) fn walk(v: [u32; 3]) -> Step {
+    Step::Walk {
+        x: v[0],
+        y: v[1],
+        z: v[2],
+    }
+}
+
+/// Releases a reservation.
+pub(crate) fn release(map: &mut std::collections::BTreeMap<String, u32>, good: &str, n: u32) {
+    if let Some(v) = map.get_mut(good) {
+        *v = v.saturating_sub(n);
+        if *v == 0 {
+            map.remove(good);
+        }
+    }
+}
+
+/// Goods a finished building wants delivered and how many: recipe inputs for
+/// `inputBufferCycles` cycles, breeding-pod nutrients up to its nutrient storage.
+pub(crate) fn input_wants(b: &super::building::Building) -> Vec<(String, u32)> {
+    let s = b.spec();
+    let mut out = Vec::new();
+    if b.kind() == Kind::BreedingPod {
+        if let Some(ns) = s.nutrient_storage.as_ref().and_then(|v| v.as_object()) {
+            for (g, n) in ns {
+                out.push((g.clone(), n.as_u64().unwrap_or(2) as u32));
+            }
+        }
+        return out;
+    }
+    if let Some(r) = b.recipe.as_deref().and_then(|r| content().recipes.get(r)) {
+        let cycles = colony_rules().colony.input_buffer_cycles.value;
+        for i in &r.inputs {
+            out.push((i.good.clone(), (i.amount * cycles).ceil() as u32));
+        }
+        if let Some(f) = r.fuel.as_ref()
+            && let Some(g) = f.get("good").and_then(|g| g.as_str())
+        {
+            out.push((g.to_owned(), 1));
+        }
+    }
+    out
+}
+
+/// The nutrition need a food satisfies (e.g. `Bread` -> `Bread`, `Carrot` -> `Carrots`).
+fn nutrition_need_of(good: &str) -> Option<&'static str> {
+    let defs = super::beaver::need_defs(crate::config::Faction::Folktails, false)
+        .iter()
+        .chain(super::beaver::need_defs(
+            crate::config::Faction::IronTeeth,
+            false,
+        ));
+    for d in defs {
+        if d.group == "Nutrition"
+            && (d.id == good || d.id.trim_end_matches('s') == good.trim_end_matches('s'))
+        {
+            return Some(d.id.as_str());
+        }
+    }
+    None
+}
+
+impl super::Colony {
+    /// Drops every plan step that uses building `id` (the building is going).
+    pub(crate) fn plans_touching(&self, id: i32) -> Vec<i32> {
+        self.beavers
+            .iter()
+            .filter(|(_, b)| {
+                b.plan.iter().any(|s| match s {
+                    Step::Work { building, .. }
+                    | Step::Consume { building, .. }
+                    | Step::Visit { building, .. } => *building == id,
+                    Step::Build { site, .. } => *site == id,
+                    Step::Pickup { from, to, .. } => *from == id || *to == id,
+                    Step::Deliver { to, .. } => *to == id,
+                    Step::Sleep { home, .. } => *home == Some(id),
+                    _ => false,
+                })
+            })
+            .map(|(id, _)| *id)
+            .collect()
+    }
+}
+
+impl World {
+    /// Abandons the plans of beavers that use a building (before it goes).
+    pub(crate) fn drop_plans_using(&mut self, id: i32) {
+        for b in self.colony.plans_touching(id) {
+            self.abort_plan(b);
+        }
+    }
+
+    /// Abandons a beaver's plan: reservations are released and carried goods go back to the
+    /// district's center.
+    pub(crate) fn abort_plan(&mut self, id: i32) {
+        let Some(b) = self.colony.beavers.get_mut(&id) else {
+            return;
+        };
+        let plan: Vec<Step> = b.plan.drain(..).collect();
+        let carried = b.carrying.take();
+        let district = b.district;
+        b.step_until = 0;
+        b.arrive = b.depart.min(b.arrive);
+        for s in plan {
+            match s {
+                Step::Pickup {
+                    from, good, amount, ..
+                } => {
+                    // Its Deliver step follows and releases the target's reservation.
+                    if let Some(f) = self.colony.buildings.get_mut(&from) {
+                        release(&mut f.outgoing, &good, amount);
+                    }
+                }
+                Step::Deliver { to, good, amount } => {
+                    if let Some(t) = self.colony.buildings.get_mut(&to) {
+                        release(&mut t.incoming, &good, amount);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some((g, n)) = carried
+            && let Some(dc) = district.and_then(|d| self.colony.buildings.get_mut(&d))
+        {
+            dc.add(&g, n);
+        }
+    }
+}

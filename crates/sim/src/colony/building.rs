@@ -1,0 +1,483 @@
+//! Placed buildings: their state (construction, workers, inventory, settings) and the behaviour
+//! class each catalogue prefab belongs to, read from its components and flags.
+//!
+//! Every placed thing is a building, paths, stairs and platforms included (they are also blocks:
+//! `block.set` / `block.unset`). A building's goods live in one inventory: construction materials
+//! while it is a site, then its stock (storage), its recipe inputs and outputs (workplaces), or its
+//! nutrients (breeding pods).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::geometry::Orientation;
+use super::rules::colony_rules;
+use crate::content::{Building as Spec, content};
+use crate::error::CommandError;
+
+/// The five priority values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+pub enum Priority {
+    VeryLow,
+    Low,
+    #[default]
+    Normal,
+    High,
+    VeryHigh,
+}
+
+impl Priority {
+    pub const ALL: [Priority; 5] = [
+        Priority::VeryLow,
+        Priority::Low,
+        Priority::Normal,
+        Priority::High,
+        Priority::VeryHigh,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Priority::VeryLow => "VeryLow",
+            Priority::Low => "Low",
+            Priority::Normal => "Normal",
+            Priority::High => "High",
+            Priority::VeryHigh => "VeryHigh",
+        }
+    }
+
+    /// Case-insensitive parse of the five names.
+    pub fn parse(s: &str) -> Result<Priority, CommandError> {
+        Priority::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                CommandError::invalid_param(
+                    format!(
+                        "priority must be one of VeryLow, Low, Normal, High, VeryHigh; got {s:?}"
+                    ),
+                    s,
+                )
+            })
+    }
+}
+
+/// Storage modes of storage buildings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageMode {
+    /// Haulers bring goods here (the default).
+    #[default]
+    Accept,
+    /// Haulers fetch the good here from other storage.
+    Obtain,
+    /// Haulers take goods from here to other storage.
+    Supply,
+    /// Haulers remove everything; nothing new is accepted.
+    Empty,
+}
+
+impl StorageMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StorageMode::Accept => "accept",
+            StorageMode::Obtain => "obtain",
+            StorageMode::Supply => "supply",
+            StorageMode::Empty => "empty",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<StorageMode, CommandError> {
+        [
+            StorageMode::Accept,
+            StorageMode::Obtain,
+            StorageMode::Supply,
+            StorageMode::Empty,
+        ]
+        .into_iter()
+        .find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
+        .ok_or_else(|| {
+            CommandError::invalid_param(
+                format!("mode must be accept, obtain, supply or empty; got {s:?}"),
+                s,
+            )
+        })
+    }
+}
+
+/// What a prefab does, from its catalogue components and flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Path,
+    Stairs,
+    /// Solid blocks something can stand on (platforms, levees, dams).
+    Solid,
+    DistrictCenter,
+    Dwelling,
+    Storage,
+    Lumberjack,
+    Gatherer,
+    Scavenger,
+    /// Farmhouses and foresters: plant marked tiles, harvest what grew.
+    Planter,
+    /// Buildings running recipes (pumps, mills, the inventor...).
+    Manufactory,
+    BreedingPod,
+    /// Workplaces whose workers build (builders' huts).
+    BuilderHub,
+    /// Workplaces whose workers haul (hauling posts).
+    HaulingPost,
+    /// Beavers visit it to satisfy a need (campfires, shower...).
+    Attraction,
+    /// Satisfies a need of beavers passing within range (decorations, monuments).
+    AreaEffect,
+    /// Anything else (power parts, automation, water control...): it stands and exists.
+    Other,
+}
+
+pub fn kind_of(spec: &Spec) -> Kind {
+    let has = |c: &str| spec.components.iter().any(|x| x == c);
+    if spec.base_name == "Path" {
+        Kind::Path
+    } else if has("StraightStairsSpec") {
+        Kind::Stairs
+    } else if spec.base_name == "Platform" || spec.flag("waterObstacle") && !spec.flag("floodgate")
+    {
+        Kind::Solid
+    } else if has("DistrictCenterSpec") {
+        Kind::DistrictCenter
+    } else if spec.flag("dwelling") {
+        Kind::Dwelling
+    } else if spec.flag("stockpile") {
+        Kind::Storage
+    } else if has("LumberjackFlagSpec") {
+        Kind::Lumberjack
+    } else if has("GathererFlagSpec") {
+        Kind::Gatherer
+    } else if has("ScavengerSpec") {
+        Kind::Scavenger
+    } else if spec.flag("planter") {
+        Kind::Planter
+    } else if spec.breeding.is_some() {
+        Kind::BreedingPod
+    } else if spec.flag("manufactory") && !spec.recipes.is_empty() {
+        Kind::Manufactory
+    } else if has("BuilderHubSpec") {
+        Kind::BuilderHub
+    } else if has("HaulingCenterSpec") {
+        Kind::HaulingPost
+    } else if spec.flag("attraction") && spec.wellbeing_effect.is_some() {
+        Kind::Attraction
+    } else if spec.wellbeing_effect.is_some() {
+        Kind::AreaEffect
+    } else {
+        Kind::Other
+    }
+}
+
+/// The catalogue entry of a prefab name.
+pub fn spec(name: &str) -> &'static Spec {
+    &content().buildings[name]
+}
+
+/// A storage building's good kind (`pile`, `warehouse`, `tank`) and capacity.
+pub fn storage_capacity(spec: &Spec) -> Option<(String, u32)> {
+    let cap = spec.capacity.as_ref()?;
+    let kind = cap.get("kind")?.as_str()?.to_owned();
+    let units = cap
+        .get("units")
+        .and_then(|u| u.as_u64())
+        .map(|u| u as u32)
+        .or_else(|| {
+            colony_rules()
+                .colony
+                .default_storage_capacity
+                .value
+                .get(&kind)
+                .copied()
+        })?;
+    Some((kind, units))
+}
+
+/// Beds and child slots of a dwelling.
+pub fn dwelling_capacity(spec: &Spec) -> (u32, u32) {
+    let Some(cap) = spec.capacity.as_ref() else {
+        return (0, 0);
+    };
+    let beds = cap.get("beds").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
+    let per = colony_rules()
+        .colony
+        .default_child_slots_per_beds
+        .value
+        .max(1);
+    let kids = cap
+        .get("childSlots")
+        .and_then(|v| v.as_u64())
+        .map_or(beds / per, |v| v as u32);
+    (beds, kids)
+}
+
+/// The wellbeing need a building serves and how much (attractions and decorations).
+pub fn need_served(spec: &Spec) -> Option<(String, f64)> {
+    let e = spec.wellbeing_effect.as_ref()?;
+    Some((
+        e.get("needId")?.as_str()?.to_owned(),
+        e.get("wellbeing").and_then(|v| v.as_f64()).unwrap_or(1.0),
+    ))
+}
+
+/// Work range (Manhattan tiles from the doorstep) of flags and planters.
+pub fn work_range(spec: &Spec) -> u32 {
+    spec.range
+        .as_ref()
+        .and_then(|r| r.get("navmeshTiles"))
+        .and_then(|v| v.as_u64())
+        .map_or(colony_rules().colony.off_path_range.value, |v| v as u32)
+}
+
+/// Farmhouse action setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FarmAction {
+    /// Plant and harvest alike.
+    #[default]
+    Default,
+    /// Planting first.
+    Planting,
+    /// Harvesting first.
+    Harvesting,
+}
+
+/// A placed building.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Building {
+    pub prefab: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub orientation: Orientation,
+    pub finished: bool,
+    pub paused: bool,
+    pub construction_priority: Priority,
+    pub workplace_priority: Priority,
+    pub desired_workers: u32,
+    /// Beavers employed here, in hiring order.
+    pub workers: Vec<i32>,
+    /// Beavers living here.
+    pub dwellers: Vec<i32>,
+    /// Builder-hours spent on the site.
+    pub build_hours: f64,
+    /// Goods held: materials while a site; stock, inputs and outputs once finished.
+    pub inventory: BTreeMap<String, u32>,
+    /// Goods on their way here (reserved by haulers).
+    pub incoming: BTreeMap<String, u32>,
+    /// Goods promised to haulers who will take them from here.
+    pub outgoing: BTreeMap<String, u32>,
+    pub storage_mode: StorageMode,
+    /// The good a storage building is set to hold (`None`: any good of its kind, one at a time).
+    pub allowed_good: Option<String>,
+    pub recipe: Option<String>,
+    /// Work-hours into the current recipe cycle (or breeding cycle).
+    pub progress: f64,
+    /// Inputs of the current cycle were taken.
+    pub cycle_started: bool,
+    pub haul_prioritized: bool,
+    pub farm_action: FarmAction,
+    /// The prioritised plantable (planters).
+    pub plantable: Option<String>,
+    pub floodgate_height: f32,
+    /// Id of the district (its center's building id) the building belongs to.
+    pub district: Option<i32>,
+}
+
+impl Building {
+    pub fn new(prefab: &str, x: u32, y: u32, z: u32, orientation: Orientation) -> Building {
+        let s = spec(prefab);
+        let k = kind_of(s);
+        Building {
+            prefab: prefab.to_owned(),
+            x,
+            y,
+            z,
+            orientation,
+            finished: false,
+            paused: false,
+            construction_priority: Priority::Normal,
+            workplace_priority: Priority::Normal,
+            desired_workers: if k == Kind::DistrictCenter {
+                2.min(s.max_workers)
+            } else {
+                s.max_workers
+            },
+            workers: Vec::new(),
+            dwellers: Vec::new(),
+            build_hours: 0.0,
+            inventory: BTreeMap::new(),
+            incoming: BTreeMap::new(),
+            outgoing: BTreeMap::new(),
+            storage_mode: StorageMode::Accept,
+            allowed_good: None,
+            recipe: if s.recipes.len() == 1 {
+                Some(s.recipes[0].clone())
+            } else {
+                None
+            },
+            progress: 0.0,
+            cycle_started: false,
+            haul_prioritized: false,
+            farm_action: FarmAction::Default,
+            plantable: None,
+            floodgate_height: 0.0,
+            district: None,
+        }
+    }
+
+    pub fn spec(&self) -> &'static Spec {
+        spec(&self.prefab)
+    }
+
+    pub fn kind(&self) -> Kind {
+        kind_of(self.spec())
+    }
+
+    /// Units held of one good.
+    pub fn has(&self, good: &str) -> u32 {
+        self.inventory.get(good).copied().unwrap_or(0)
+    }
+
+    /// Units of a good free to be taken (held minus promised).
+    pub fn available(&self, good: &str) -> u32 {
+        self.has(good)
+            .saturating_sub(self.outgoing.get(good).copied().unwrap_or(0))
+    }
+
+    pub fn incoming_of(&self, good: &str) -> u32 {
+        self.incoming.get(good).copied().unwrap_or(0)
+    }
+
+    /// Total units held.
+    pub fn stock(&self) -> u32 {
+        self.inventory.values().sum()
+    }
+
+    pub fn add(&mut self, good: &str, n: u32) {
+        if n > 0 {
+            *self.inventory.entry(good.to_owned()).or_default() += n;
+        }
+    }
+
+    /// Takes up to `n` units; returns how many were taken.
+    pub fn take(&mut self, good: &str, n: u32) -> u32 {
+        let Some(have) = self.inventory.get_mut(good) else {
+            return 0;
+        };
+        let t = (*have).min(n);
+        *have -= t;
+        if *have == 0 {
+            self.inventory.remove(good);
+        }
+        t
+    }
+
+    /// Total material units the prefab costs.
+    pub fn cost_units(&self) -> u32 {
+        self.spec().cost.iter().map(|c| c.amount as u32).sum()
+    }
+
+    /// Builder-hours the site needs.
+    pub fn build_hours_needed(&self) -> f64 {
+        let r = colony_rules();
+        (f64::from(self.cost_units()) * r.construction.build_hours_per_material_unit.value)
+            .max(r.colony.min_build_hours.value)
+    }
+
+    /// 0-1: share of the materials delivered.
+    pub fn material_progress(&self) -> f64 {
+        if self.finished {
+            return 1.0;
+        }
+        let total = self.cost_units();
+        if total == 0 {
+            return 1.0;
+        }
+        let have: u32 = self
+            .spec()
+            .cost
+            .iter()
+            .map(|c| self.has(&c.good).min(c.amount as u32))
+            .sum();
+        f64::from(have) / f64::from(total)
+    }
+
+    /// 0-1: share of the builder-hours done.
+    pub fn build_progress(&self) -> f64 {
+        if self.finished {
+            1.0
+        } else {
+            (self.build_hours / self.build_hours_needed()).clamp(0.0, 1.0)
+        }
+    }
+
+    /// Units of a material the site still needs delivered (not counting goods on their way).
+    pub fn material_missing(&self, good: &str) -> u32 {
+        if self.finished {
+            return 0;
+        }
+        let need: u32 = self
+            .spec()
+            .cost
+            .iter()
+            .filter(|c| c.good == good)
+            .map(|c| c.amount as u32)
+            .sum();
+        need.saturating_sub(self.has(good) + self.incoming_of(good))
+    }
+
+    /// Storage: capacity in units.
+    pub fn capacity(&self) -> u32 {
+        match self.kind() {
+            Kind::Storage => storage_capacity(self.spec()).map_or(0, |(_, u)| u),
+            Kind::DistrictCenter => self.spec().output_inventory.unwrap_or(20),
+            Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter => {
+                colony_rules().colony.flag_output_capacity.value
+            }
+            Kind::Manufactory => self
+                .spec()
+                .internal_storage
+                .or(self.spec().output_inventory)
+                .unwrap_or(colony_rules().colony.workplace_output_capacity.value),
+            _ => 0,
+        }
+    }
+
+    /// Whether a storage building takes `good` now: its kind matches, its mode accepts, its
+    /// allowed good (if set) is this one, it holds no other good, and it has room.
+    pub fn storage_accepts(&self, good: &str) -> u32 {
+        if self.kind() != Kind::Storage
+            || !self.finished
+            || matches!(self.storage_mode, StorageMode::Empty | StorageMode::Supply)
+        {
+            return 0;
+        }
+        let Some((kind, cap)) = storage_capacity(self.spec()) else {
+            return 0;
+        };
+        let fits_kind = content().goods.get(good).is_some_and(|g| g.storage == kind);
+        if !fits_kind || self.allowed_good.as_deref().is_some_and(|a| a != good) {
+            return 0;
+        }
+        let other = self
+            .inventory
+            .keys()
+            .chain(self.incoming.keys())
+            .any(|g| g != good);
+        if other {
+            return 0;
+        }
+        cap.saturating_sub(self.stock() + self.incoming.values().sum::<u32>())
+    }
+
+    pub fn is_workplace(&self) -> bool {
+        self.spec().max_workers > 0
+    }
+}

@@ -1,0 +1,762 @@
+//! The colony's commands: placing, finding placements, demolishing, and the building actions
+//! (pause, workers, priority, hauling, recipe, farmhouse, plantable, storage, range, floodgate),
+//! plus district migration and distribution. Each validates fully, then applies completely.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::building::{FarmAction, Kind, Priority, StorageMode, work_range};
+use super::geometry::{Orientation, doorstep, turned_size, voxel};
+use super::nav::manhattan;
+use crate::content::content;
+use crate::error::{CommandError, ErrorCode};
+use crate::world::World;
+
+/// One placement candidate of `/api/placement/find`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementSpot {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub orientation: String,
+    pub entrance_x: i64,
+    pub entrance_y: i64,
+    pub path_access: u8,
+    pub reachable: u8,
+    pub near_power: u8,
+    pub flooded: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub water_depth: Option<f32>,
+    pub distance: f64,
+}
+
+/// `/api/building/range`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RangeView {
+    pub id: i32,
+    pub name: String,
+    pub tiles: u32,
+    pub moist: u32,
+    pub bounds: [u32; 4],
+}
+
+/// What `/api/path/place` did.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PathPlaced {
+    pub paths: u32,
+    pub stairs: u32,
+    pub platforms: u32,
+    pub skipped: u32,
+    pub connector_edges: u32,
+    pub stopped_at: Option<(u32, u32)>,
+    pub errors: Vec<String>,
+    pub graph_nodes: u32,
+    pub path_nodes: u32,
+    pub placements_attempted: u32,
+}
+
+fn not_found(id: i32) -> CommandError {
+    CommandError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no building with id {id}; ids change when buildings go, re-query GET /api/buildings"
+        ),
+    )
+    .with("id", id)
+}
+
+fn wrong_type(id: i32, name: &str, what: &str) -> CommandError {
+    CommandError::new(
+        ErrorCode::InvalidType,
+        format!("{name} #{id} is not {what}"),
+    )
+    .with("id", id)
+    .with("name", name)
+}
+
+impl World {
+    /// Places a building; returns its id.
+    pub fn place_building(
+        &mut self,
+        prefab: &str,
+        x: i64,
+        y: i64,
+        z: i64,
+        orientation: &str,
+    ) -> Result<i32, CommandError> {
+        let o = Orientation::parse(orientation)?;
+        let p = self.check_placement(prefab, x, y, z, o)?;
+        Ok(self.apply_placement(p))
+    }
+
+    /// Demolishes a building; returns its name.
+    pub fn demolish_building(&mut self, id: i32) -> Result<String, CommandError> {
+        let name = self
+            .colony
+            .buildings
+            .get(&id)
+            .map(|b| b.prefab.clone())
+            .ok_or_else(|| not_found(id))?;
+        self.remove_building(id)?;
+        Ok(name)
+    }
+
+    fn building_name(&self, id: i32) -> Result<String, CommandError> {
+        self.colony
+            .buildings
+            .get(&id)
+            .map(|b| b.prefab.clone())
+            .ok_or_else(|| not_found(id))
+    }
+
+    /// Pauses or resumes a building.
+    pub fn set_paused(&mut self, id: i32, paused: bool) -> Result<String, CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        if !super::views::pausable(b) {
+            return Err(wrong_type(
+                id,
+                &name,
+                "pausable (paths, homes and district centers cannot be paused)",
+            ));
+        }
+        self.colony.buildings.get_mut(&id).expect("exists").paused = paused;
+        if paused {
+            let workers = self.colony.buildings[&id].workers.clone();
+            for w in workers {
+                if self.colony.beavers.get(&w).is_some_and(|b| {
+                    b.plan
+                        .iter()
+                        .any(|s| matches!(s, super::Step::Work { building, .. } if *building == id))
+                }) {
+                    self.abort_plan(w);
+                }
+            }
+        }
+        Ok(name)
+    }
+
+    /// Sets desired workers (clamped to 0..maxWorkers); returns (name, desired, max, assigned).
+    pub fn set_workers(
+        &mut self,
+        id: i32,
+        count: i64,
+    ) -> Result<(String, u32, u32, u32), CommandError> {
+        let name = self.building_name(id)?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        let max = b.spec().max_workers;
+        if max == 0 {
+            return Err(wrong_type(id, &name, "a workplace"));
+        }
+        b.desired_workers = count.clamp(0, i64::from(max)) as u32;
+        if b.workers.len() as u32 > b.desired_workers {
+            let gone: Vec<i32> = b.workers.split_off(b.desired_workers as usize);
+            for w in gone {
+                if let Some(bv) = self.colony.beavers.get_mut(&w) {
+                    bv.workplace = None;
+                }
+                self.abort_plan(w);
+            }
+        }
+        let b = &self.colony.buildings[&id];
+        Ok((name, b.desired_workers, max, b.workers.len() as u32))
+    }
+
+    /// Sets a priority; `kind` `construction`, `workplace` or empty (whichever applies).
+    /// Returns (name, field name, value).
+    pub fn set_priority(
+        &mut self,
+        id: i32,
+        priority: &str,
+        kind: &str,
+    ) -> Result<(String, &'static str, Priority), CommandError> {
+        let name = self.building_name(id)?;
+        let p = Priority::parse(priority)?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        let field = match kind.trim().to_ascii_lowercase().as_str() {
+            "construction" => "constructionPriority",
+            "workplace" => {
+                if b.spec().max_workers == 0 {
+                    return Err(wrong_type(id, &name, "a workplace"));
+                }
+                "workplacePriority"
+            }
+            "" => {
+                if !b.finished {
+                    "constructionPriority"
+                } else if b.spec().max_workers > 0 {
+                    "workplacePriority"
+                } else {
+                    "constructionPriority"
+                }
+            }
+            other => {
+                return Err(CommandError::invalid_param(
+                    format!("type must be construction or workplace (or empty); got {other:?}"),
+                    other,
+                ));
+            }
+        };
+        if field == "constructionPriority" {
+            b.construction_priority = p;
+        } else {
+            b.workplace_priority = p;
+        }
+        Ok((name, field, p))
+    }
+
+    /// Sets or clears haul priority.
+    pub fn set_haul_priority(
+        &mut self,
+        id: i32,
+        prioritized: bool,
+    ) -> Result<String, CommandError> {
+        let name = self.building_name(id)?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        if b.capacity() == 0 && b.kind() != Kind::BreedingPod && b.finished {
+            return Err(wrong_type(id, &name, "a building with an inventory"));
+        }
+        b.haul_prioritized = prioritized;
+        Ok(name)
+    }
+
+    /// Selects a recipe (`none` clears). Returns (name, recipe or "").
+    pub fn set_recipe(&mut self, id: i32, recipe: &str) -> Result<(String, String), CommandError> {
+        let name = self.building_name(id)?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        let available = b.spec().recipes.clone();
+        if available.is_empty() {
+            return Err(wrong_type(id, &name, "a manufactory (it has no recipes)"));
+        }
+        let want = recipe.trim();
+        let chosen = if want.eq_ignore_ascii_case("none") || want.is_empty() {
+            None
+        } else {
+            match available.iter().find(|r| r.eq_ignore_ascii_case(want)) {
+                Some(r) => Some(r.clone()),
+                None => {
+                    return Err(CommandError::new(
+                        ErrorCode::NotFound,
+                        format!(
+                            "{name} has no recipe {want:?}; available: {} (or none)",
+                            available.join(", ")
+                        ),
+                    )
+                    .with("recipeId", want)
+                    .with("available", available));
+                }
+            }
+        };
+        if b.recipe != chosen {
+            b.recipe = chosen.clone();
+            b.progress = 0.0;
+            b.cycle_started = false;
+        }
+        Ok((name, chosen.unwrap_or_default()))
+    }
+
+    /// Sets a farmhouse's action (`planting` or `harvesting`).
+    pub fn set_farm_action(
+        &mut self,
+        id: i32,
+        action: &str,
+    ) -> Result<(String, FarmAction), CommandError> {
+        let name = self.building_name(id)?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        if !b.spec().components.iter().any(|c| c == "FarmHouseSpec") {
+            return Err(wrong_type(id, &name, "a farmhouse"));
+        }
+        let a = match action.trim().to_ascii_lowercase().as_str() {
+            "planting" => FarmAction::Planting,
+            "harvesting" => FarmAction::Harvesting,
+            other => {
+                return Err(CommandError::invalid_param(
+                    format!("action must be planting or harvesting; got {other:?}"),
+                    other,
+                ));
+            }
+        };
+        b.farm_action = a;
+        Ok((name, a))
+    }
+
+    /// Prioritises a plantable for a planter (`none` clears). Returns (name, plantable or "").
+    pub fn set_plantable(
+        &mut self,
+        id: i32,
+        plantable: &str,
+    ) -> Result<(String, String), CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        if b.kind() != Kind::Planter {
+            return Err(wrong_type(id, &name, "a farmhouse or forester"));
+        }
+        let forester = b.spec().components.iter().any(|c| c == "ForesterSpec");
+        let cat = crate::catalog::nature();
+        let available: Vec<String> = cat
+            .species
+            .iter()
+            .filter(|s| {
+                if forester {
+                    s.kind == crate::catalog::PlantKind::Tree
+                } else {
+                    s.kind == crate::catalog::PlantKind::Crop
+                        && (b.spec().crops.is_empty() || b.spec().crops.contains(&s.name))
+                }
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        let want = plantable.trim();
+        let chosen = if want.eq_ignore_ascii_case("none") || want.is_empty() {
+            None
+        } else {
+            match available.iter().find(|s| s.eq_ignore_ascii_case(want)) {
+                Some(s) => Some(s.clone()),
+                None => {
+                    return Err(CommandError::new(
+                        ErrorCode::NotFound,
+                        format!(
+                            "{name} cannot plant {want:?}; available: {} (or none)",
+                            available.join(", ")
+                        ),
+                    )
+                    .with("plantableName", want)
+                    .with("available", available));
+                }
+            }
+        };
+        self.colony
+            .buildings
+            .get_mut(&id)
+            .expect("exists")
+            .plantable = chosen.clone();
+        Ok((name, chosen.unwrap_or_default()))
+    }
+
+    /// Sets a storage building's good (`none` clears) and/or mode. Returns (name, good, mode).
+    pub fn set_storage(
+        &mut self,
+        id: i32,
+        good: Option<&str>,
+        mode: Option<&str>,
+    ) -> Result<(String, String, StorageMode), CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        if b.kind() != Kind::Storage {
+            return Err(wrong_type(id, &name, "a storage building"));
+        }
+        if good.is_none() && mode.is_none() {
+            return Err(CommandError::invalid_param(
+                "give good (a good id or none) and/or mode (accept, obtain, supply, empty)",
+                serde_json::Value::Null,
+            ));
+        }
+        let kind = super::building::storage_capacity(b.spec())
+            .map(|(k, _)| k)
+            .unwrap_or_default();
+        let new_good = match good.map(str::trim) {
+            None => b.allowed_good.clone(),
+            Some(g) if g.eq_ignore_ascii_case("none") || g.is_empty() => None,
+            Some(g) => {
+                let valid: Vec<&str> = content()
+                    .goods
+                    .values()
+                    .filter(|x| x.storage == kind)
+                    .map(|x| x.id.as_str())
+                    .collect();
+                match valid.iter().find(|v| v.eq_ignore_ascii_case(g)) {
+                    Some(v) => Some((*v).to_owned()),
+                    None => {
+                        return Err(CommandError::invalid_param(
+                            format!(
+                                "{name} stores {kind} goods; {g:?} is not one. Valid: {} (or none)",
+                                valid.join(", ")
+                            ),
+                            g,
+                        )
+                        .with("valid", valid));
+                    }
+                }
+            }
+        };
+        let new_mode = match mode {
+            Some(m) => StorageMode::parse(m)?,
+            None => b.storage_mode,
+        };
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
+        b.allowed_good = new_good.clone();
+        b.storage_mode = new_mode;
+        Ok((name, new_good.unwrap_or_default(), new_mode))
+    }
+
+    /// The work range of a flag or planter: tiles within range (Manhattan from the doorstep)
+    /// at the building's level, how many are moist, and the bounds.
+    pub fn building_range(&self, id: i32) -> Result<RangeView, CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        let s = b.spec();
+        if s.range.is_none() && s.effect.is_none() {
+            return Err(wrong_type(id, &name, "a building with a work range"));
+        }
+        let r = work_range(s);
+        let door = self.colony.door(id).expect("exists");
+        let (w, h) = (self.map.width(), self.map.height());
+        let x1 = door[0].saturating_sub(r);
+        let y1 = door[1].saturating_sub(r);
+        let x2 = (door[0] + r).min(w - 1);
+        let y2 = (door[1] + r).min(h - 1);
+        let (mut tiles, mut moist) = (0, 0);
+        for y in y1..=y2 {
+            for x in x1..=x2 {
+                if manhattan([x, y, 0], [door[0], door[1], 0]) > r {
+                    continue;
+                }
+                if u32::from(self.map.terrain_height(x, y)) != b.z {
+                    continue;
+                }
+                tiles += 1;
+                if self.is_moist(x, y) {
+                    moist += 1;
+                }
+            }
+        }
+        Ok(RangeView {
+            id,
+            name,
+            tiles,
+            moist,
+            bounds: [x1, y1, x2, y2],
+        })
+    }
+
+    /// Sets a floodgate's height (clamped to 0..maxHeight). Returns (name, height, max).
+    pub fn set_floodgate(
+        &mut self,
+        id: i32,
+        height: f64,
+    ) -> Result<(String, f32, f32), CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        let s = b.spec();
+        if !s.flag("floodgate") {
+            return Err(wrong_type(id, &name, "a floodgate"));
+        }
+        if !height.is_finite() {
+            return Err(CommandError::invalid_param(
+                "height must be a number",
+                height,
+            ));
+        }
+        let max = s.size.z.saturating_sub(1).max(1) as f32;
+        let h = (height as f32).clamp(0.0, max);
+        let (x, y, z, o, finished) = (b.x, b.y, b.z, b.orientation, b.finished);
+        self.colony
+            .buildings
+            .get_mut(&id)
+            .expect("exists")
+            .floodgate_height = h;
+        if finished {
+            for (tx, ty) in super::geometry::footprint(s, x.into(), y.into(), o) {
+                let _ = self.set_water_barrier(tx, ty, Some(z as f32 + h));
+            }
+        }
+        Ok((name, h, max))
+    }
+
+    /// Up to 10 valid placements of a prefab in an area, ordered as the contract says.
+    pub fn find_placements(
+        &mut self,
+        prefab: &str,
+        x1: i64,
+        y1: i64,
+        x2: i64,
+        y2: i64,
+    ) -> Result<(String, u32, u32, Vec<PlacementSpot>), CommandError> {
+        let s = self.resolve_prefab(prefab)?;
+        let area = self.check_area(x1, y1, x2, y2)?;
+        let water = s.flag("waterIntake") || s.role == "water" && s.flag("floodable");
+        let dc_door = self
+            .colony
+            .centers()
+            .first()
+            .and_then(|c| self.colony.door(*c));
+        let mut found: Vec<PlacementSpot> = Vec::new();
+        let mut scanned = 0u32;
+        for (x, y) in area.tiles() {
+            for o in Orientation::ALL {
+                let z = i64::from(self.map.terrain_height(x, y));
+                let Ok(p) = self.check_placement(&s.name, x.into(), y.into(), z, o) else {
+                    continue;
+                };
+                scanned += 1;
+                let door = doorstep(s, p.x.into(), p.y.into(), o);
+                let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
+                let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
+                let nav = self.colony.nav();
+                let path_access = door_v.is_some_and(|d| nav.is_node(voxel(d[0], d[1], d[2])));
+                let distance = match (door_v, dc_door) {
+                    (Some(d), Some(root)) if path_access => nav
+                        .distance(voxel(root[0], root[1], root[2]), voxel(d[0], d[1], d[2]))
+                        .map_or(-1.0, f64::from),
+                    _ => -1.0,
+                };
+                let (w, d) = turned_size(s, o);
+                let flooded = super::geometry::footprint(s, p.x.into(), p.y.into(), o)
+                    .iter()
+                    .any(|(tx, ty)| {
+                        self.water_depth(*tx as u32, *ty as u32)
+                            > super::rules::colony_rules().colony.flooded_depth.value
+                    });
+                let _ = (w, d);
+                let spot = PlacementSpot {
+                    x: p.x,
+                    y: p.y,
+                    z: p.z,
+                    orientation: o.as_str().to_owned(),
+                    entrance_x: ex,
+                    entrance_y: ey,
+                    path_access: u8::from(path_access),
+                    reachable: u8::from(distance >= 0.0),
+                    near_power: 0,
+                    flooded: u8::from(flooded && !water),
+                    water_depth: None,
+                    distance,
+                };
+                found.push(spot);
+            }
+            if scanned > 20_000 {
+                break;
+            }
+        }
+        if water {
+            let ids: Vec<usize> = (0..found.len()).collect();
+            for i in ids {
+                let f = &found[i];
+                let depth = self.intake_depth_at(
+                    &s.name,
+                    f.x,
+                    f.y,
+                    f.z,
+                    Orientation::parse(&f.orientation).expect("valid"),
+                );
+                found[i].water_depth = Some(depth);
+            }
+            found.retain(|f| f.water_depth.unwrap_or(0.0) > 0.0);
+            found.sort_by(|a, b| {
+                b.water_depth
+                    .partial_cmp(&a.water_depth)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then((a.y, a.x).cmp(&(b.y, b.x)))
+            });
+        } else {
+            found.sort_by(|a, b| {
+                let key = |p: &PlacementSpot| {
+                    (
+                        p.flooded,
+                        1 - p.reachable,
+                        if p.distance < 0.0 {
+                            f64::MAX
+                        } else {
+                            p.distance
+                        },
+                        1 - p.path_access,
+                        1 - p.near_power,
+                    )
+                };
+                let (ka, kb) = (key(a), key(b));
+                (ka.0, ka.1)
+                    .cmp(&(kb.0, kb.1))
+                    .then(ka.2.partial_cmp(&kb.2).unwrap_or(std::cmp::Ordering::Equal))
+                    .then((ka.3, ka.4).cmp(&(kb.3, kb.4)))
+                    .then((a.y, a.x).cmp(&(b.y, b.x)))
+            });
+        }
+        found.truncate(10);
+        Ok((s.name.clone(), s.size.x, s.size.y, found))
+    }
+
+    /// Water depth a pump placed here would draw from.
+    fn intake_depth_at(&self, prefab: &str, x: u32, y: u32, z: u32, o: Orientation) -> f32 {
+        let s = &content().buildings[prefab];
+        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+        let mut best = 0.0f32;
+        for lx in 0..sx {
+            for ly in [sy - 1, sy] {
+                let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, o);
+                let (tx, ty) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
+                if self.map.contains(tx, ty) {
+                    let h = self.water_depth(tx as u32, ty as u32);
+                    let surface = f32::from(self.map.terrain_height(tx as u32, ty as u32)) + h;
+                    if surface > z as f32 - s.pump_depth.unwrap_or(1) as f32 {
+                        best = best.max(h);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Moves up to `count` adults from one district to another. Returns the number moved.
+    pub fn migrate(&mut self, from: &str, to: &str, count: i64) -> Result<u32, CommandError> {
+        let find = |name: &str| {
+            self.colony
+                .districts
+                .iter()
+                .find(|(_, d)| d.name.eq_ignore_ascii_case(name.trim()))
+                .map(|(id, _)| *id)
+        };
+        let names: Vec<String> = self
+            .colony
+            .districts
+            .values()
+            .map(|d| d.name.clone())
+            .collect();
+        let Some(f) = find(from) else {
+            return Err(CommandError::new(
+                ErrorCode::NotFound,
+                format!("no district {from:?}; districts: {}", names.join(", ")),
+            )
+            .with("from", from)
+            .with("districts", names));
+        };
+        let Some(t) = find(to) else {
+            return Err(CommandError::new(
+                ErrorCode::NotFound,
+                format!("no district {to:?}; districts: {}", names.join(", ")),
+            )
+            .with("from", to)
+            .with("districts", names));
+        };
+        if count < 1 {
+            return Err(CommandError::invalid_param(
+                format!("count must be at least 1; got {count}"),
+                count,
+            ));
+        }
+        let movers: Vec<i32> = self
+            .colony
+            .beavers
+            .iter()
+            .filter(|(_, b)| b.district == Some(f) && !b.child && !b.is_bot)
+            .map(|(id, _)| *id)
+            .collect();
+        if movers.is_empty() || f == t {
+            return Err(CommandError::new(
+                ErrorCode::NoPopulation,
+                format!("{from} has no adult beavers to move (requested {count})"),
+            )
+            .with("from", from)
+            .with("available", if f == t { 0 } else { movers.len() })
+            .with("requested", count));
+        }
+        let n = (count as usize).min(movers.len());
+        let door = self.colony.door(t);
+        for id in movers.into_iter().take(n) {
+            self.abort_plan(id);
+            let (home, work) = {
+                let b = &self.colony.beavers[&id];
+                (b.home, b.workplace)
+            };
+            for bid in [home, work].into_iter().flatten() {
+                if let Some(bl) = self.colony.buildings.get_mut(&bid) {
+                    bl.workers.retain(|w| *w != id);
+                    bl.dwellers.retain(|w| *w != id);
+                }
+            }
+            let b = self.colony.beavers.get_mut(&id).expect("exists");
+            b.home = None;
+            b.workplace = None;
+            b.district = Some(t);
+            if let Some(d) = door {
+                b.plan.push_back(super::behave::walk(d));
+            }
+        }
+        let day = self.day();
+        self.events.push(
+            crate::event::names::MIGRATION,
+            day,
+            json!({ "from": from, "to": to, "count": n }),
+        );
+        Ok(n as u32)
+    }
+
+    /// Sets a district's distribution for a good. Returns (district, good, import, threshold).
+    pub fn set_distribution(
+        &mut self,
+        district: &str,
+        good: &str,
+        import: Option<&str>,
+        export_threshold: Option<i64>,
+    ) -> Result<(String, String, String, f64), CommandError> {
+        let names: Vec<String> = self
+            .colony
+            .districts
+            .values()
+            .map(|d| d.name.clone())
+            .collect();
+        let Some(did) = self
+            .colony
+            .districts
+            .iter()
+            .find(|(_, d)| d.name.eq_ignore_ascii_case(district.trim()))
+            .map(|(id, _)| *id)
+        else {
+            return Err(CommandError::new(
+                ErrorCode::NotFound,
+                format!("no district {district:?}; districts: {}", names.join(", ")),
+            )
+            .with("district", district)
+            .with("districts", names));
+        };
+        let Some(g) = content()
+            .goods
+            .keys()
+            .find(|g| g.eq_ignore_ascii_case(good.trim()))
+            .cloned()
+        else {
+            return Err(CommandError::invalid_param(
+                format!("unknown good {good:?}; GET /api/resources lists goods"),
+                good,
+            ));
+        };
+        let opt = match import.map(|s| s.trim().to_ascii_lowercase()) {
+            None => None,
+            Some(s) if s.is_empty() => None,
+            Some(s) => Some(match s.as_str() {
+                "none" => "None",
+                "auto" | "allowed" => "Auto",
+                "forced" => "Forced",
+                _ => {
+                    return Err(CommandError::invalid_param(
+                        format!("import must be None, Auto, Allowed or Forced; got {s:?}"),
+                        s,
+                    ));
+                }
+            }),
+        };
+        if let Some(t) = export_threshold
+            && t < -1
+        {
+            return Err(CommandError::invalid_param(
+                format!("exportThreshold must be 0 or more (-1 skips); got {t}"),
+                t,
+            ));
+        }
+        let d = self.colony.districts.get_mut(&did).expect("exists");
+        let e = d
+            .distribution
+            .entry(g.clone())
+            .or_insert_with(|| ("Auto".to_owned(), 0.0));
+        if let Some(o) = opt {
+            e.0 = o.to_owned();
+        }
+        if let Some(t) = export_threshold
+            && t >= 0
+        {
+            e.1 = t as f64;
+        }
+        Ok((d.name.clone(), g, e.0.clone(), e.1))
+    }
+}

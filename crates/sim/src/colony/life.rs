@@ -1,0 +1,550 @@
+//! The colony's hourly and daily life: needs decay and recover, beavers find homes and jobs, age,
+//! grow up, breed (IronTeeth pods), visit nothing they cannot reach, and die of thirst, hunger or
+//! old age. Also births, deaths and the population events.
+//!
+//! Each full hour, in id order: needs move by their daily delta over 24 (Hunger and Thirst scaled
+//! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home);
+//! decorations and monuments fill their need for beavers within `attractionRadiusTiles`; a beaver
+//! whose Hunger or Thirst reaches its `diesAtPoints` dies. Then homeless beavers move into free
+//! beds of their district, workers leave workplaces that stopped (paused, unfinished, unreachable,
+//! fewer desired) and unemployed adults fill vacancies by workplace priority, then distance from
+//! the district center, then id. Breeding pods with nutrients advance. At dawn every beaver ages a
+//! day: children grow up after `childhoodDays`, and a beaver past its lifespan dies of old age.
+
+use serde_json::json;
+
+use super::beaver::{Beaver, Step, need_defs};
+use super::building::{Kind, dwelling_capacity, need_served};
+use super::nav::manhattan;
+use super::rules::colony_rules;
+use crate::clock::{ticks_per_day, ticks_per_hour};
+use crate::event::names;
+use crate::world::World;
+
+impl World {
+    /// Runs the colony for the tick that reached absolute time `t`.
+    pub(crate) fn colony_tick(&mut self, t: u64) {
+        if self.colony.beavers.is_empty() && self.colony.buildings.is_empty() {
+            return;
+        }
+        self.colony_beavers_tick();
+        if t.is_multiple_of(ticks_per_hour()) {
+            self.colony_hour();
+            if t.is_multiple_of(ticks_per_day()) {
+                self.colony_dawn();
+            }
+        }
+    }
+
+    /// Creates a beaver (or a child) at a voxel; `life_progress` 0-1 of its childhood (children)
+    /// or its lifespan (adults). Returns the id.
+    pub(crate) fn spawn_beaver(
+        &mut self,
+        at: [u32; 3],
+        child: bool,
+        life_progress: f64,
+        district: Option<i32>,
+    ) -> i32 {
+        let r = colony_rules();
+        let lifespan =
+            r.population.average_lifespan_days.value * self.colony.rng.range_f64(0.9, 1.1);
+        let childhood = r.population.childhood_days.value;
+        let name = self.colony.next_name();
+        let needs = need_defs(self.faction, false)
+            .iter()
+            .map(|d| d.start)
+            .collect();
+        let b = Beaver {
+            name: name.clone(),
+            is_bot: false,
+            child,
+            age_days: if child {
+                life_progress * childhood
+            } else {
+                childhood + life_progress * (lifespan - childhood)
+            },
+            lifespan_days: lifespan,
+            growth: if child { life_progress } else { 1.0 },
+            needs,
+            from: at,
+            to: at,
+            depart: self.ticks,
+            arrive: self.ticks,
+            home: None,
+            workplace: None,
+            district,
+            plan: Default::default(),
+            step_until: 0,
+            carrying: None,
+            contaminated: false,
+            deterioration: 0.0,
+            last_roll_day: 0,
+        };
+        let id = self.colony.ids.next_id();
+        self.colony.beavers.insert(id, b);
+        let day = self.day();
+        let data = json!({ "id": id, "name": name, "isBot": false, "child": child });
+        self.events
+            .push(names::CHARACTER_CREATED, day, data.clone());
+        self.events.push(names::BEAVER_BORN, day, data);
+        id
+    }
+
+    /// Creates a bot (from a bot assembler) at a voxel. Returns the id.
+    #[allow(dead_code)] // bot assembly arrives with the bot recipes
+    pub(crate) fn spawn_bot(&mut self, at: [u32; 3], district: Option<i32>) -> i32 {
+        let r = colony_rules();
+        let name = format!("Bot {}", self.colony.named + 1);
+        self.colony.named += 1;
+        let b = Beaver {
+            name: name.clone(),
+            is_bot: true,
+            child: false,
+            age_days: 0.0,
+            lifespan_days: r.population.bot_lifespan_days.value,
+            growth: 1.0,
+            needs: need_defs(self.faction, true)
+                .iter()
+                .map(|d| d.max)
+                .collect(),
+            from: at,
+            to: at,
+            depart: self.ticks,
+            arrive: self.ticks,
+            home: None,
+            workplace: None,
+            district,
+            plan: Default::default(),
+            step_until: 0,
+            carrying: None,
+            contaminated: false,
+            deterioration: 0.0,
+            last_roll_day: 0,
+        };
+        let id = self.colony.ids.next_id();
+        self.colony.beavers.insert(id, b);
+        let day = self.day();
+        let data = json!({ "id": id, "name": name, "isBot": true });
+        self.events
+            .push(names::CHARACTER_CREATED, day, data.clone());
+        self.events.push(names::BOT_MANUFACTURED, day, data);
+        self.population_changed();
+        id
+    }
+
+    /// Queues `population.changed` with the current counts.
+    pub(crate) fn population_changed(&mut self) {
+        let (a, c, b) = self.colony.counts(None);
+        let day = self.day();
+        self.events.push(
+            names::POPULATION_CHANGED,
+            day,
+            json!({ "adults": a, "children": c, "bots": b, "total": a + c + b }),
+        );
+    }
+
+    /// A beaver dies: it leaves its home and job, its plan is dropped, the events and a
+    /// notification say why.
+    pub(crate) fn kill_beaver(&mut self, id: i32, cause: &str) {
+        self.abort_plan(id);
+        let Some(b) = self.colony.beavers.remove(&id) else {
+            return;
+        };
+        for bid in [b.home, b.workplace].into_iter().flatten() {
+            if let Some(bl) = self.colony.buildings.get_mut(&bid) {
+                bl.workers.retain(|w| *w != id);
+                bl.dwellers.retain(|w| *w != id);
+            }
+        }
+        let day = self.day();
+        let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "cause": cause });
+        self.events.push(names::BEAVER_DIED, day, data.clone());
+        self.events.push(names::CHARACTER_KILLED, day, data);
+        let what = if b.is_bot {
+            "bot"
+        } else if b.child {
+            "kit"
+        } else {
+            "beaver"
+        };
+        let how = match cause {
+            "thirst" => "died of thirst".to_owned(),
+            "hunger" => "starved".to_owned(),
+            "oldAge" => "died of old age".to_owned(),
+            "deterioration" => "wore out".to_owned(),
+            other => format!("died ({other})"),
+        };
+        self.notify(
+            format!("{} {how}", b.name),
+            format!("The {what} {} {how}.", b.name),
+        );
+        self.population_changed();
+        if self.colony.beavers.is_empty() && !self.colony.game_over {
+            self.colony.game_over = true;
+            self.events
+                .push(names::GAME_OVER, day, json!({ "day": day }));
+            self.notify(
+                "Game over".into(),
+                "Every beaver of the colony has died.".into(),
+            );
+        }
+    }
+
+    /// Adds a notification stamped with the cycle and cycle day.
+    pub(crate) fn notify(&mut self, subject: String, description: String) {
+        let w = self.weather();
+        self.colony.notifications.push(super::Notification {
+            subject,
+            description,
+            cycle: w.cycle,
+            cycle_day: w.cycle_day,
+        });
+    }
+
+    /// The hourly systems (see the module docs).
+    fn colony_hour(&mut self) {
+        let faction = self.faction;
+        let mode = crate::catalog::world_rules().mode(self.mode);
+        let r = colony_rules();
+        let area: Vec<([u32; 3], String)> = self
+            .colony
+            .buildings
+            .values()
+            .filter(|b| b.finished && b.kind() == Kind::AreaEffect)
+            .filter_map(|b| Some(([b.x, b.y, b.z], need_served(b.spec())?.0)))
+            .collect();
+        let radius = r.colony.attraction_radius_tiles.value;
+        let now = self.ticks;
+        let mut dead: Vec<(i32, &'static str)> = Vec::new();
+        for (id, b) in self.colony.beavers.iter_mut() {
+            let defs = need_defs(faction, b.is_bot);
+            for (i, d) in defs.iter().enumerate() {
+                let mult = match d.id.as_str() {
+                    "Hunger" => mode.food_consumption,
+                    "Thirst" => mode.water_consumption,
+                    _ => 1.0,
+                };
+                b.needs[i] = (b.needs[i] + d.daily_delta * mult / 24.0).clamp(d.min, d.max);
+            }
+            if let Some(Step::Sleep { home, .. }) = b.plan.front()
+                && b.step_until > 0
+            {
+                let at_home = home.is_some();
+                let per = if at_home {
+                    r.colony.sleep_per_hour_housing.value
+                } else {
+                    r.colony.sleep_per_hour_outside.value
+                };
+                b.set_need(faction, "Sleep", |p| p + per);
+                if at_home {
+                    b.set_need(faction, "Shelter", |p| {
+                        p + r.colony.shelter_per_hour_housing.value
+                    });
+                }
+            }
+            let pos = b.position(now);
+            for (at, need) in &area {
+                if manhattan(pos, *at) <= radius {
+                    b.set_need(faction, need, |p| p + r.colony.attraction_per_hour.value);
+                }
+            }
+            if b.is_bot {
+                continue;
+            }
+            for (i, d) in defs.iter().enumerate() {
+                if let Some(limit) = d.dies_at
+                    && b.needs[i] <= limit + 1e-9
+                {
+                    dead.push((*id, if d.id == "Thirst" { "thirst" } else { "hunger" }));
+                    break;
+                }
+            }
+        }
+        for (id, cause) in dead {
+            self.kill_beaver(id, cause);
+        }
+        self.house_beavers();
+        self.employ_beavers();
+        self.breed_in_pods();
+        self.check_wellbeing_record();
+    }
+
+    /// Homeless beavers move into free beds of their district (children first with family).
+    fn house_beavers(&mut self) {
+        let homeless: Vec<i32> = self
+            .colony
+            .beavers
+            .iter()
+            .filter(|(_, b)| b.home.is_none() && !b.is_bot)
+            .map(|(id, _)| *id)
+            .collect();
+        if homeless.is_empty() {
+            return;
+        }
+        for id in homeless {
+            let district = self.colony.beavers[&id].district;
+            let home = self
+                .colony
+                .buildings
+                .iter()
+                .filter(|(_, h)| {
+                    h.finished
+                        && h.kind() == Kind::Dwelling
+                        && h.district == district
+                        && (h.dwellers.len() as u32) < dwelling_capacity(h.spec()).0
+                })
+                .map(|(hid, _)| *hid)
+                .next();
+            if let Some(h) = home {
+                self.colony
+                    .buildings
+                    .get_mut(&h)
+                    .expect("exists")
+                    .dwellers
+                    .push(id);
+                self.colony.beavers.get_mut(&id).expect("exists").home = Some(h);
+            }
+        }
+    }
+
+    /// Releases workers from workplaces that stopped and fills vacancies.
+    fn employ_beavers(&mut self) {
+        // Release.
+        let ids: Vec<i32> = self.colony.buildings.keys().copied().collect();
+        for bid in &ids {
+            let b = &self.colony.buildings[bid];
+            let keep = if !b.finished || b.paused || b.district.is_none() {
+                0
+            } else {
+                b.desired_workers as usize
+            };
+            if b.workers.len() > keep {
+                let gone: Vec<i32> = b.workers[keep..].to_vec();
+                self.colony
+                    .buildings
+                    .get_mut(bid)
+                    .expect("exists")
+                    .workers
+                    .truncate(keep);
+                for w in gone {
+                    if let Some(bv) = self.colony.beavers.get_mut(&w) {
+                        bv.workplace = None;
+                    }
+                    if self.colony.beavers[&w]
+                        .plan
+                        .iter()
+                        .any(|s| matches!(s, Step::Work { building, .. } if building == bid))
+                    {
+                        self.abort_plan(w);
+                    }
+                }
+            }
+        }
+        // Hire.
+        let mut open: Vec<(std::cmp::Reverse<super::Priority>, u32, i32)> = Vec::new();
+        for bid in &ids {
+            let b = &self.colony.buildings[bid];
+            if !b.finished || b.paused || b.workers.len() as u32 >= b.desired_workers {
+                continue;
+            }
+            let Some(d) = b.district else { continue };
+            let dc_door = self.colony.door(d).unwrap_or([b.x, b.y, b.z]);
+            let door = self.colony.door(*bid).unwrap_or([b.x, b.y, b.z]);
+            open.push((
+                std::cmp::Reverse(b.workplace_priority),
+                manhattan(dc_door, door),
+                *bid,
+            ));
+        }
+        open.sort();
+        for (_, _, bid) in open {
+            loop {
+                let b = &self.colony.buildings[&bid];
+                if b.workers.len() as u32 >= b.desired_workers {
+                    break;
+                }
+                let district = b.district;
+                let bots_ok = true;
+                let cand = self
+                    .colony
+                    .beavers
+                    .iter()
+                    .find(|(_, bv)| {
+                        !bv.child
+                            && bv.workplace.is_none()
+                            && bv.district == district
+                            && (bots_ok || !bv.is_bot)
+                    })
+                    .map(|(id, _)| *id);
+                let Some(w) = cand else { break };
+                self.colony
+                    .buildings
+                    .get_mut(&bid)
+                    .expect("exists")
+                    .workers
+                    .push(w);
+                let bv = self.colony.beavers.get_mut(&w).expect("exists");
+                bv.workplace = Some(bid);
+            }
+        }
+    }
+
+    /// Breeding pods with nutrients advance one hour; each full cycle day eats its nutrients and
+    /// after `cyclesPerBeaver` cycles a kit is born.
+    fn breed_in_pods(&mut self) {
+        let pods: Vec<i32> = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.finished && !b.paused && b.kind() == Kind::BreedingPod && b.district.is_some()
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in pods {
+            let b = &self.colony.buildings[&id];
+            let Some(spec) = b.spec().breeding.as_ref() else {
+                continue;
+            };
+            let per_cycle: Vec<(String, u32)> = spec
+                .get("nutrientsPerCycle")
+                .and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|n| {
+                            Some((
+                                n.get("good")?.as_str()?.to_owned(),
+                                n.get("amount")?.as_u64()? as u32,
+                            ))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let cycles = spec
+                .get("cyclesPerBeaver")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(5.0);
+            let cycle_days = spec
+                .get("cycleDays")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(1.0);
+            let fed = b.cycle_started || per_cycle.iter().all(|(g, n)| b.has(g) >= *n);
+            if !fed {
+                continue;
+            }
+            let district = b.district;
+            let door = self.colony.door(id).expect("exists");
+            let b = self.colony.buildings.get_mut(&id).expect("exists");
+            if !b.cycle_started {
+                for (g, n) in &per_cycle {
+                    b.take(g, *n);
+                }
+                b.cycle_started = true;
+            }
+            let before = (b.progress / cycle_days).floor();
+            b.progress += 1.0 / 24.0;
+            let after = (b.progress / cycle_days).floor();
+            if after > before {
+                b.cycle_started = false;
+            }
+            if b.progress + 1e-9 >= cycles * cycle_days {
+                b.progress = 0.0;
+                b.cycle_started = false;
+                let kid = self.spawn_beaver(door, true, 0.0, district);
+                self.population_changed();
+                let day = self.day();
+                let data = json!({ "id": kid, "name": self.colony.beavers[&kid].name, "isBot": false, "pod": id });
+                self.events.push(names::BEAVER_BORN_EVENT, day, data);
+            }
+        }
+    }
+
+    /// Queues `wellbeing.highscore` when the colony's average wellbeing beats its record.
+    fn check_wellbeing_record(&mut self) {
+        let faction = self.faction;
+        let n = self.colony.beavers.values().filter(|b| !b.is_bot).count();
+        if n == 0 {
+            return;
+        }
+        let avg: f64 = self
+            .colony
+            .beavers
+            .values()
+            .filter(|b| !b.is_bot)
+            .map(|b| b.wellbeing(faction))
+            .sum::<f64>()
+            / n as f64;
+        if avg >= self.colony.wellbeing_high + 1.0 {
+            self.colony.wellbeing_high = avg.floor();
+            let day = self.day();
+            self.events.push(
+                names::WELLBEING_HIGHSCORE,
+                day,
+                json!({ "wellbeing": avg.floor() }),
+            );
+        }
+    }
+
+    /// Dawn: beavers age; children grow up; the old die; bots wear.
+    fn colony_dawn(&mut self) {
+        let faction = self.faction;
+        let r = colony_rules();
+        let childhood = r.population.childhood_days.value;
+        let tiers = &r.wellbeing.child_growth_speed_tiers.value;
+        let mut dead: Vec<(i32, &'static str)> = Vec::new();
+        let mut grown: Vec<i32> = Vec::new();
+        for (id, b) in self.colony.beavers.iter_mut() {
+            b.age_days += 1.0;
+            if b.is_bot {
+                b.deterioration = (b.age_days / b.lifespan_days).min(1.0);
+                if b.deterioration >= 1.0 {
+                    dead.push((*id, "deterioration"));
+                }
+                continue;
+            }
+            if b.child {
+                let speed = 1.0 + super::rules::tier_bonus(tiers, b.wellbeing(faction));
+                b.growth += speed / childhood;
+                if b.growth >= 1.0 {
+                    b.child = false;
+                    b.growth = 1.0;
+                    grown.push(*id);
+                }
+            } else {
+                let bonus = super::rules::tier_bonus(
+                    &r.wellbeing.adult_tiers.value.life_expectancy,
+                    b.wellbeing(faction),
+                );
+                if b.age_days >= b.lifespan_days * (1.0 + bonus) {
+                    dead.push((*id, "oldAge"));
+                }
+            }
+        }
+        for (id, cause) in dead {
+            self.kill_beaver(id, cause);
+        }
+        if !grown.is_empty() {
+            self.population_changed();
+        }
+    }
+}
+
+impl super::Colony {
+    /// (adults, children, bots), of one district or all.
+    pub(crate) fn counts(&self, district: Option<i32>) -> (u32, u32, u32) {
+        let mut c = (0, 0, 0);
+        for b in self.beavers.values() {
+            if district.is_some() && b.district != district {
+                continue;
+            }
+            if b.is_bot {
+                c.2 += 1;
+            } else if b.child {
+                c.1 += 1;
+            } else {
+                c.0 += 1;
+            }
+        }
+        c
+    }
+}

@@ -1,0 +1,310 @@
+//! The colony: buildings, beavers and bots, districts, goods and work, with the systems the
+//! world runs each tick and the commands and read models of the colony routes.
+//!
+//! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
+//! `building` (building state and behaviour classes), `beaver` (beavers, needs, wellbeing), `nav`
+//! (navigation graph), `place` (placement rules, placing and demolishing), `behave` (what each
+//! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
+//! deaths), `views` (read models), `commands` (building actions).
+//!
+//! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
+//! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
+//! beavers age. Order is always by id, so the colony is deterministic.
+
+pub mod beaver;
+mod behave;
+pub mod building;
+mod commands;
+pub mod geometry;
+mod life;
+pub mod nav;
+mod place;
+pub mod rules;
+mod views;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::IdGen;
+use crate::rng::WorldRng;
+
+pub use beaver::{Beaver, Step, need_defs, tier_label};
+pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
+pub use commands::{PathPlaced, PlacementSpot, RangeView};
+pub use geometry::Orientation;
+pub use views::{
+    AlertView, BeaverView, BuildingView, DistributionView, DistrictView, NeedView,
+    NotificationView, PopulationView, WellbeingView,
+};
+
+/// The ChaCha8 stream of the game seed the colony draws from.
+pub const COLONY_STREAM: u64 = 0x636f_6c6f; // "colo"
+
+/// First id counter of colony entities (apart from the land's ids).
+const FIRST_ID: u32 = 1 << 24;
+
+/// A district: its center and distribution settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct District {
+    pub name: String,
+    /// Good -> (import option, export threshold).
+    pub distribution: BTreeMap<String, (String, f64)>,
+}
+
+/// A message for the player: deaths, births, hazards and milestones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    pub subject: String,
+    pub description: String,
+    pub cycle: u32,
+    pub cycle_day: u32,
+}
+
+/// All colony state of a world.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Colony {
+    pub(crate) ids: IdGen,
+    pub rng: WorldRng,
+    pub buildings: BTreeMap<i32, Building>,
+    pub beavers: BTreeMap<i32, Beaver>,
+    pub districts: BTreeMap<i32, District>,
+    pub notifications: Vec<Notification>,
+    /// Beavers ever named (for new names).
+    pub named: u32,
+    /// Best average wellbeing reached (for `wellbeing.highscore`).
+    pub wellbeing_high: f64,
+    /// A building was placed by the player already (`game.starting.building`).
+    pub started_building: bool,
+    pub game_over: bool,
+    /// Science points earned (fractional part carried between hours).
+    pub science_carry: f64,
+    /// Voxel -> building id (derived; rebuilt on load).
+    #[serde(skip)]
+    pub blocks: BTreeMap<u64, i32>,
+    /// Bumped on every block change.
+    #[serde(skip)]
+    pub block_version: u64,
+    #[serde(skip)]
+    pub nav: nav::Nav,
+}
+
+impl Colony {
+    /// An empty colony (the world places the starting settlement).
+    pub fn empty(seed: u64) -> Colony {
+        Colony {
+            ids: IdGen::starting_at(FIRST_ID),
+            rng: WorldRng::new(seed, COLONY_STREAM),
+            buildings: BTreeMap::new(),
+            beavers: BTreeMap::new(),
+            districts: BTreeMap::new(),
+            notifications: Vec::new(),
+            named: 0,
+            wellbeing_high: 0.0,
+            started_building: false,
+            game_over: false,
+            science_carry: 0.0,
+            blocks: BTreeMap::new(),
+            block_version: 1,
+            nav: nav::Nav::default(),
+        }
+    }
+
+    /// Checks a loaded colony fits its map and refers only to things it holds.
+    pub fn check(&self, map: &crate::map::Map) -> Result<(), String> {
+        for (id, b) in &self.buildings {
+            if !crate::content::content().buildings.contains_key(&b.prefab) {
+                return Err(format!("building {id} has unknown prefab {:?}", b.prefab));
+            }
+            if !map.contains(b.x.into(), b.y.into()) {
+                return Err(format!("building {id} lies off the map"));
+            }
+            for w in b.workers.iter().chain(&b.dwellers) {
+                if !self.beavers.contains_key(w) {
+                    return Err(format!("building {id} lists unknown beaver {w}"));
+                }
+            }
+        }
+        for (id, b) in &self.beavers {
+            for r in [b.home, b.workplace, b.district].into_iter().flatten() {
+                if !self.buildings.contains_key(&r) {
+                    return Err(format!("beaver {id} refers to unknown building {r}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the derived block index (after loading).
+    pub fn reindex(&mut self) {
+        self.blocks.clear();
+        let ids: Vec<i32> = self.buildings.keys().copied().collect();
+        for id in ids {
+            self.index_building(id);
+        }
+        self.block_version += 1;
+    }
+
+    /// Adds a building's voxels to the block index.
+    pub(crate) fn index_building(&mut self, id: i32) {
+        let b = &self.buildings[&id];
+        for v in place::voxels_of(b) {
+            self.blocks.insert(v, id);
+        }
+        self.block_version += 1;
+    }
+
+    /// Removes a building's voxels from the block index.
+    pub(crate) fn unindex_building(&mut self, id: i32) {
+        if let Some(b) = self.buildings.get(&id) {
+            for v in place::voxels_of(b) {
+                if self.blocks.get(&v) == Some(&id) {
+                    self.blocks.remove(&v);
+                }
+            }
+        }
+        self.block_version += 1;
+    }
+
+    /// The navigation graph, rebuilt if blocks changed since.
+    pub(crate) fn nav(&mut self) -> &mut nav::Nav {
+        if self.nav.built_for != self.block_version {
+            let v = self.block_version;
+            self.nav.rebuild(self.buildings.values(), v);
+        }
+        &mut self.nav
+    }
+
+    /// The doorstep voxel of a building (its own origin voxel when it has no door).
+    pub(crate) fn door(&self, id: i32) -> Option<[u32; 3]> {
+        let b = self.buildings.get(&id)?;
+        Some(
+            match geometry::doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation) {
+                Some((x, y)) if x >= 0 && y >= 0 => [x as u32, y as u32, b.z],
+                _ => [b.x, b.y, b.z],
+            },
+        )
+    }
+
+    /// The district center ids, in id order.
+    pub(crate) fn centers(&self) -> Vec<i32> {
+        self.districts.keys().copied().collect()
+    }
+
+    /// The district whose network reaches this building's doorstep (district centers are their
+    /// own district).
+    pub(crate) fn district_reaching(&mut self, id: i32) -> Option<i32> {
+        if self.districts.contains_key(&id) {
+            return Some(id);
+        }
+        let door = self.door(id)?;
+        let b = self.buildings.get(&id)?;
+        let has_door = geometry::has_entrance(b.spec());
+        let kind = b.kind();
+        let centers = self.centers();
+        let roots: Vec<(i32, [u32; 3])> = centers
+            .iter()
+            .filter_map(|c| Some((*c, self.door(*c)?)))
+            .collect();
+        let nav = self.nav();
+        if has_door {
+            let comp = nav.component(geometry::voxel(door[0], door[1], door[2]))?;
+            roots
+                .iter()
+                .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
+                .map(|(c, _)| *c)
+        } else if matches!(kind, Kind::Path | Kind::Stairs) {
+            let comp = nav.component(geometry::voxel(door[0], door[1], door[2]))?;
+            roots
+                .iter()
+                .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
+                .map(|(c, _)| *c)
+        } else {
+            // Doorless buildings: builders reach them from a connected path within range.
+            let reach = rules::colony_rules().districts.builder_reach_off_path.value;
+            let mut best: Option<(u32, i32)> = None;
+            for (c, r) in &roots {
+                let Some(comp) = nav.component(geometry::voxel(r[0], r[1], r[2])) else {
+                    continue;
+                };
+                for n in nav.nodes_of(comp) {
+                    let (x, y, z) = geometry::unvoxel(n);
+                    let d = nav::manhattan([x, y, z], door);
+                    if d <= reach && best.is_none_or(|(bd, _)| d < bd) {
+                        best = Some((d, *c));
+                    }
+                }
+            }
+            best.map(|(_, c)| c)
+        }
+    }
+
+    /// Recomputes every building's district (after the network changed).
+    pub(crate) fn refresh_districts(&mut self) {
+        let ids: Vec<i32> = self.buildings.keys().copied().collect();
+        for id in ids {
+            let d = self.district_reaching(id);
+            if let Some(b) = self.buildings.get_mut(&id) {
+                b.district = d;
+            }
+        }
+    }
+
+    /// Walking distance between two voxels: along the network when both are on it and joined,
+    /// else Manhattan.
+    pub(crate) fn travel(&mut self, a: [u32; 3], b: [u32; 3]) -> u32 {
+        let (va, vb) = (
+            geometry::voxel(a[0], a[1], a[2]),
+            geometry::voxel(b[0], b[1], b[2]),
+        );
+        self.nav()
+            .distance(va, vb)
+            .unwrap_or_else(|| nav::manhattan(a, b))
+    }
+
+    /// The next free beaver name.
+    pub(crate) fn next_name(&mut self) -> String {
+        let names = &rules::colony_rules().colony.baby_names.value;
+        let n = self.named as usize;
+        self.named += 1;
+        let base = &names[n % names.len()];
+        if n < names.len() {
+            base.clone()
+        } else {
+            format!("{base} {}", n / names.len() + 1)
+        }
+    }
+
+    /// Finished storage buildings (and centers) of a district, in id order.
+    pub(crate) fn stores_of(&self, district: i32) -> Vec<i32> {
+        self.buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.finished
+                    && b.district == Some(district)
+                    && matches!(b.kind(), Kind::Storage | Kind::DistrictCenter)
+            })
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// A district's stock of every good: (available, all).
+    pub(crate) fn district_stock(&self, district: i32) -> BTreeMap<String, (u32, u32)> {
+        let mut out: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+        for id in self.stores_of(district) {
+            let b = &self.buildings[&id];
+            for (g, n) in &b.inventory {
+                let e = out.entry(g.clone()).or_default();
+                e.0 += b.available(g);
+                e.1 += n;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

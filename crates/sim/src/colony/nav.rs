@@ -1,0 +1,224 @@
+//! The navigation graph: where beavers walk between buildings, how far apart two places are and
+//! which buildings a district center reaches.
+//!
+//! Nodes are voxels `(x, y, z)` beavers stand on: every path (on the terrain or on a platform),
+//! every stairs block, and each district center's doorstep (the root of its network). Edges join
+//! 4-neighbours on the same level; stairs facing `o` join the tile in front of them at their own
+//! level with the tile behind them one level up. Every edge costs 1 tile (paths give connectivity,
+//! not speed, as the catalogue says). A building is reachable when its doorstep is a node of its
+//! district center's component.
+//!
+//! The graph is derived state: rebuilt from the buildings whenever a block changes (`version`),
+//! never saved. Distances between nodes come from a breadth-first search, cached per pair until
+//! the graph changes. Off the network (trees in a lumberjack's range, ground around a site)
+//! beavers walk the Manhattan distance.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::building::{Building, Kind};
+use super::geometry::{Orientation, doorstep, unvoxel, voxel};
+
+/// What stands at a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NodeKind {
+    Path,
+    Stairs(Orientation),
+    Root,
+}
+
+/// The graph and its caches.
+#[derive(Debug, Clone, Default)]
+pub struct Nav {
+    /// The block version the graph was built for.
+    pub built_for: u64,
+    nodes: HashMap<u64, NodeKind>,
+    comp: HashMap<u64, u32>,
+    dist: HashMap<(u64, u64), u32>,
+}
+
+impl Nav {
+    /// Rebuilds the graph from the buildings.
+    pub fn rebuild<'a>(&mut self, buildings: impl Iterator<Item = &'a Building>, version: u64) {
+        self.nodes.clear();
+        self.comp.clear();
+        self.dist.clear();
+        for b in buildings {
+            match b.kind() {
+                Kind::Path => {
+                    self.nodes.insert(voxel(b.x, b.y, b.z), NodeKind::Path);
+                }
+                Kind::Stairs => {
+                    self.nodes
+                        .insert(voxel(b.x, b.y, b.z), NodeKind::Stairs(b.orientation));
+                }
+                Kind::DistrictCenter => {
+                    if let Some((dx, dy)) =
+                        doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation)
+                        && dx >= 0
+                        && dy >= 0
+                    {
+                        self.nodes
+                            .entry(voxel(dx as u32, dy as u32, b.z))
+                            .or_insert(NodeKind::Root);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut keys: Vec<u64> = self.nodes.keys().copied().collect();
+        keys.sort_unstable();
+        let mut next = 0u32;
+        for k in keys {
+            if self.comp.contains_key(&k) {
+                continue;
+            }
+            let mut q = VecDeque::from([k]);
+            self.comp.insert(k, next);
+            while let Some(n) = q.pop_front() {
+                for m in self.neighbours(n) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.comp.entry(m) {
+                        e.insert(next);
+                        q.push_back(m);
+                    }
+                }
+            }
+            next += 1;
+        }
+        self.built_for = version;
+    }
+
+    pub fn is_node(&self, v: u64) -> bool {
+        self.nodes.contains_key(&v)
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The component of a node.
+    pub fn component(&self, v: u64) -> Option<u32> {
+        self.comp.get(&v).copied()
+    }
+
+    /// Nodes joined to `v` by one edge, in a fixed order.
+    fn neighbours(&self, v: u64) -> Vec<u64> {
+        let (x, y, z) = unvoxel(v);
+        let mut out = Vec::with_capacity(4);
+        let step = |dx: i32, dy: i32, dz: i32| -> Option<u64> {
+            let (nx, ny, nz) = (
+                x as i64 + dx as i64,
+                y as i64 + dy as i64,
+                z as i64 + dz as i64,
+            );
+            (nx >= 0 && ny >= 0 && nz >= 0).then(|| voxel(nx as u32, ny as u32, nz as u32))
+        };
+        let kind = self.nodes.get(&v).copied();
+        for (dx, dy) in [(0, -1), (-1, 0), (0, 1), (1, 0)] {
+            // Same level.
+            if let Some(n) = step(dx, dy, 0)
+                && let Some(nk) = self.nodes.get(&n)
+            {
+                // Entering stairs from the side or from behind at their level is not allowed.
+                let ok = match nk {
+                    NodeKind::Stairs(o) => o.front() == (-dx, -dy),
+                    _ => true,
+                };
+                let ok_here = match kind {
+                    Some(NodeKind::Stairs(o)) => o.front() == (dx, dy),
+                    _ => true,
+                };
+                if ok && ok_here {
+                    out.push(n);
+                }
+            }
+            // Up the stairs: from stairs to the tile behind them one level up.
+            if let Some(NodeKind::Stairs(o)) = kind
+                && o.front() == (-dx, -dy)
+                && let Some(n) = step(dx, dy, 1)
+                && self.nodes.contains_key(&n)
+            {
+                out.push(n);
+            }
+            // Down onto stairs below whose back faces this tile.
+            if z > 0
+                && let Some(n) = step(dx, dy, -1)
+                && let Some(NodeKind::Stairs(o)) = self.nodes.get(&n)
+                && o.front() == (dx, dy)
+            {
+                out.push(n);
+            }
+        }
+        out
+    }
+
+    /// Path distance in tiles between two nodes, or `None` when not joined.
+    pub fn distance(&mut self, a: u64, b: u64) -> Option<u32> {
+        if a == b {
+            return self.is_node(a).then_some(0);
+        }
+        let (ca, cb) = (self.component(a)?, self.component(b)?);
+        if ca != cb {
+            return None;
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(d) = self.dist.get(&key) {
+            return Some(*d);
+        }
+        let mut seen: HashMap<u64, u32> = HashMap::from([(a, 0)]);
+        let mut q = VecDeque::from([a]);
+        while let Some(n) = q.pop_front() {
+            let d = seen[&n];
+            if n == b {
+                if self.dist.len() > 200_000 {
+                    self.dist.clear();
+                }
+                self.dist.insert(key, d);
+                return Some(d);
+            }
+            for m in self.neighbours(n) {
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(m) {
+                    e.insert(d + 1);
+                    q.push_back(m);
+                }
+            }
+        }
+        None
+    }
+
+    /// Every node of a component, sorted.
+    pub fn nodes_of(&self, comp: u32) -> Vec<u64> {
+        let mut v: Vec<u64> = self
+            .comp
+            .iter()
+            .filter(|(_, c)| **c == comp)
+            .map(|(k, _)| *k)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Breadth-first distances from `from` to every node of its component.
+    pub fn distances_from(&self, from: u64) -> HashMap<u64, u32> {
+        let mut seen: HashMap<u64, u32> = HashMap::new();
+        if !self.is_node(from) {
+            return seen;
+        }
+        seen.insert(from, 0);
+        let mut q = VecDeque::from([from]);
+        while let Some(n) = q.pop_front() {
+            let d = seen[&n];
+            for m in self.neighbours(n) {
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(m) {
+                    e.insert(d + 1);
+                    q.push_back(m);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// Manhattan distance between two voxels (levels count as tiles).
+pub fn manhattan(a: [u32; 3], b: [u32; 3]) -> u32 {
+    a[0].abs_diff(b[0]) + a[1].abs_diff(b[1]) + a[2].abs_diff(b[2])
+}

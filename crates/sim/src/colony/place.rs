@@ -1,0 +1,517 @@
+//! Placement rules, placing and demolishing buildings, and finishing construction.
+//!
+//! A building at `(x, y, z)` turned to `o` fills its turned footprint from `z` up through its
+//! catalogue height. It may be placed when, for every footprint tile:
+//! - the tile is on the map (`out_of_bounds`) and `z` is a height a building can stand at
+//!   (`unreachable_z`);
+//! - the terrain is not above `z` (`terrain`: it would clip underground) and is not below `z`
+//!   unless a solid block (platform, levee, dam) fills the voxel under it (`no_support`); the back
+//!   row of a water intake (pumps) may hang over lower ground, where its water is;
+//! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
+//!   (`occupied`; dead stumps are cleared by the placement);
+//! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
+//!   water buildings (dams, levees, floodgates, wheels, intakes) stand in water.
+//!
+//! A refused placement changes nothing: no ghost is left. The error text names the blocker and a
+//! fix, without a code prefix, with `x, y, z, prefab` and `reason`.
+
+use serde_json::json;
+
+use super::building::{Building, Kind, spec};
+use super::geometry::{Orientation, footprint, turned_size, voxel};
+use super::rules::colony_rules;
+use crate::content::{Building as Spec, content};
+use crate::error::{CommandError, ErrorCode};
+use crate::event::names;
+use crate::world::World;
+
+/// Every voxel a building fills.
+pub fn voxels_of(b: &Building) -> Vec<u64> {
+    let s = b.spec();
+    let mut out = Vec::new();
+    for (x, y) in footprint(s, b.x.into(), b.y.into(), b.orientation) {
+        for dz in 0..s.size.z.max(1) {
+            out.push(voxel(x as u32, y as u32, b.z + dz));
+        }
+    }
+    out
+}
+
+/// Whether a prefab stands in water by design.
+fn water_building(s: &Spec) -> bool {
+    s.flag("waterObstacle") || s.flag("floodable") || s.flag("waterIntake")
+}
+
+/// A placement failure with the contract's extras.
+fn refuse(reason: &str, text: String, prefab: &str, x: i64, y: i64, z: i64) -> CommandError {
+    CommandError::new(ErrorCode::Placement, text)
+        .with("x", x)
+        .with("y", y)
+        .with("z", z)
+        .with("prefab", prefab)
+        .with("reason", reason)
+}
+
+/// A checked placement.
+pub(crate) struct Placement {
+    pub prefab: &'static str,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub orientation: Orientation,
+    /// Dead stumps to clear.
+    pub stumps: Vec<i32>,
+}
+
+impl World {
+    /// Resolves a prefab name the world's faction may place: exact (case-insensitive) names of
+    /// its own and the common prefabs; `invalid_prefab` with similar names otherwise.
+    pub(crate) fn resolve_prefab(&self, name: &str) -> Result<&'static Spec, CommandError> {
+        let want = name.trim();
+        let all: Vec<&'static Spec> = self
+            .faction_buildings()
+            .filter(|b| b.player_placeable)
+            .collect();
+        if let Some(b) = all.iter().find(|b| b.name.eq_ignore_ascii_case(want)) {
+            return Ok(b);
+        }
+        let lower = want.to_ascii_lowercase();
+        let base = lower.split('.').next().unwrap_or("").to_owned();
+        let mut similar: Vec<&str> = all
+            .iter()
+            .filter(|b| {
+                let n = b.name.to_ascii_lowercase();
+                !base.is_empty()
+                    && (n.contains(&base) || base.contains(n.split('.').next().unwrap_or("")))
+            })
+            .map(|b| b.name.as_str())
+            .collect();
+        similar.sort_unstable();
+        similar.truncate(8);
+        let hint = if similar.is_empty() {
+            "list the names with GET /api/prefabs".to_owned()
+        } else {
+            format!(
+                "did you mean {}? (GET /api/prefabs lists all)",
+                similar.join(", ")
+            )
+        };
+        Err(CommandError::new(
+            ErrorCode::InvalidPrefab,
+            format!(
+                "unknown prefab {want:?} for {}; {hint}",
+                self.faction.as_str()
+            ),
+        )
+        .with("prefab", want)
+        .with("similar", similar))
+    }
+
+    /// Checks a placement without changing anything.
+    pub(crate) fn check_placement(
+        &self,
+        prefab: &str,
+        x: i64,
+        y: i64,
+        z: i64,
+        o: Orientation,
+    ) -> Result<Placement, CommandError> {
+        let s = self.resolve_prefab(prefab)?;
+        let name = s.name.as_str();
+        if s.science_cost > 0 && !self.science.unlocked.contains(&s.name) {
+            return Err(CommandError::new(
+                ErrorCode::NotUnlocked,
+                format!(
+                    "{name} needs a science unlock ({} points; you have {}); POST /api/science/unlock {{\"building\": \"{name}\"}} first",
+                    s.science_cost, self.science.points
+                ),
+            )
+            .with("prefab", name)
+            .with("scienceCost", s.science_cost)
+            .with("currentPoints", self.science.points)
+            .with("x", x)
+            .with("y", y)
+            .with("z", z));
+        }
+        let max_z = i64::from(crate::catalog::world_rules().map.max_terrain_height.value) + 8;
+        if !(0..=max_z).contains(&z) {
+            return Err(refuse(
+                "unreachable_z",
+                format!(
+                    "z {z} is outside 0-{max_z}; use the terrain height at ({x}, {y}) (GET /api/tiles)"
+                ),
+                name,
+                x,
+                y,
+                z,
+            ));
+        }
+        let (w, d) = turned_size(s, o);
+        let tiles = footprint(s, x, y, o);
+        if let Some((bx, by)) = tiles.iter().find(|(tx, ty)| !self.map.contains(*tx, *ty)) {
+            return Err(refuse(
+                "out_of_bounds",
+                format!(
+                    "{name} ({w}x{d} facing {}) at ({x}, {y}) runs off the {}x{} map at ({bx}, {by}); move it inside the map",
+                    o.as_str(),
+                    self.map.width(),
+                    self.map.height()
+                ),
+                name,
+                x,
+                y,
+                z,
+            ));
+        }
+        let intake_row: Vec<(i64, i64)> = if s.flag("waterIntake") {
+            let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+            (0..sx)
+                .map(|lx| {
+                    let (dx, dy) = super::geometry::turn(lx, sy - 1, sx, sy, o);
+                    (x + i64::from(dx), y + i64::from(dy))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let zu = z as u32;
+        let mut stumps = Vec::new();
+        let water_limit = colony_rules().colony.water_blocks_placement.value;
+        for &(tx, ty) in &tiles {
+            let (ux, uy) = (tx as u32, ty as u32);
+            let h = u32::from(self.map.terrain_height(ux, uy));
+            if h > zu {
+                return Err(refuse(
+                    "terrain",
+                    format!(
+                        "terrain at ({tx}, {ty}) is height {h}, above z {z}: {name} would clip underground; place it at z {h} or on flatter ground"
+                    ),
+                    name,
+                    x,
+                    y,
+                    z,
+                ));
+            }
+            let over_water = intake_row.contains(&(tx, ty));
+            if h < zu && !over_water {
+                let below = self.colony.blocks.get(&voxel(ux, uy, zu - 1));
+                let solid = below.is_some_and(|id| {
+                    self.colony
+                        .buildings
+                        .get(id)
+                        .is_some_and(|b| b.kind() == Kind::Solid)
+                });
+                if !solid {
+                    return Err(refuse(
+                        "no_support",
+                        format!(
+                            "nothing holds {name} up at ({tx}, {ty}, {z}): the terrain there is height {h}; place it at z {h} or build a platform under it"
+                        ),
+                        name,
+                        x,
+                        y,
+                        z,
+                    ));
+                }
+            }
+            for dz in 0..s.size.z.max(1) {
+                if let Some(other) = self.colony.blocks.get(&voxel(ux, uy, zu + dz)) {
+                    let ob = &self.colony.buildings[other];
+                    return Err(refuse(
+                        "occupied",
+                        format!(
+                            "({tx}, {ty}, {}) is occupied by {} #{other} at ({}, {}, {}); pick a free spot (POST /api/placement/find) or demolish it",
+                            zu + dz, ob.prefab, ob.x, ob.y, ob.z
+                        ),
+                        name, x, y, z,
+                    ).with("blockerId", *other));
+                }
+            }
+            if h == zu {
+                let i = self.land.idx(ux, uy);
+                if let Some(occ) = self.land.occupant[i] {
+                    if let Some(p) = self.land.plants.get(&occ) {
+                        if p.alive {
+                            return Err(refuse(
+                                "occupied",
+                                format!(
+                                    "({tx}, {ty}) is occupied by {} #{occ}; cut it (POST /api/cutting/area) or pick a free spot (POST /api/placement/find)",
+                                    p.name()
+                                ),
+                                name, x, y, z,
+                            ).with("blockerId", occ));
+                        }
+                        stumps.push(occ);
+                    } else {
+                        return Err(refuse(
+                            "occupied",
+                            format!(
+                                "({tx}, {ty}) is occupied by ruins #{occ}; scavenge them or pick a free spot (POST /api/placement/find)"
+                            ),
+                            name, x, y, z,
+                        ).with("blockerId", occ));
+                    }
+                }
+                if !water_building(s) && self.water_depth(ux, uy) > water_limit {
+                    return Err(refuse(
+                        "water",
+                        format!(
+                            "({tx}, {ty}) is under {:.2} of water; {name} must stand on dry land (water buildings and platforms may stand in water)",
+                            self.water_depth(ux, uy)
+                        ),
+                        name,
+                        x,
+                        y,
+                        z,
+                    ));
+                }
+            }
+        }
+        Ok(Placement {
+            prefab: content()
+                .buildings
+                .get_key_value(&s.name)
+                .map(|(k, _)| k.as_str())
+                .unwrap_or(name),
+            x: x as u32,
+            y: y as u32,
+            z: zu,
+            orientation: o,
+            stumps,
+        })
+    }
+
+    /// Places a checked building: the site (or the finished building, for instant prefabs),
+    /// its blocks and events. Returns the id.
+    pub(crate) fn apply_placement(&mut self, p: Placement) -> i32 {
+        for s in &p.stumps {
+            self.land.remove_plant(*s);
+        }
+        let id = self.colony.ids.next_id();
+        let b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        let kind = b.kind();
+        self.colony.buildings.insert(id, b);
+        self.colony.index_building(id);
+        let day = self.day();
+        let data = self.building_event_data(id);
+        self.events.push(names::BUILDING_PLACED, day, data.clone());
+        if matches!(kind, Kind::Path | Kind::Stairs | Kind::Solid) {
+            self.events.push(names::BLOCK_SET, day, data.clone());
+        }
+        if !self.colony.started_building && kind != Kind::DistrictCenter {
+            self.colony.started_building = true;
+            self.events.push(names::GAME_STARTING_BUILDING, day, data);
+        }
+        let instant = colony_rules()
+            .construction
+            .instant_buildings
+            .value
+            .iter()
+            .any(|n| *n == spec(p.prefab).base_name);
+        if instant {
+            self.finish_building(id);
+        }
+        if matches!(kind, Kind::Path | Kind::Stairs) {
+            self.colony.refresh_districts();
+        } else {
+            let d = self.colony.district_reaching(id);
+            if let Some(b) = self.colony.buildings.get_mut(&id) {
+                b.district = d;
+            }
+        }
+        id
+    }
+
+    /// `{id, name, x, y, z}` of a building, for events.
+    pub(crate) fn building_event_data(&self, id: i32) -> serde_json::Value {
+        match self.colony.buildings.get(&id) {
+            Some(b) => json!({ "id": id, "name": b.prefab, "x": b.x, "y": b.y, "z": b.z }),
+            None => json!({ "id": id }),
+        }
+    }
+
+    /// Completes construction: materials are used up, the building starts working, water
+    /// obstacles start holding water, a new district center founds its district.
+    pub(crate) fn finish_building(&mut self, id: i32) {
+        let Some(b) = self.colony.buildings.get_mut(&id) else {
+            return;
+        };
+        if b.finished {
+            return;
+        }
+        b.finished = true;
+        let costs: Vec<(String, u32)> = b
+            .spec()
+            .cost
+            .iter()
+            .map(|c| (c.good.clone(), c.amount as u32))
+            .collect();
+        for (g, n) in costs {
+            b.take(&g, n);
+        }
+        b.build_hours = b.build_hours_needed();
+        let (kind, s, x, y, z, o) = (b.kind(), b.spec(), b.x, b.y, b.z, b.orientation);
+        let h = b.floodgate_height;
+        let day = self.day();
+        if s.flag("waterObstacle") {
+            let top = if s.flag("floodgate") {
+                z as f32 + h
+            } else if s.base_name == "Dam" {
+                z as f32 + 0.65
+            } else {
+                (z + s.size.z) as f32
+            };
+            for (tx, ty) in footprint(s, x.into(), y.into(), o) {
+                let _ = self.set_water_barrier(tx, ty, Some(top));
+            }
+        }
+        if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
+            let n = self.colony.districts.len() + 1;
+            self.colony.districts.insert(
+                id,
+                super::District {
+                    name: format!("District {n}"),
+                    distribution: Default::default(),
+                },
+            );
+            self.colony.block_version += 1;
+            self.colony.refresh_districts();
+            self.events.push(
+                names::DISTRICT_CHANGED,
+                day,
+                json!({ "id": id, "name": format!("District {n}"), "change": "added" }),
+            );
+        }
+        let data = self.building_event_data(id);
+        self.events.push(names::BUILDING_FINISHED, day, data);
+    }
+
+    /// Removes a building: workers and dwellers leave, plans that use it are dropped, goods on
+    /// site go back to the district (materials of a site in full; a finished building's cost at
+    /// the game mode's refund rate), blocks and water barriers go.
+    pub(crate) fn remove_building(&mut self, id: i32) -> Result<(), CommandError> {
+        let b = self.colony.buildings.get(&id).ok_or_else(|| {
+            CommandError::new(
+                ErrorCode::NotFound,
+                format!("no building with id {id}; ids change when buildings go, re-query GET /api/buildings"),
+            )
+            .with("id", id)
+        })?;
+        if b.kind() == Kind::DistrictCenter {
+            return Err(CommandError::new(
+                ErrorCode::InvalidType,
+                format!("{} #{id} is a district center; it holds the district together and cannot be demolished", b.prefab),
+            )
+            .with("id", id)
+            .with("name", b.prefab.clone()));
+        }
+        let day = self.day();
+        let data = self.building_event_data(id);
+        self.drop_plans_using(id);
+        let b = self
+            .colony
+            .buildings
+            .get(&id)
+            .expect("checked above")
+            .clone();
+        let mut refund: Vec<(String, u32)> =
+            b.inventory.iter().map(|(g, n)| (g.clone(), *n)).collect();
+        if b.finished {
+            let rate = crate::catalog::world_rules().mode(self.mode).refund_rate;
+            for c in &b.spec().cost {
+                refund.push((c.good.clone(), (c.amount * rate).floor() as u32));
+            }
+        }
+        for w in b.workers.iter().chain(&b.dwellers) {
+            if let Some(bv) = self.colony.beavers.get_mut(w) {
+                if bv.workplace == Some(id) {
+                    bv.workplace = None;
+                }
+                if bv.home == Some(id) {
+                    bv.home = None;
+                }
+            }
+        }
+        let s = b.spec();
+        if s.flag("waterObstacle") && b.finished {
+            for (tx, ty) in footprint(s, b.x.into(), b.y.into(), b.orientation) {
+                let _ = self.set_water_barrier(tx, ty, None);
+            }
+        }
+        self.colony.unindex_building(id);
+        self.colony.buildings.remove(&id);
+        if let Some(d) = b.district.filter(|d| self.colony.buildings.contains_key(d)) {
+            let dc = self
+                .colony
+                .buildings
+                .get_mut(&d)
+                .expect("district center exists");
+            for (g, n) in refund {
+                dc.add(&g, n);
+            }
+        }
+        if b.finished {
+            self.events
+                .push(names::BUILDING_DECONSTRUCTED, day, data.clone());
+        }
+        self.events
+            .push(names::BUILDING_DEMOLISHED, day, data.clone());
+        if matches!(b.kind(), Kind::Path | Kind::Stairs | Kind::Solid) {
+            self.events.push(names::BLOCK_UNSET, day, data);
+            self.colony.refresh_districts();
+        }
+        Ok(())
+    }
+
+    /// Places the starting settlement: the district center on the start spot (facing south, its
+    /// doorstep toward the spot), the starting beavers and the starting goods in its stock.
+    pub(crate) fn found_colony(&mut self) {
+        let (sx, sy, sz) = self.map.start_spot();
+        let dc_name = format!("DistrictCenter.{}", self.faction.as_str());
+        let mut spot = None;
+        'search: for r in 0..12i64 {
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    if dx.abs().max(dy.abs()) != r {
+                        continue;
+                    }
+                    let (x, y) = (i64::from(sx) - 1 + dx, i64::from(sy) - 1 + dy);
+                    if let Ok(p) =
+                        self.check_placement(&dc_name, x, y, i64::from(sz), Orientation::South)
+                    {
+                        spot = Some(p);
+                        break 'search;
+                    }
+                }
+            }
+        }
+        let Some(p) = spot else {
+            return;
+        };
+        let dc = self.apply_placement(p);
+        let rules = colony_rules();
+        let mode = crate::catalog::world_rules().mode(self.mode);
+        let food = rules.colony.starting_food_good.value[self.faction.as_str()].clone();
+        let door = self.colony.door(dc).expect("the center exists");
+        {
+            let b = self.colony.buildings.get_mut(&dc).expect("just placed");
+            for (g, n) in &rules.colony.starting_goods.value {
+                b.add(g, *n);
+            }
+            b.add(&food, mode.starting_food);
+            b.add("Water", mode.starting_water);
+        }
+        let start = &rules.population.starting_colony.value;
+        for i in 0..(start.adults + start.children) {
+            let child = i >= start.adults;
+            let range = if child {
+                start.child_age_progress
+            } else {
+                start.adult_age_progress
+            };
+            let progress = self.colony.rng.range_f64(range[0], range[1]);
+            self.spawn_beaver(door, child, progress, Some(dc));
+        }
+        self.population_changed();
+    }
+}

@@ -1,0 +1,200 @@
+//! The colony's rules, typed from `data/colony.json` (population, consumption, movement, hauling,
+//! districts, wellbeing and construction facts copied from the shared catalogue, plus the project's
+//! own estimates under `colony`). Parsed once; every tunable of the colony lives there.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::catalog::Fact;
+
+const COLONY_JSON: &str = include_str!("../../../../data/colony.json");
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ColonyRules {
+    pub population: PopulationRules,
+    pub consumption: ConsumptionRules,
+    pub movement: MovementRules,
+    pub hauling: HaulingRules,
+    pub districts: DistrictRules,
+    pub wellbeing: WellbeingRules,
+    pub construction: ConstructionRules,
+    pub colony: Estimates,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartingColony {
+    pub adults: u32,
+    pub children: u32,
+    pub adult_age_progress: [f64; 2],
+    pub child_age_progress: [f64; 2],
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FolktailsReproduction {
+    pub chance_per_qualifying_entry: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopulationRules {
+    pub average_lifespan_days: Fact<f64>,
+    pub childhood_days: Fact<f64>,
+    pub folktails_reproduction: Fact<FolktailsReproduction>,
+    pub starting_colony: Fact<StartingColony>,
+    pub bot_lifespan_days: Fact<f64>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumptionRules {
+    pub food_per_beaver_per_day: Fact<f64>,
+    pub water_per_beaver_per_day: Fact<f64>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Carrying {
+    pub speed_while_carrying: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MovementRules {
+    /// Tiles per second at 1x.
+    pub adult_walk_speed: Fact<f64>,
+    pub child_walk_speed: Fact<f64>,
+    pub bot_walk_speed: Fact<f64>,
+    pub carrying_slowdown: Fact<Carrying>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HaulingRules {
+    pub lifting_capacity: Fact<u32>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DistrictRules {
+    pub builder_reach_off_path: Fact<u32>,
+    pub dc_builders: Fact<u32>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdultTiers {
+    #[serde(rename = "WorkingSpeed")]
+    pub working_speed: BTreeMap<String, f64>,
+    #[serde(rename = "MovementSpeed")]
+    pub movement_speed: BTreeMap<String, f64>,
+    #[serde(rename = "LifeExpectancy")]
+    pub life_expectancy: BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WellbeingRules {
+    pub adult_tiers: Fact<AdultTiers>,
+    pub child_growth_speed_tiers: Fact<BTreeMap<String, f64>>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConstructionRules {
+    pub instant_buildings: Fact<Vec<String>>,
+    pub build_hours_per_material_unit: Fact<f64>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Estimates {
+    pub starting_goods: Fact<BTreeMap<String, u32>>,
+    pub starting_food_good: Fact<BTreeMap<String, String>>,
+    pub seek_water_below: Fact<f64>,
+    pub seek_food_below: Fact<f64>,
+    pub thirst_per_water_unit: Fact<f64>,
+    pub hunger_per_food_unit: Fact<f64>,
+    pub sleep_per_hour_housing: Fact<f64>,
+    pub sleep_per_hour_outside: Fact<f64>,
+    pub shelter_per_hour_housing: Fact<f64>,
+    pub attraction_per_hour: Fact<f64>,
+    pub visit_hours: Fact<f64>,
+    pub work_chunk_hours: Fact<f64>,
+    pub cut_hours: Fact<f64>,
+    pub gather_hours: Fact<f64>,
+    pub plant_hours: Fact<f64>,
+    pub harvest_hours: Fact<f64>,
+    pub scavenge_hours: Fact<f64>,
+    pub scrap_per_trip: Fact<u32>,
+    pub eat_hours: Fact<f64>,
+    pub min_build_hours: Fact<f64>,
+    pub flag_output_capacity: Fact<u32>,
+    pub input_buffer_cycles: Fact<f64>,
+    pub workplace_output_capacity: Fact<u32>,
+    pub dc_starting_capacity_override: Fact<bool>,
+    pub default_storage_capacity: Fact<BTreeMap<String, u32>>,
+    pub default_child_slots_per_beds: Fact<u32>,
+    pub attraction_radius_tiles: Fact<u32>,
+    pub flooded_depth: Fact<f32>,
+    pub water_blocks_placement: Fact<f32>,
+    pub pump_min_depth: Fact<f32>,
+    pub pump_volume_per_unit: Fact<f32>,
+    pub off_path_range: Fact<u32>,
+    pub baby_names: Fact<Vec<String>>,
+}
+
+/// The colony rules (parsed once from the embedded data file).
+pub fn colony_rules() -> &'static ColonyRules {
+    static RULES: OnceLock<ColonyRules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        serde_json::from_str(COLONY_JSON).expect("data/colony.json is valid colony rules")
+    })
+}
+
+/// The bonus of a tier table (`{"threshold": delta}`) at `score`: the delta of the highest
+/// threshold reached, 0 below the lowest.
+pub fn tier_bonus(table: &BTreeMap<String, f64>, score: f64) -> f64 {
+    let mut best: Option<(f64, f64)> = None;
+    for (k, v) in table {
+        let Ok(t) = k.parse::<f64>() else { continue };
+        if score >= t && best.is_none_or(|(bt, _)| t > bt) {
+            best = Some((t, *v));
+        }
+    }
+    best.map_or(0.0, |(_, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_parse_and_tiers_pick_the_highest_threshold() {
+        let r = colony_rules();
+        assert_eq!(r.hauling.lifting_capacity.value, 14);
+        assert_eq!(r.population.starting_colony.value.adults, 8);
+        let ws = &r.wellbeing.adult_tiers.value.working_speed;
+        assert_eq!(tier_bonus(ws, 0.0), 0.0);
+        assert_eq!(tier_bonus(ws, 12.0), 0.4);
+        assert_eq!(tier_bonus(ws, 100.0), 3.0);
+    }
+}
