@@ -71,6 +71,18 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
     }
 }
 
+impl NeedDef {
+    /// Whether `points` is favourable: above 0, or for ailment needs whose healthy top is 0
+    /// (Injury, contamination, chipped teeth, stings), not below it.
+    pub fn favorable_at(&self, points: f64) -> bool {
+        if self.max <= 0.0 {
+            points >= 0.0
+        } else {
+            points > 0.0
+        }
+    }
+}
+
 /// The needs of a faction's beavers (`bot = false`) or bots, in catalogue order.
 pub fn need_defs(faction: Faction, bot: bool) -> &'static [NeedDef] {
     static TABLES: OnceLock<[Vec<NeedDef>; 4]> = OnceLock::new();
@@ -264,7 +276,13 @@ impl Beaver {
         need_defs(faction, self.is_bot)
             .iter()
             .zip(&self.needs)
-            .map(|(d, p)| if *p > 0.0 { d.favorable } else { d.unfavorable })
+            .map(|(d, p)| {
+                if d.favorable_at(*p) {
+                    d.favorable
+                } else {
+                    d.unfavorable
+                }
+            })
             .sum()
     }
 
@@ -273,7 +291,7 @@ impl Beaver {
         need_defs(faction, self.is_bot)
             .iter()
             .zip(&self.needs)
-            .filter(|(d, p)| d.critical && **p <= 0.0)
+            .filter(|(d, p)| d.critical && !d.favorable_at(**p))
             .map(|(d, _)| d.id.as_str())
             .collect()
     }

@@ -678,7 +678,7 @@ impl World {
     /// A builder's next job: the most urgent site with delivered materials still to work in.
     fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
-        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, i32)> = None;
+        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
         for (id, b) in &self.colony.buildings {
             if b.finished || b.district != Some(district) {
                 continue;
@@ -687,12 +687,12 @@ impl World {
             if workable <= 1e-9 {
                 continue;
             }
-            let key = (std::cmp::Reverse(b.construction_priority), *id);
+            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *id);
             if best.is_none_or(|bk| key < bk) {
                 best = Some(key);
             }
         }
-        let (_, site) = best?;
+        let (_, _, site) = best?;
         let door = self.colony.door(site)?;
         Some(vec![walk(door), Step::Build { site, hours: chunk }])
     }
@@ -738,14 +738,32 @@ impl World {
     fn find_haul(&self, district: i32, here: [u32; 3]) -> Option<(i32, i32, String, u32)> {
         let c = &self.colony;
         let stores = c.stores_of(district);
+        // Sources: stores (not those obtaining for themselves) and the outputs of producers.
+        let producers: Vec<i32> = c
+            .buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.finished
+                    && b.district == Some(district)
+                    && !b.inventory.is_empty()
+                    && !matches!(
+                        b.kind(),
+                        Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
+                    )
+            })
+            .map(|(id, _)| *id)
+            .collect();
         let source_for = |good: &str, exclude: i32, near: [u32; 3]| -> Option<(i32, u32)> {
             stores
                 .iter()
+                .chain(&producers)
                 .filter(|s| **s != exclude)
                 .filter_map(|s| {
                     let b = &c.buildings[s];
+                    let is_input = input_wants(b).iter().any(|(g, _)| g == good);
                     let n = b.available(good);
                     (n > 0
+                        && !is_input
                         && (b.storage_mode != StorageMode::Obtain
                             || b.kind() == Kind::DistrictCenter))
                         .then(|| (*s, n, manhattan(near, c.door(*s).unwrap_or(near))))
@@ -753,7 +771,8 @@ impl World {
                 .min_by_key(|(s, _, d)| (*d, *s))
                 .map(|(s, n, _)| (s, n))
         };
-        let mut targets: Vec<(bool, std::cmp::Reverse<super::building::Priority>, i32)> = c
+        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
+        let mut targets: Vec<Target> = c
             .buildings
             .iter()
             .filter(|(_, b)| b.district == Some(district))
@@ -763,12 +782,12 @@ impl World {
                 } else {
                     b.construction_priority
                 };
-                (!b.haul_prioritized, std::cmp::Reverse(p), *id)
+                (!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id)
             })
             .collect();
         targets.sort();
         // 1. Construction materials.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if b.finished {
                 continue;
@@ -786,7 +805,7 @@ impl World {
             }
         }
         // 2. Recipe inputs and breeding-pod nutrients.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if !b.finished || b.paused {
                 continue;
@@ -804,7 +823,7 @@ impl World {
             }
         }
         // 3. Outputs of workplaces (and stores being emptied or supplying) to storage.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if !b.finished {
                 continue;
@@ -845,7 +864,7 @@ impl World {
             }
         }
         // 4. Stores in obtain mode pull their good from other stores.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if b.kind() != Kind::Storage || b.storage_mode != StorageMode::Obtain || !b.finished {
                 continue;
@@ -1077,14 +1096,15 @@ impl World {
             .filter(|b| !b.child && !b.is_bot)
             .count();
         let kids = self.colony.beavers.values().filter(|b| b.child).count();
-        let beds = super::building::dwelling_capacity(h.spec()).0 as usize;
         let door = self.colony.door(home).expect("home exists");
         self.colony
             .beavers
             .get_mut(&id)
             .expect("exists")
             .last_roll_day = day;
-        if kids_here < kid_slots && partner && kids * 2 < adults && h.dwellers.len() < beds {
+
+        let bed_free = h.dwellers.len() < super::building::dwelling_capacity(h.spec()).0 as usize;
+        if kids_here < kid_slots && partner && kids * 2 < adults && bed_free {
             let chance = colony_rules()
                 .population
                 .folktails_reproduction
@@ -1094,6 +1114,7 @@ impl World {
                 let district = h.district;
                 let kid = self.spawn_beaver(door, true, 0.0, district);
                 self.population_changed();
+                // The kit takes the free bed of the dwelling it was born in.
                 if let Some(hb) = self.colony.buildings.get_mut(&home) {
                     hb.dwellers.push(kid);
                 }

@@ -288,6 +288,9 @@ pub struct Building {
     pub floodgate_height: f32,
     /// Id of the district (its center's building id) the building belongs to.
     pub district: Option<i32>,
+    /// Placement order (work of equal priority goes oldest first).
+    #[serde(default)]
+    pub seq: u32,
 }
 
 impl Building {
@@ -329,6 +332,7 @@ impl Building {
             plantable: None,
             floodgate_height: 0.0,
             district: None,
+            seq: 0,
         }
     }
 

@@ -10,7 +10,8 @@
 //! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
 //!   (`occupied`; dead stumps are cleared by the placement);
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
-//!   water buildings (dams, levees, floodgates, wheels, intakes) stand in water.
+//!   water buildings (dams, levees, floodgates, wheels) stand in water, pumps only with their
+//!   intake row (the back row of the footprint).
 //!
 //! A refused placement changes nothing: no ghost is left. The error text names the blocker and a
 //! fix, without a code prefix, with `x, y, z, prefab` and `reason`.
@@ -37,9 +38,9 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design.
+/// Whether a prefab stands in water by design (pumps only with their intake row).
 fn water_building(s: &Spec) -> bool {
-    s.flag("waterObstacle") || s.flag("floodable") || s.flag("waterIntake")
+    s.flag("waterObstacle") || s.flag("floodable")
 }
 
 /// A placement failure with the contract's extras.
@@ -252,7 +253,7 @@ impl World {
                         ).with("blockerId", occ));
                     }
                 }
-                if !water_building(s) && self.water_depth(ux, uy) > water_limit {
+                if !water_building(s) && !over_water && self.water_depth(ux, uy) > water_limit {
                     return Err(refuse(
                         "water",
                         format!(
@@ -288,7 +289,9 @@ impl World {
             self.land.remove_plant(*s);
         }
         let id = self.colony.ids.next_id();
-        let b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        let mut b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        self.colony.placed += 1;
+        b.seq = self.colony.placed;
         let kind = b.kind();
         self.colony.buildings.insert(id, b);
         self.colony.index_building(id);

@@ -182,14 +182,25 @@ fn carve_start_area(
     if (high_side && room_high < need) || (!high_side && room_low < need) {
         high_side = room_high >= room_low;
     }
-    let s0 = if high_side { hi + 1 + r } else { lo - 1 - r };
-    let s0 = s0.clamp(r, across - 1 - r);
+    // The area hugs the river bank row by row: on each row it starts right beside that row's
+    // channel, so the water is always at its edge.
+    let base = |t: i64| -> i64 {
+        let [rlo, rhi] = spans[t.clamp(0, along - 1) as usize].map(i64::from);
+        if high_side { rhi + 1 } else { rlo - 1 }
+    };
+    let toward = if high_side { 1 } else { -1 };
     let ramp = i64::from(g.start_area_ramp);
     let w = i64::from(width);
     for dt in -(r + ramp)..=(r + ramp) {
-        for ds in -(r + ramp)..=(r + ramp) {
-            let (t, s) = (t0 + dt, s0 + ds);
-            if t < 0 || s < 0 || t >= along || s >= across {
+        let t = t0 + dt;
+        if t < 0 || t >= along {
+            continue;
+        }
+        let b = base(t);
+        // `k` counts tiles away from the bank: 0..=2r is the flat area, beyond is the ramp.
+        for k in 0..=(2 * r + ramp) {
+            let s = b + toward * k;
+            if s < 0 || s >= across {
                 continue;
             }
             let [rlo, rhi] = spans[t as usize].map(i64::from);
@@ -200,7 +211,7 @@ fn carve_start_area(
                 RiverAxis::AlongX => (t, s),
                 RiverAxis::AlongY => (s, t),
             };
-            let ring = (dt.abs() - r).max(ds.abs() - r).max(0);
+            let ring = (dt.abs() - r).max(k - 2 * r).max(0);
             let cap = i64::from(g.lowest_land_height) + ring;
             let cell = &mut terrain[(y * w + x) as usize];
             *cell = i64::from(*cell)
@@ -208,6 +219,7 @@ fn carve_start_area(
                 .max(i64::from(g.lowest_land_height)) as u8;
         }
     }
+    let s0 = (base(t0) + toward * r).clamp(0, across - 1);
     let (x, y) = match axis {
         RiverAxis::AlongX => (t0, s0),
         RiverAxis::AlongY => (s0, t0),

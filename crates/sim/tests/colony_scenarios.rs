@@ -1,0 +1,299 @@
+//! Scenario tests of the colony (game.md "How the game proves itself"), driven only through the
+//! world's commands with fixed seeds: the idle colony dies of thirst; a sensible opening lives and
+//! grows; drought with and without water stored; materials gate construction; IronTeeth pods;
+//! determinism and save/load/continue.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use sim::{Faction, GameMode, NewGame, World, ticks_per_day};
+
+fn game(seed: u64, faction: Faction) -> NewGame {
+    NewGame {
+        seed,
+        faction,
+        mode: GameMode::Normal,
+        ..NewGame::default()
+    }
+}
+
+/// The district center's doorstep.
+fn dc_door(w: &World) -> (i64, i64, i64) {
+    let dc = w
+        .buildings()
+        .into_iter()
+        .find(|b| b.name.starts_with("DistrictCenter"))
+        .expect("a district center");
+    (
+        i64::from(dc.entrance_x.unwrap()),
+        i64::from(dc.entrance_y.unwrap()),
+        i64::from(dc.z),
+    )
+}
+
+/// Lays paths from `from` to `to` (both at level z) over free, dry, flat tiles; existing paths
+/// are reused. Returns false when there is no way.
+fn connect(w: &mut World, from: (i64, i64), to: (i64, i64), z: i64) -> bool {
+    let walkable = |w: &World, x: i64, y: i64| -> Option<bool> {
+        let t = w.tiles(x, y, x, y).ok()?;
+        let t = &t.tiles[0];
+        if i64::from(t.terrain) != z || t.water > 0.05 {
+            return None;
+        }
+        let path = t.occupants.iter().any(|o| o.name == "Path");
+        let blocked = t.occupants.iter().any(|o| o.name != "Path") && !t.dead;
+        if blocked { None } else { Some(path) }
+    };
+    let mut prev = std::collections::HashMap::new();
+    let mut q = VecDeque::from([from]);
+    let mut seen = BTreeSet::from([from]);
+    while let Some(p) = q.pop_front() {
+        if p == to {
+            break;
+        }
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = (p.0 + dx, p.1 + dy);
+            if !w.map().contains(n.0, n.1) || seen.contains(&n) {
+                continue;
+            }
+            if walkable(w, n.0, n.1).is_none() {
+                continue;
+            }
+            seen.insert(n);
+            prev.insert(n, p);
+            q.push_back(n);
+        }
+    }
+    if !seen.contains(&to) {
+        return false;
+    }
+    let mut p = to;
+    loop {
+        if walkable(w, p.0, p.1) == Some(false) {
+            w.place_building("Path", p.0, p.1, z, "south")
+                .expect("path placed");
+        }
+        if p == from {
+            break;
+        }
+        p = prev[&p];
+    }
+    true
+}
+
+/// Places a prefab at the free spot of an area whose doorstep is nearest the district center's,
+/// then joins its doorstep to the network. Returns its id.
+fn place_near(w: &mut World, prefab: &str, area: (i64, i64, i64, i64)) -> i32 {
+    let door = dc_door(w);
+    let mut spots: Vec<(i64, i64, i64, String, i64, i64)> = Vec::new();
+    for y in area.1..=area.3 {
+        for x in area.0..=area.2 {
+            for o in ["south", "west", "north", "east"] {
+                let mut probe = w.clone();
+                if let Ok(id) = probe.place_building(prefab, x, y, door.2, o) {
+                    let b = probe.building_view(id).unwrap();
+                    let (ex, ey) = (
+                        b.entrance_x.map_or(x, i64::from),
+                        b.entrance_y.map_or(y, i64::from),
+                    );
+                    spots.push((x, y, door.2, o.to_owned(), ex, ey));
+                }
+            }
+        }
+    }
+    spots.sort_by_key(|s| ((s.4 - door.0).abs() + (s.5 - door.1).abs(), s.1, s.0));
+    for (x, y, z, o, ex, ey) in spots {
+        let mut trial = w.clone();
+        let id = trial.place_building(prefab, x, y, z, &o).unwrap();
+        if connect(&mut trial, (door.0, door.1), (ex, ey), z) {
+            *w = trial;
+            return id;
+        }
+    }
+    panic!("no connected spot for {prefab} in {area:?}");
+}
+
+/// The sensible opening of game.md: a water pump at the river, paths, gatherers, a lumberjack
+/// with marked trees, lodges and storage.
+fn sensible_opening(w: &mut World) {
+    let door = dc_door(w);
+    let (_, _, _, pumps) = w
+        .find_placements(
+            "WaterPump.Folktails",
+            door.0 - 20,
+            door.1 - 12,
+            door.0 + 20,
+            door.1 + 12,
+        )
+        .unwrap();
+    let pump = pumps.first().expect("a pump spot by the river");
+    let pid = w
+        .place_building(
+            "WaterPump.Folktails",
+            pump.x.into(),
+            pump.y.into(),
+            pump.z.into(),
+            &pump.orientation,
+        )
+        .unwrap();
+    w.set_priority(pid, "VeryHigh", "construction").unwrap();
+    let pv = w.building_view(pid).unwrap();
+    assert!(connect(
+        w,
+        (door.0, door.1),
+        (pv.entrance_x.unwrap().into(), pv.entrance_y.unwrap().into()),
+        door.2
+    ));
+    let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
+    place_near(w, "SmallTank.Folktails", near);
+    place_near(w, "SmallTank.Folktails", near);
+    for _ in 0..5 {
+        place_near(w, "Lodge.Folktails", near);
+    }
+    for _ in 0..3 {
+        place_near(w, "SmallWarehouse.Folktails", near);
+    }
+    for _ in 0..3 {
+        place_near(w, "SmallPile.Folktails", near);
+    }
+    let wide = (door.0 - 14, door.1 - 2, door.0 + 4, door.1 + 14);
+    place_near(w, "GathererFlag.Folktails", wide);
+    place_near(w, "GathererFlag.Folktails", wide);
+    let farm = place_near(w, "EfficientFarmHouse.Folktails", wide);
+    let f = w.building_view(farm).unwrap();
+    let (fx, fy) = (
+        i64::from(f.entrance_x.unwrap()),
+        i64::from(f.entrance_y.unwrap()),
+    );
+    let spots = w
+        .find_planting_spots("Carrot", fx - 12, fy - 12, fx + 12, fy + 12, Some(door.2))
+        .unwrap();
+    let mut marked = 0;
+    for s in spots.iter().filter(|s| s.moist) {
+        let (x, y) = (i64::from(s.x), i64::from(s.y));
+        if (x - fx).abs() + (y - fy).abs() <= 18 && marked < 100 {
+            w.mark_planting(x, y, x, y, door.2, "Carrot").unwrap();
+            marked += 1;
+        }
+    }
+    assert!(
+        marked >= 20,
+        "moist land for carrots near the farm: {marked}"
+    );
+    eprintln!("marked {marked} carrot tiles");
+    let lj = place_near(w, "LumberjackFlag.Folktails", wide);
+    let l = w.building_view(lj).unwrap();
+    for z in 0..12 {
+        let _ = w.set_cutting_area(
+            i64::from(l.x) - 15,
+            i64::from(l.y) - 15,
+            i64::from(l.x) + 15,
+            i64::from(l.y) + 15,
+            z,
+            true,
+        );
+    }
+}
+
+fn stock(w: &World, good: &str) -> u32 {
+    w.colony_stock().get(good).map_or(0, |(_, all)| *all)
+}
+
+#[test]
+fn an_idle_colony_dies_of_thirst_within_days() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    w.take_events();
+    let mut deaths = Vec::new();
+    for _ in 0..10 {
+        w.advance_ticks(ticks_per_day());
+        deaths.extend(
+            w.take_events()
+                .into_iter()
+                .filter(|e| e.name == "beaver.died"),
+        );
+    }
+    assert_eq!(deaths.len(), 12, "every beaver died");
+    assert!(
+        deaths
+            .iter()
+            .all(|e| e.data.as_ref().unwrap()["cause"] == "thirst")
+    );
+    assert!(w.population()[0].adults == 0);
+    assert!(
+        w.notifications()
+            .iter()
+            .any(|n| n.subject.contains("thirst"))
+    );
+}
+
+#[test]
+fn a_sensible_opening_is_alive_and_growing_at_day_30() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    sensible_opening(&mut w);
+    for day in 0..30 {
+        w.advance_ticks(ticks_per_day());
+        if std::env::var("COLONY_DEBUG").is_ok() && day == 12 {
+            for b in w.buildings() {
+                if b.name != "Path" {
+                    eprintln!(
+                        "  {} #{} fin {} mat {:.2} build {:.2} workers {} inv {:?} st {:?} reach {}",
+                        b.name,
+                        b.id,
+                        b.finished,
+                        b.material_progress,
+                        b.build_progress,
+                        b.workers,
+                        b.inventory,
+                        b.statuses,
+                        b.reachable
+                    );
+                }
+            }
+            for b in w.beavers(false) {
+                eprintln!(
+                    "  {} {} at {:?} {} carrying {:?}",
+                    b.name,
+                    b.workplace,
+                    (b.x, b.y),
+                    b.activity,
+                    b.carrying
+                );
+            }
+        }
+        let p = &w.population()[0];
+        eprintln!(
+            "day {} adults {} children {} water {} berries {} carrots {} logs {}",
+            day + 1,
+            p.adults,
+            p.children,
+            stock(&w, "Water"),
+            stock(&w, "Berries"),
+            stock(&w, "Carrot"),
+            stock(&w, "Log")
+        );
+        if std::env::var("COLONY_DEBUG").is_ok() {
+            let crops = w.crops();
+            eprintln!(
+                "   crops {} grown {} dead {}; bushes ready {}",
+                crops.len(),
+                crops.iter().filter(|c| c.grown).count(),
+                crops.iter().filter(|c| !c.alive).count(),
+                w.gatherables().iter().filter(|g| g.alive).count()
+            );
+            for b in w
+                .beavers(false)
+                .iter()
+                .filter(|b| b.workplace.contains("Farm"))
+            {
+                eprintln!("   farmer {} {} {:?}", b.name, b.activity, (b.x, b.y));
+            }
+        }
+    }
+    let p = &w.population()[0];
+    assert!(p.adults + p.children > 12, "the colony grew: {p:?}");
+    assert!(stock(&w, "Water") > 0, "water in stock");
+    assert!(
+        stock(&w, "Berries") + stock(&w, "Carrot") > 0,
+        "food in stock"
+    );
+    assert!(stock(&w, "Log") > 0, "logs in stock");
+}
