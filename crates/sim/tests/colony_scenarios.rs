@@ -84,6 +84,18 @@ fn connect(w: &mut World, from: (i64, i64), to: (i64, i64), z: i64) -> bool {
 /// then joins its doorstep to the network. Returns its id.
 fn place_near(w: &mut World, prefab: &str, area: (i64, i64, i64, i64)) -> i32 {
     let door = dc_door(w);
+    place_toward(w, prefab, area, (door.0, door.1))
+}
+
+/// Places a prefab at the free spot of an area whose doorstep is nearest `target`, joined to the
+/// network. Returns its id.
+fn place_toward(
+    w: &mut World,
+    prefab: &str,
+    area: (i64, i64, i64, i64),
+    target: (i64, i64),
+) -> i32 {
+    let door = dc_door(w);
     let mut spots: Vec<(i64, i64, i64, String, i64, i64)> = Vec::new();
     for y in area.1..=area.3 {
         for x in area.0..=area.2 {
@@ -100,7 +112,7 @@ fn place_near(w: &mut World, prefab: &str, area: (i64, i64, i64, i64)) -> i32 {
             }
         }
     }
-    spots.sort_by_key(|s| ((s.4 - door.0).abs() + (s.5 - door.1).abs(), s.1, s.0));
+    spots.sort_by_key(|s| ((s.4 - target.0).abs() + (s.5 - target.1).abs(), s.1, s.0));
     for (x, y, z, o, ex, ey) in spots {
         let mut trial = w.clone();
         let id = trial.place_building(prefab, x, y, z, &o).unwrap();
@@ -145,20 +157,24 @@ fn sensible_opening(w: &mut World) {
     ));
     let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
     place_near(w, "SmallTank.Folktails", near);
-    place_near(w, "SmallTank.Folktails", near);
-    for _ in 0..5 {
-        place_near(w, "Lodge.Folktails", near);
-    }
-    for _ in 0..3 {
+    for _ in 0..2 {
         place_near(w, "SmallWarehouse.Folktails", near);
     }
-    for _ in 0..3 {
-        place_near(w, "SmallPile.Folktails", near);
-    }
-    let wide = (door.0 - 14, door.1 - 2, door.0 + 4, door.1 + 14);
-    place_near(w, "GathererFlag.Folktails", wide);
-    place_near(w, "GathererFlag.Folktails", wide);
-    let farm = place_near(w, "EfficientFarmHouse.Folktails", wide);
+    place_near(w, "SmallPile.Folktails", near);
+    // Food: a gatherer by the nearest bushes, a farm with carrots on moist land, first in line.
+    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
+    let food = w.food_clusters_near(dx, dy, dz, 40);
+    let f0 = food.first().expect("bushes near the start");
+    let (fx, fy) = (i64::from(f0.x), i64::from(f0.y));
+    place_toward(
+        w,
+        "GathererFlag.Folktails",
+        (fx - 6, fy - 6, fx + 6, fy + 6),
+        (fx, fy),
+    );
+    let wide = (door.0 - 14, door.1 - 14, door.0 + 14, door.1 + 14);
+    let farm = place_toward(w, "EfficientFarmHouse.Folktails", wide, (fx, fy));
+    w.set_priority(farm, "High", "construction").unwrap();
     let f = w.building_view(farm).unwrap();
     let (fx, fy) = (
         i64::from(f.entrance_x.unwrap()),
@@ -179,8 +195,27 @@ fn sensible_opening(w: &mut World) {
         marked >= 20,
         "moist land for carrots near the farm: {marked}"
     );
-    eprintln!("marked {marked} carrot tiles");
-    let lj = place_near(w, "LumberjackFlag.Folktails", wide);
+    // Homes, then more storage.
+    for _ in 0..5 {
+        place_near(w, "Lodge.Folktails", near);
+    }
+    place_near(w, "SmallWarehouse.Folktails", near);
+    place_near(w, "SmallPile.Folktails", near);
+    let trees = w.tree_clusters_near(dx, dy, dz, 40);
+    let t0 = trees.first().expect("trees near the start");
+    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
+    let lj = place_toward(
+        w,
+        "LumberjackFlag.Folktails",
+        (tx - 6, ty - 6, tx + 6, ty + 6),
+        (tx, ty),
+    );
+    place_toward(
+        w,
+        "LumberjackFlag.Folktails",
+        (tx - 6, ty - 6, tx + 6, ty + 6),
+        (tx, ty),
+    );
     let l = w.building_view(lj).unwrap();
     for z in 0..12 {
         let _ = w.set_cutting_area(
@@ -231,7 +266,7 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
     sensible_opening(&mut w);
     for day in 0..30 {
         w.advance_ticks(ticks_per_day());
-        if std::env::var("COLONY_DEBUG").is_ok() && day == 12 {
+        if std::env::var("COLONY_DEBUG").is_ok() && day == 9 {
             for b in w.buildings() {
                 if b.name != "Path" {
                     eprintln!(
@@ -260,6 +295,9 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
             }
         }
         let p = &w.population()[0];
+        if std::env::var("COLONY_DEBUG").is_err() {
+            continue;
+        }
         eprintln!(
             "day {} adults {} children {} water {} berries {} carrots {} logs {}",
             day + 1,
@@ -296,4 +334,54 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
         "food in stock"
     );
     assert!(stock(&w, "Log") > 0, "logs in stock");
+}
+
+#[test]
+fn a_lumberjack_cuts_only_marked_trees_in_range() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    let door = dc_door(&w);
+    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
+    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
+    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
+    let lj = place_toward(
+        &mut w,
+        "LumberjackFlag.Folktails",
+        (tx - 6, ty - 6, tx + 6, ty + 6),
+        (tx, ty),
+    );
+    w.advance_ticks(ticks_per_day() / 4);
+    assert!(
+        w.building_view(lj).unwrap().finished,
+        "a free flag is built in moments"
+    );
+    w.advance_ticks(ticks_per_day() / 4);
+    assert!(
+        w.building_view(lj).unwrap().inventory.is_empty(),
+        "no marked trees, no logs"
+    );
+    let l = w.building_view(lj).unwrap();
+    w.set_cutting_area(
+        i64::from(l.x) - 20,
+        i64::from(l.y) - 20,
+        i64::from(l.x) + 20,
+        i64::from(l.y) + 20,
+        door.2,
+        true,
+    )
+    .unwrap();
+    w.advance_ticks(ticks_per_day() / 2);
+    let logs = w
+        .building_view(lj)
+        .unwrap()
+        .inventory
+        .get("Log")
+        .copied()
+        .unwrap_or(0)
+        + stock(&w, "Log").saturating_sub(40);
+    let cut = w
+        .take_events()
+        .iter()
+        .filter(|e| e.name == "tree.cut")
+        .count();
+    assert!(cut > 0 && logs > 0, "cut {cut} trees, {logs} logs");
 }

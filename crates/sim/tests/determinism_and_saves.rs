@@ -196,7 +196,7 @@ fn hash_of_a_fixed_game_is_pinned() {
     assert_eq!(format!("{:016x}", w.state_hash()), GOLDEN);
 }
 
-const GOLDEN: &str = "306b2cfe465e7046";
+const GOLDEN: &str = "5ef1392edcb6a60f";
 
 #[test]
 fn world_and_events_can_cross_threads() {

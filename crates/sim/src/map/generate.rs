@@ -182,6 +182,9 @@ fn carve_start_area(
     if (high_side && room_high < need) || (!high_side && room_low < need) {
         high_side = room_high >= room_low;
     }
+    // Small maps: shrink the area to the room on its side of the river.
+    let room = if high_side { room_high } else { room_low };
+    let r = r.min(((room - 2) / 2).max(2));
     // The area hugs the river bank row by row: on each row it starts right beside that row's
     // channel, so the water is always at its edge.
     let base = |t: i64| -> i64 {
@@ -189,6 +192,12 @@ fn carve_start_area(
         if high_side { rhi + 1 } else { rlo - 1 }
     };
     let toward = if high_side { 1 } else { -1 };
+    // The spot stands clear of the channel on its rows and the two either side.
+    let edge = (t0 - 2..=t0 + 2)
+        .map(base)
+        .reduce(|a, b| if high_side { a.max(b) } else { a.min(b) })
+        .unwrap_or(base(t0));
+    let s0 = (edge + toward * (r / 2).max(2)).clamp(0, across - 1);
     let ramp = i64::from(g.start_area_ramp);
     let w = i64::from(width);
     for dt in -(r + ramp)..=(r + ramp) {
@@ -197,8 +206,10 @@ fn carve_start_area(
             continue;
         }
         let b = base(t);
-        // `k` counts tiles away from the bank: 0..=2r is the flat area, beyond is the ramp.
-        for k in 0..=(2 * r + ramp) {
+        // `k` counts tiles away from the bank: 0..=flat is the flat area (at least 2r, and past
+        // the spot's 5x5 square), beyond is the ramp.
+        let flat = (2 * r).max((s0 - b) * toward + 3);
+        for k in 0..=(flat + ramp) {
             let s = b + toward * k;
             if s < 0 || s >= across {
                 continue;
@@ -211,7 +222,7 @@ fn carve_start_area(
                 RiverAxis::AlongX => (t, s),
                 RiverAxis::AlongY => (s, t),
             };
-            let ring = (dt.abs() - r).max(k - 2 * r).max(0);
+            let ring = (dt.abs() - r).max(k - flat).max(0);
             let cap = i64::from(g.lowest_land_height) + ring;
             let cell = &mut terrain[(y * w + x) as usize];
             *cell = i64::from(*cell)
@@ -219,7 +230,6 @@ fn carve_start_area(
                 .max(i64::from(g.lowest_land_height)) as u8;
         }
     }
-    let s0 = (base(t0) + toward * r).clamp(0, across - 1);
     let (x, y) = match axis {
         RiverAxis::AlongX => (t0, s0),
         RiverAxis::AlongY => (s0, t0),
@@ -380,9 +390,10 @@ mod tests {
                         );
                     }
                 }
-                // River within a few tiles.
-                let near = (sy.saturating_sub(6)..=(sy + 6).min(h - 1))
-                    .flat_map(|y| (sx.saturating_sub(6)..=(sx + 6).min(w - 1)).map(move |x| (x, y)))
+                // The river borders the start area (within half its size plus a few tiles).
+                let d = g.start_area_size / 2 + 3;
+                let near = (sy.saturating_sub(d)..=(sy + d).min(h - 1))
+                    .flat_map(|y| (sx.saturating_sub(d)..=(sx + d).min(w - 1)).map(move |x| (x, y)))
                     .any(|(x, y)| m.is_river(x, y));
                 assert!(near, "seed {seed}: start spot far from the river");
             }
