@@ -643,6 +643,8 @@ impl PathGraph {
             }
         }
         let mut found = None;
+        // The explored node nearest the goal (for the no-route message).
+        let mut nearest: Option<(u64, usize)> = None;
         while let Some(Reverse((_, _, s))) = heap.pop() {
             let s = s as usize;
             if closed[s] {
@@ -652,6 +654,9 @@ impl PathGraph {
             plan.explored += 1;
             let (ui, slot) = (s / dirs, s % dirs);
             let u = &self.nodes[ui];
+            if nearest.is_none_or(|(h, _)| heur(u) < h) {
+                nearest = Some((heur(u), ui));
+            }
             if Self::is_end(u, snap.goal) {
                 found = Some(s);
                 break;
@@ -679,10 +684,19 @@ impl PathGraph {
         }
         let Some(mut s) = found else {
             let (x0, y0) = (snap.x0, snap.y0);
+            let near = nearest
+                .map(|(h, n)| {
+                    let n = &self.nodes[n];
+                    format!(
+                        "; the nearest reachable tile is ({}, {}), {h} tiles from the end",
+                        n.x, n.y
+                    )
+                })
+                .unwrap_or_default();
             plan.errors.push(PathError::plain(format!(
                 "no_route: no walkable route from ({sx}, {sy}) to ({gx}, {gy}) within x {x0}-{}, y {y0}-{}: \
                  buildings, plants, ruins, water or height steps of more than one level are in the way \
-                 (GET /api/tiles shows them); cut trees, pick nearer ends or route in legs",
+                 (GET /api/tiles shows them; stairs climb one level){near}",
                 x0 + snap.w - 1,
                 y0 + snap.h - 1
             )));

@@ -482,3 +482,48 @@ fn a_path_from_the_district_center_makes_a_building_reachable() {
     assert!(r.paths > 0);
     assert!(w.building_view(lodge).unwrap().reachable);
 }
+
+#[test]
+#[ignore = "timing probe"]
+fn timing_probe() {
+    let mut w = World::new(&NewGame {
+        seed: 3,
+        map_width: 256,
+        map_height: 256,
+        ..NewGame::default()
+    });
+    unlock_stairs(&mut w);
+    let dc = *w.colony.districts.keys().next().unwrap();
+    let door = w.colony.door(dc).unwrap();
+    for (gx, gy, style) in [
+        (10i64, 10i64, "direct"),
+        (245, 240, "straight"),
+        (200, 30, "direct"),
+    ] {
+        let t0 = std::time::Instant::now();
+        let snap = w
+            .path_snapshot(door[0].into(), door[1].into(), gx, gy, style, 0)
+            .unwrap();
+        let t1 = std::time::Instant::now();
+        let g = snap.graph();
+        let t2 = std::time::Instant::now();
+        let p = g.search();
+        let t3 = std::time::Instant::now();
+        let r = w.apply_path_plan(&p);
+        let t4 = std::time::Instant::now();
+        eprintln!(
+            "to ({gx},{gy}) {style}: snap {:?} graph {:?} astar {:?} place {:?}; nodes {} explored {} steps {} paths {} stairs {} skipped {} errors {:?}",
+            t1 - t0,
+            t2 - t1,
+            t3 - t2,
+            t4 - t3,
+            r.graph_nodes,
+            r.explored,
+            r.path_nodes,
+            r.paths,
+            r.stairs,
+            r.skipped,
+            r.errors
+        );
+    }
+}
