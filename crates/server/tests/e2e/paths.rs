@@ -4,9 +4,14 @@
 use crate::support::{Server, code, frame_where};
 use serde_json::{Value, json};
 
+/// A tile and level.
+type Voxel = (i64, i64, i64);
+/// Corners `(x1, y1, x2, y2)` of a footprint.
+type Rect = (i64, i64, i64, i64);
+
 /// The district center of the e2e world (seed 7, 64x64), from the same seeded simulation: its
-/// doorstep `(x, y, z)` and its footprint's corners.
-fn district_center() -> ((i64, i64, i64), (i64, i64, i64, i64)) {
+/// doorstep and its footprint.
+fn district_center() -> (Voxel, Rect) {
     let w = sim::World::new(&sim::NewGame {
         seed: 7,
         map_width: 64,
