@@ -439,6 +439,31 @@ pub const ROUTES: &[Route] = &[
         "Remove a crop by id",
         &[p("id", Int, true, "crop id")],
     ),
+    route(
+        Post,
+        "/api/path/place",
+        "path",
+        "Route a path between two tiles with A*, placing paths and stairs (reuses existing ones)",
+        &[
+            p("x1", Int, true, "start x"),
+            p("y1", Int, true, "start y"),
+            p("x2", Int, true, "end x"),
+            p("y2", Int, true, "end y"),
+            p(
+                "style",
+                Str,
+                false,
+                "direct (default) or straight (fewer turns)",
+            ),
+            p(
+                "sections",
+                Int,
+                false,
+                "stop at the landing after N level changes (default 0: no limit)",
+            ),
+            p("timings", Bool, false, "add phase timings to the answer"),
+        ],
+    ),
     // Colony.
     route(
         Get,
@@ -580,7 +605,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 37);
+        assert_eq!(ROUTES.len(), 38);
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
         );

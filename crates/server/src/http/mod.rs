@@ -12,6 +12,7 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod paths;
 pub mod pipeline;
 pub mod science;
 
@@ -75,6 +76,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(land::routes())
         .merge(lifecycle::routes())
         .merge(science::routes())
+        .merge(paths::routes())
         .merge(admin::routes())
 }
 

@@ -41,22 +41,6 @@ pub struct RangeView {
     pub bounds: [u32; 4],
 }
 
-/// What `/api/path/place` did.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PathPlaced {
-    pub paths: u32,
-    pub stairs: u32,
-    pub platforms: u32,
-    pub skipped: u32,
-    pub connector_edges: u32,
-    pub stopped_at: Option<(u32, u32)>,
-    pub errors: Vec<String>,
-    pub graph_nodes: u32,
-    pub path_nodes: u32,
-    pub placements_attempted: u32,
-}
-
 fn not_found(id: i32) -> CommandError {
     CommandError::new(
         ErrorCode::NotFound,

@@ -3,7 +3,8 @@
 //!
 //! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
 //! `building` (building state and behaviour classes), `beaver` (beavers, needs, wellbeing), `nav`
-//! (navigation graph), `place` (placement rules, placing and demolishing), `behave` (what each
+//! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
+//! path routing and placement for `/api/path/place`), `behave` (what each
 //! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
 //! deaths), `views` (read models), `commands` (building actions).
 //!
@@ -18,6 +19,7 @@ mod commands;
 pub mod geometry;
 mod life;
 pub mod nav;
+mod path_place;
 mod place;
 pub mod rules;
 mod views;
@@ -31,8 +33,12 @@ use crate::rng::WorldRng;
 
 pub use beaver::{Beaver, Step, need_defs, tier_label};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
-pub use commands::{PathPlaced, PlacementSpot, RangeView};
+pub use commands::{PlacementSpot, RangeView};
 pub use geometry::Orientation;
+pub use path_place::{
+    MAX_EXPANDED, PathError, PathGraph, PathPlan, PathRole, PathRoute, PathSnapshot, PathStep,
+    PathStyle,
+};
 pub use views::{
     AlertView, BeaverView, BuildingView, DistributionView, DistrictView, NeedView,
     NotificationView, PopulationView, WellbeingView,
