@@ -102,6 +102,16 @@ fn place_toward(
             for o in ["south", "west", "north", "east"] {
                 let mut probe = w.clone();
                 if let Ok(id) = probe.place_building(prefab, x, y, door.2, o) {
+                    // Keep the district center's doorstep and its neighbours clear.
+                    let crowds_door = probe
+                        .tiles(door.0 - 1, door.1 - 1, door.0 + 1, door.1 + 1)
+                        .unwrap()
+                        .tiles
+                        .iter()
+                        .any(|t| t.occupants.iter().any(|o| o.name == prefab));
+                    if crowds_door {
+                        continue;
+                    }
                     let b = probe.building_view(id).unwrap();
                     let (ex, ey) = (
                         b.entrance_x.map_or(x, i64::from),
@@ -121,59 +131,101 @@ fn place_toward(
             return id;
         }
     }
-    panic!("no connected spot for {prefab} in {area:?}");
+    panic!("no connected spot for {prefab} in {area:?} (door {door:?})");
+}
+
+/// Places a water pump at the deepest spot by the river whose doorstep the paths can reach,
+/// first in the construction queue. Returns its id.
+fn place_pump(w: &mut World, prefab: &str) -> i32 {
+    let door = dc_door(w);
+    let (_, _, _, pumps) = w
+        .find_placements(prefab, door.0 - 25, door.1 - 15, door.0 + 25, door.1 + 15)
+        .unwrap();
+    for p in pumps {
+        let mut trial = w.clone();
+        let id = trial
+            .place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+            .unwrap();
+        if connect(
+            &mut trial,
+            (door.0, door.1),
+            (p.entrance_x, p.entrance_y),
+            door.2,
+        ) {
+            trial.set_priority(id, "VeryHigh", "construction").unwrap();
+            *w = trial;
+            return id;
+        }
+    }
+    panic!("no reachable pump spot for {prefab}");
+}
+
+/// The starting prefabs of a faction.
+struct Names {
+    pump: &'static str,
+    tank: &'static str,
+    warehouse: &'static str,
+    pile: &'static str,
+    gatherer: &'static str,
+    farm: &'static str,
+    crop: &'static str,
+    lumberjack: &'static str,
+    /// Lodges (Folktails breed in them) or breeding pods (IronTeeth).
+    home: &'static str,
+    homes: usize,
+}
+
+impl Names {
+    fn of(f: Faction) -> Names {
+        match f {
+            Faction::Folktails => Names {
+                pump: "WaterPump.Folktails",
+                tank: "SmallTank.Folktails",
+                warehouse: "SmallWarehouse.Folktails",
+                pile: "SmallPile.Folktails",
+                gatherer: "GathererFlag.Folktails",
+                farm: "EfficientFarmHouse.Folktails",
+                crop: "Carrot",
+                lumberjack: "LumberjackFlag.Folktails",
+                home: "Lodge.Folktails",
+                homes: 5,
+            },
+            Faction::IronTeeth => Names {
+                pump: "DeepWaterPump.IronTeeth",
+                tank: "SmallTank.IronTeeth",
+                warehouse: "SmallWarehouse.IronTeeth",
+                pile: "SmallIndustrialPile.IronTeeth",
+                gatherer: "GathererFlag.IronTeeth",
+                farm: "FarmHouse.IronTeeth",
+                crop: "Kohlrabi",
+                lumberjack: "LumberjackFlag.IronTeeth",
+                home: "BreedingPod.IronTeeth",
+                homes: 2,
+            },
+        }
+    }
 }
 
 /// The sensible opening of game.md: a water pump at the river, paths, gatherers, a lumberjack
 /// with marked trees, lodges and storage.
 fn sensible_opening(w: &mut World) {
+    let n = Names::of(w.faction());
     let door = dc_door(w);
-    let (_, _, _, pumps) = w
-        .find_placements(
-            "WaterPump.Folktails",
-            door.0 - 20,
-            door.1 - 12,
-            door.0 + 20,
-            door.1 + 12,
-        )
-        .unwrap();
-    let pump = pumps.first().expect("a pump spot by the river");
-    let pid = w
-        .place_building(
-            "WaterPump.Folktails",
-            pump.x.into(),
-            pump.y.into(),
-            pump.z.into(),
-            &pump.orientation,
-        )
-        .unwrap();
-    w.set_priority(pid, "VeryHigh", "construction").unwrap();
-    let pv = w.building_view(pid).unwrap();
-    assert!(connect(
-        w,
-        (door.0, door.1),
-        (pv.entrance_x.unwrap().into(), pv.entrance_y.unwrap().into()),
-        door.2
-    ));
+    place_pump(w, n.pump);
     let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
-    place_near(w, "SmallTank.Folktails", near);
+    place_near(w, n.tank, near);
     for _ in 0..2 {
-        place_near(w, "SmallWarehouse.Folktails", near);
+        place_near(w, n.warehouse, near);
     }
-    place_near(w, "SmallPile.Folktails", near);
+    place_near(w, n.pile, near);
     // Food: a gatherer by the nearest bushes, a farm with carrots on moist land, first in line.
     let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
     let food = w.food_clusters_near(dx, dy, dz, 40);
     let f0 = food.first().expect("bushes near the start");
     let (fx, fy) = (i64::from(f0.x), i64::from(f0.y));
-    place_toward(
-        w,
-        "GathererFlag.Folktails",
-        (fx - 6, fy - 6, fx + 6, fy + 6),
-        (fx, fy),
-    );
+    place_toward(w, n.gatherer, (fx - 6, fy - 6, fx + 6, fy + 6), (fx, fy));
     let wide = (door.0 - 14, door.1 - 14, door.0 + 14, door.1 + 14);
-    let farm = place_toward(w, "EfficientFarmHouse.Folktails", wide, (fx, fy));
+    let farm = place_toward(w, n.farm, wide, (fx, fy));
     w.set_priority(farm, "High", "construction").unwrap();
     let f = w.building_view(farm).unwrap();
     let (fx, fy) = (
@@ -181,13 +233,13 @@ fn sensible_opening(w: &mut World) {
         i64::from(f.entrance_y.unwrap()),
     );
     let spots = w
-        .find_planting_spots("Carrot", fx - 12, fy - 12, fx + 12, fy + 12, Some(door.2))
+        .find_planting_spots(n.crop, fx - 12, fy - 12, fx + 12, fy + 12, Some(door.2))
         .unwrap();
     let mut marked = 0;
     for s in spots.iter().filter(|s| s.moist) {
         let (x, y) = (i64::from(s.x), i64::from(s.y));
         if (x - fx).abs() + (y - fy).abs() <= 18 && marked < 100 {
-            w.mark_planting(x, y, x, y, door.2, "Carrot").unwrap();
+            w.mark_planting(x, y, x, y, door.2, n.crop).unwrap();
             marked += 1;
         }
     }
@@ -196,26 +248,16 @@ fn sensible_opening(w: &mut World) {
         "moist land for carrots near the farm: {marked}"
     );
     // Homes, then more storage.
-    for _ in 0..5 {
-        place_near(w, "Lodge.Folktails", near);
+    for _ in 0..n.homes {
+        place_near(w, n.home, near);
     }
-    place_near(w, "SmallWarehouse.Folktails", near);
-    place_near(w, "SmallPile.Folktails", near);
+    place_near(w, n.warehouse, near);
+    place_near(w, n.pile, near);
     let trees = w.tree_clusters_near(dx, dy, dz, 40);
     let t0 = trees.first().expect("trees near the start");
     let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
-    let lj = place_toward(
-        w,
-        "LumberjackFlag.Folktails",
-        (tx - 6, ty - 6, tx + 6, ty + 6),
-        (tx, ty),
-    );
-    place_toward(
-        w,
-        "LumberjackFlag.Folktails",
-        (tx - 6, ty - 6, tx + 6, ty + 6),
-        (tx, ty),
-    );
+    let lj = place_toward(w, n.lumberjack, (tx - 6, ty - 6, tx + 6, ty + 6), (tx, ty));
+    place_toward(w, n.lumberjack, (tx - 6, ty - 6, tx + 6, ty + 6), (tx, ty));
     let l = w.building_view(lj).unwrap();
     for z in 0..12 {
         let _ = w.set_cutting_area(
@@ -384,4 +426,127 @@ fn a_lumberjack_cuts_only_marked_trees_in_range() {
         .filter(|e| e.name == "tree.cut")
         .count();
     assert!(cut > 0 && logs > 0, "cut {cut} trees, {logs} logs");
+}
+
+#[test]
+fn materials_gate_construction() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    let door = dc_door(&w);
+    let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
+    // 40 starting logs: three lodges (12 logs each) can be built, the fourth cannot.
+    let lodges: Vec<i32> = (0..4)
+        .map(|_| place_near(&mut w, "Lodge.Folktails", near))
+        .collect();
+    w.advance_ticks(2 * ticks_per_day());
+    let views: Vec<_> = lodges
+        .iter()
+        .map(|id| w.building_view(*id).unwrap())
+        .collect();
+    assert_eq!(
+        views.iter().filter(|v| v.finished).count(),
+        3,
+        "three lodges built"
+    );
+    let last = views.iter().find(|v| !v.finished).expect("one lodge waits");
+    assert!(!last.has_materials && last.material_progress < 1.0);
+    assert!(
+        last.statuses.iter().any(|s| s == "lacks materials"),
+        "{:?}",
+        last.statuses
+    );
+    assert!(
+        w.alerts()
+            .iter()
+            .any(|a| a.id == last.id && a.status == "lacks materials")
+    );
+    // Logs from a lumberjack let it finish.
+    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
+    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
+    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
+    let lj = place_toward(
+        &mut w,
+        "LumberjackFlag.Folktails",
+        (tx - 6, ty - 6, tx + 6, ty + 6),
+        (tx, ty),
+    );
+    let l = w.building_view(lj).unwrap();
+    w.set_cutting_area(
+        i64::from(l.x) - 20,
+        i64::from(l.y) - 20,
+        i64::from(l.x) + 20,
+        i64::from(l.y) + 20,
+        door.2,
+        true,
+    )
+    .unwrap();
+    w.take_events();
+    w.advance_ticks(3 * ticks_per_day());
+    let v = w.building_view(last.id).unwrap();
+    assert!(v.finished && v.has_materials, "{v:?}");
+    assert!(
+        w.take_events()
+            .iter()
+            .any(|e| e.name == "building.finished" && e.data.as_ref().unwrap()["id"] == last.id)
+    );
+}
+
+#[test]
+fn iron_teeth_breeding_pods_grow_the_colony() {
+    let mut w = World::new(&game(11, Faction::IronTeeth));
+    sensible_opening(&mut w);
+    let pods: Vec<i32> = w
+        .buildings()
+        .iter()
+        .filter(|b| b.name == "BreedingPod.IronTeeth")
+        .map(|b| b.id)
+        .collect();
+    assert_eq!(pods.len(), 2);
+    w.take_events();
+    let start = w.population()[0].adults + w.population()[0].children;
+    let mut pod_births = 0;
+    for _ in 0..16 {
+        w.advance_ticks(ticks_per_day());
+        pod_births += w
+            .take_events()
+            .iter()
+            .filter(|e| {
+                e.name == "beaver.born.event"
+                    && pods.iter().any(|p| e.data.as_ref().unwrap()["pod"] == *p)
+            })
+            .count();
+    }
+    let p = &w.population()[0];
+    assert!(pod_births >= 2, "the pods bred {pod_births} kits");
+    assert!(p.adults + p.children > start, "{p:?} from {start}");
+    let view = w.building_view(pods[0]).unwrap();
+    assert!(view.needs_nutrients.is_some() && view.nutrients.is_some());
+}
+
+#[test]
+fn a_busy_colony_is_deterministic_and_survives_save_load_continue() {
+    let mut a = World::new(&game(11, Faction::Folktails));
+    sensible_opening(&mut a);
+    let mut b = a.clone();
+    let mut c = World::new(&game(11, Faction::Folktails));
+    sensible_opening(&mut c);
+    assert_eq!(a.state_hash(), c.state_hash(), "same seed, same commands");
+    a.advance_ticks(4 * ticks_per_day());
+    let saved = a.save_to_bytes();
+    let mut loaded = World::load_from_bytes(&saved).expect("the save loads");
+    assert_eq!(
+        loaded.state_hash(),
+        a.state_hash(),
+        "load gives the saved world"
+    );
+    loaded.advance_ticks(3 * ticks_per_day());
+    b.advance_ticks(7 * ticks_per_day());
+    c.advance_ticks(7 * ticks_per_day());
+    assert_eq!(
+        loaded.state_hash(),
+        b.state_hash(),
+        "save, load, continue = uninterrupted"
+    );
+    assert_eq!(b.state_hash(), c.state_hash());
+    assert!(b.beavers(false).iter().any(|v| v.activity != "idle"));
+    assert!(b.buildings().iter().filter(|v| v.finished).count() > 5);
 }
