@@ -108,13 +108,8 @@ async fn buildings(
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Value> {
-    let eq = EntityQuery::parse(&q)?;
     let w = state.host.snapshot();
-    Ok(Json(eq.answer(
-        Format::of(&ext).is_json(),
-        |id| w.building_view(id),
-        |_| w.buildings(),
-    )?))
+    EntityQuery::serve(&q, &ext, |id| w.building_view(id), |_| w.buildings())
 }
 
 /// `POST /api/building/place`.

@@ -96,13 +96,13 @@ async fn beavers(
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Value> {
-    let eq = EntityQuery::parse(&q)?;
     let w = state.host.snapshot();
-    Ok(Json(eq.answer(
-        Format::of(&ext).is_json(),
+    EntityQuery::serve(
+        &q,
+        &ext,
         |id| w.beaver_view(id, true),
         |d| w.beavers(d == Detail::Full),
-    )?))
+    )
 }
 
 /// A district's population.

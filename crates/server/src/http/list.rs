@@ -264,6 +264,17 @@ impl EntityQuery {
         Ok(out.expect("read models serialize"))
     }
 
+    /// Parses an entity list's query and answers it in the request's format ([`Self::answer`]).
+    pub fn serve<E: Entity>(
+        q: &HashMap<String, String>,
+        ext: &axum::http::Extensions,
+        one: impl FnOnce(i32) -> Option<E>,
+        all: impl FnOnce(Detail) -> Vec<E>,
+    ) -> Result<axum::Json<Value>, AppError> {
+        let json = super::format::Format::of(ext).is_json();
+        Ok(axum::Json(EntityQuery::parse(q)?.answer(json, one, all)?))
+    }
+
     pub fn parse(q: &HashMap<String, String>) -> Result<EntityQuery, ApiError> {
         let detail = match q.get("detail").map(|d| d.trim().to_ascii_lowercase()) {
             None => Detail::Basic,

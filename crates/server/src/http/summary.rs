@@ -139,7 +139,7 @@ pub struct TreeSpecies {
 }
 
 /// Living trees: grown and marked for cutting, seedlings marked, grown and unmarked.
-#[derive(Serialize, ToSchema, Default)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeSummary {
     pub marked_grown: u32,
@@ -156,7 +156,7 @@ pub struct CropSpecies {
 }
 
 /// Living crops: grown (ready to harvest) and growing.
-#[derive(Serialize, ToSchema, Default)]
+#[derive(Serialize, ToSchema)]
 pub struct CropSummary {
     pub ready: u32,
     pub growing: u32,
@@ -239,55 +239,68 @@ fn days(stock: u32, per_day: f64) -> f64 {
     (f64::from(stock) / per_day * 10.0).round() / 10.0
 }
 
-fn tree_summary(w: &World) -> TreeSummary {
-    let mut t = TreeSummary::default();
-    let mut species: BTreeMap<String, TreeSpecies> = BTreeMap::new();
-    for p in w.trees().into_iter().filter(|p| p.alive) {
+/// Living plants counted per species (by name), each species made by `new` and counted by `add`.
+fn per_species<S>(
+    plants: Vec<sim::PlantView>,
+    new: impl Fn(String) -> S,
+    mut add: impl FnMut(&mut S, &sim::PlantView),
+) -> Vec<S> {
+    let mut species: BTreeMap<String, S> = BTreeMap::new();
+    for p in plants.into_iter().filter(|p| p.alive) {
         let s = species
             .entry(p.name.clone())
-            .or_insert_with(|| TreeSpecies {
-                name: p.name.clone(),
-                ..TreeSpecies::default()
-            });
-        match (p.grown, p.marked) {
-            (true, true) => {
-                t.marked_grown += 1;
-                s.marked_grown += 1;
-            }
-            (true, false) => {
-                t.unmarked_grown += 1;
-                s.unmarked_grown += 1;
-            }
-            (false, marked) => {
-                t.marked_seedling += u32::from(marked);
-                s.seedling += 1;
-            }
-        }
+            .or_insert_with(|| new(p.name.clone()));
+        add(s, &p);
     }
-    t.species = species.into_values().collect();
-    t
+    species.into_values().collect()
+}
+
+fn tree_summary(w: &World) -> TreeSummary {
+    let trees = w.trees();
+    let marked_seedling = trees
+        .iter()
+        .filter(|p| p.alive && p.marked && !p.grown)
+        .count() as u32;
+    let species = per_species(
+        trees,
+        |name| TreeSpecies {
+            name,
+            ..TreeSpecies::default()
+        },
+        |s, p| match (p.grown, p.marked) {
+            (true, true) => s.marked_grown += 1,
+            (true, false) => s.unmarked_grown += 1,
+            (false, _) => s.seedling += 1,
+        },
+    );
+    TreeSummary {
+        marked_grown: species.iter().map(|s| s.marked_grown).sum(),
+        marked_seedling,
+        unmarked_grown: species.iter().map(|s| s.unmarked_grown).sum(),
+        species,
+    }
 }
 
 fn crop_summary(w: &World) -> CropSummary {
-    let mut c = CropSummary::default();
-    let mut species: BTreeMap<String, CropSpecies> = BTreeMap::new();
-    for p in w.crops().into_iter().filter(|p| p.alive) {
-        let s = species
-            .entry(p.name.clone())
-            .or_insert_with(|| CropSpecies {
-                name: p.name.clone(),
-                ..CropSpecies::default()
-            });
-        if p.grown {
-            c.ready += 1;
-            s.ready += 1;
-        } else {
-            c.growing += 1;
-            s.growing += 1;
-        }
+    let species = per_species(
+        w.crops(),
+        |name| CropSpecies {
+            name,
+            ..CropSpecies::default()
+        },
+        |s, p| {
+            if p.grown {
+                s.ready += 1;
+            } else {
+                s.growing += 1;
+            }
+        },
+    );
+    CropSummary {
+        ready: species.iter().map(|s| s.ready).sum(),
+        growing: species.iter().map(|s| s.growing).sum(),
+        species,
     }
-    c.species = species.into_values().collect();
-    c
 }
 
 impl SummaryJson {

@@ -48,6 +48,17 @@ async fn place_best(s: &Server, prefab: &str) -> Value {
     placed
 }
 
+/// Posts a body that must be refused with `code`; returns the error body.
+async fn refused(s: &Server, path: &str, body: Value, code: &str) -> Value {
+    let (_, answer) = s.post(path, body.clone()).await;
+    assert_eq!(
+        crate::support::code(&answer),
+        code,
+        "{path} {body}: {answer}"
+    );
+    answer
+}
+
 async fn building(s: &Server, id: &Value) -> Value {
     s.get(&format!("/api/buildings?id={id}&format=json"))
         .await
@@ -319,20 +330,20 @@ async fn placing_finding_and_demolishing() {
     let mut body_format = area.clone();
     body_format["format"] = "json".into();
     assert_eq!(s.post("/api/placement/find", body_format).await.1, found);
-    let (_, body) = s
-        .post(
-            "/api/placement/find",
-            json!({"prefab": "Lodgy.Folktails", "x1": 0, "y1": 0, "x2": 9, "y2": 9}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_prefab");
-    let (_, body) = s
-        .post(
-            "/api/placement/find",
-            json!({"prefab": "Lodge.Folktails", "x1": 0}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_param");
+    refused(
+        &s,
+        "/api/placement/find",
+        json!({"prefab": "Lodgy.Folktails", "x1": 0, "y1": 0, "x2": 9, "y2": 9}),
+        "invalid_prefab",
+    )
+    .await;
+    let body = refused(
+        &s,
+        "/api/placement/find",
+        json!({"prefab": "Lodge.Folktails", "x1": 0}),
+        "invalid_param",
+    )
+    .await;
     assert!(body["error"].as_str().unwrap().contains("y1"), "{body}");
 
     // Place at the best spot; the next read shows it.
@@ -402,8 +413,7 @@ async fn placing_finding_and_demolishing() {
     assert_eq!(s.get("/api/buildings?name=lodge").await.1["total"], 0);
     let (_, body) = s.post("/api/building/demolish", json!({"id": id})).await;
     assert_eq!((code(&body), &body["id"]), ("not_found", &id));
-    let (_, body) = s.post("/api/building/demolish", json!({})).await;
-    assert_eq!(code(&body), "invalid_param");
+    refused(&s, "/api/building/demolish", json!({}), "invalid_param").await;
 }
 
 #[tokio::test]
@@ -529,13 +539,13 @@ async fn production_and_storage_settings() {
         json!({"id": mill, "name": "LumberMill.Folktails", "recipe": "Plank"})
     );
     assert_eq!(building(&s, &mill).await["currentRecipe"], "Plank");
-    let (_, body) = s
-        .post(
-            "/api/building/recipe",
-            json!({"id": mill, "recipe": "Bread"}),
-        )
-        .await;
-    assert_eq!(code(&body), "not_found");
+    let body = refused(
+        &s,
+        "/api/building/recipe",
+        json!({"id": mill, "recipe": "Bread"}),
+        "not_found",
+    )
+    .await;
     assert_eq!(
         (&body["recipeId"], &body["available"]),
         (&json!("Bread"), &json!(["Plank"]))
@@ -547,13 +557,13 @@ async fn production_and_storage_settings() {
         )
         .await;
     assert_eq!(r["recipe"], "");
-    let (_, body) = s
-        .post(
-            "/api/building/recipe",
-            json!({"id": farm, "recipe": "Plank"}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_type");
+    refused(
+        &s,
+        "/api/building/recipe",
+        json!({"id": farm, "recipe": "Plank"}),
+        "invalid_type",
+    )
+    .await;
     // Farmhouse action and plantable.
     let (_, f) = s
         .post(
@@ -582,13 +592,13 @@ async fn production_and_storage_settings() {
         (code(&body), &body["got"]),
         ("invalid_param", &json!("sleeping"))
     );
-    let (_, body) = s
-        .post(
-            "/api/building/farmhouse",
-            json!({"id": mill, "action": "planting"}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_type");
+    refused(
+        &s,
+        "/api/building/farmhouse",
+        json!({"id": mill, "action": "planting"}),
+        "invalid_type",
+    )
+    .await;
     let (_, p) = s
         .post(
             "/api/building/plantable",
@@ -599,13 +609,13 @@ async fn production_and_storage_settings() {
         p,
         json!({"id": farm, "name": "EfficientFarmHouse.Folktails", "prioritized": "Carrot"})
     );
-    let (_, body) = s
-        .post(
-            "/api/building/plantable",
-            json!({"id": farm, "plantable": "Pine"}),
-        )
-        .await;
-    assert_eq!(code(&body), "not_found");
+    let body = refused(
+        &s,
+        "/api/building/plantable",
+        json!({"id": farm, "plantable": "Pine"}),
+        "not_found",
+    )
+    .await;
     assert_eq!(body["plantableName"], "Pine");
     assert!(
         body["available"]
@@ -654,13 +664,13 @@ async fn production_and_storage_settings() {
         let (_, body) = s.post("/api/building/storage", bad.clone()).await;
         assert_eq!(code(&body), "invalid_param", "{bad}");
     }
-    let (_, body) = s
-        .post(
-            "/api/building/storage",
-            json!({"id": mill, "mode": "accept"}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_type");
+    refused(
+        &s,
+        "/api/building/storage",
+        json!({"id": mill, "mode": "accept"}),
+        "invalid_type",
+    )
+    .await;
     // Floodgates only.
     let (_, body) = s
         .post(
@@ -672,10 +682,20 @@ async fn production_and_storage_settings() {
         (code(&body), &body["name"]),
         ("invalid_type", &json!("LumberMill.Folktails"))
     );
-    let (_, body) = s.post("/api/building/floodgate", json!({"id": mill})).await;
-    assert_eq!(code(&body), "invalid_param");
-    let (_, body) = s.post("/api/building/range", json!({"id": store})).await;
-    assert_eq!(code(&body), "invalid_type");
+    refused(
+        &s,
+        "/api/building/floodgate",
+        json!({"id": mill}),
+        "invalid_param",
+    )
+    .await;
+    refused(
+        &s,
+        "/api/building/range",
+        json!({"id": store}),
+        "invalid_type",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -840,30 +860,30 @@ async fn districts_resources_distribution_and_migration() {
         (&pop[0]["adults"], &pop[1]["adults"]),
         (&json!(6), &json!(2))
     );
-    let (_, body) = s
-        .post(
-            "/api/district/migrate",
-            json!({"from": "District 9", "to": "District 2", "count": 1}),
-        )
-        .await;
-    assert_eq!(code(&body), "not_found");
+    let body = refused(
+        &s,
+        "/api/district/migrate",
+        json!({"from": "District 9", "to": "District 2", "count": 1}),
+        "not_found",
+    )
+    .await;
     assert_eq!(body["from"], "District 9");
     assert_eq!(body["districts"], json!(["District 1", "District 2"]));
-    let (_, body) = s
-        .post(
-            "/api/district/migrate",
-            json!({"from": "District 2", "to": "District 2", "count": 5}),
-        )
-        .await;
-    assert_eq!(code(&body), "no_population");
+    let body = refused(
+        &s,
+        "/api/district/migrate",
+        json!({"from": "District 2", "to": "District 2", "count": 5}),
+        "no_population",
+    )
+    .await;
     assert_eq!(body["requested"], 5);
-    let (_, body) = s
-        .post(
-            "/api/district/migrate",
-            json!({"from": "District 1", "to": "District 2"}),
-        )
-        .await;
-    assert_eq!(code(&body), "invalid_param");
+    let body = refused(
+        &s,
+        "/api/district/migrate",
+        json!({"from": "District 1", "to": "District 2"}),
+        "invalid_param",
+    )
+    .await;
     assert!(body["error"].as_str().unwrap().contains("count"));
     // Distribution.
     let (_, set) = s
@@ -903,13 +923,13 @@ async fn districts_resources_distribution_and_migration() {
     assert!(rows.as_array().unwrap().contains(
         &json!({"district": "District 1", "good": "Log", "importOption": "Auto", "exportThreshold": 20.0})
     ));
-    let (_, body) = s
-        .post(
-            "/api/distribution",
-            json!({"district": "Nowhere", "good": "Log"}),
-        )
-        .await;
-    assert_eq!(code(&body), "not_found");
+    let body = refused(
+        &s,
+        "/api/distribution",
+        json!({"district": "Nowhere", "good": "Log"}),
+        "not_found",
+    )
+    .await;
     assert_eq!(body["district"], "Nowhere");
     assert!(body["districts"].is_array());
     for bad in [
