@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::Format;
-use super::list::{ListParams, ListQuery, Page};
+use super::list::{ListParams, Page, listed};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
@@ -235,15 +235,6 @@ fn plant_rows(plants: Vec<sim::PlantView>) -> Vec<PlantRow> {
             growth: round3(p.growth),
         })
         .collect()
-}
-
-/// Filters and pages rows that have a name and a position.
-pub fn listed<T: Serialize>(
-    q: &HashMap<String, String>,
-    rows: Vec<T>,
-    key: impl Fn(&T) -> (&str, i64, i64),
-) -> Result<Json<Page<T>>, AppError> {
-    Ok(Json(ListQuery::parse(q)?.page(rows, key)))
 }
 
 fn plant_key(p: &PlantRow) -> (&str, i64, i64) {

@@ -142,6 +142,15 @@ impl ListQuery {
     }
 }
 
+/// Answers a list route: parses its query, then filters and pages rows by name and position.
+pub fn listed<T: Serialize>(
+    q: &HashMap<String, String>,
+    rows: Vec<T>,
+    key: impl Fn(&T) -> (&str, i64, i64),
+) -> Result<axum::Json<Page<T>>, AppError> {
+    Ok(axum::Json(ListQuery::parse(q)?.page(rows, key)))
+}
+
 /// A list answer: a page with its total, or every row as a flat array (`limit=0`).
 #[derive(Serialize)]
 #[serde(untagged)]
