@@ -48,10 +48,11 @@ pub fn glyph(tile: &Value) -> Glyph {
         .and_then(|o| o.last())
         .and_then(|o| o["name"].as_str());
     if let Some(name) = occupant {
-        return if name.contains('.') {
-            Glyph::Building
-        } else if name == "Path" || name.ends_with("Stairs") || name.ends_with("Platform") {
+        let base = name.split('.').next().unwrap_or(name);
+        return if base == "Path" || base.ends_with("Stairs") || base.ends_with("Platform") {
             Glyph::Block
+        } else if name.contains('.') {
+            Glyph::Building
         } else if name.starts_with("Ruin") {
             Glyph::Ruin
         } else if flag("dead") {

@@ -319,7 +319,9 @@ fn map_draws_the_region_from_the_tiles() {
         let wet = t["water"].as_f64().unwrap() > 0.05;
         match c {
             '~' | '!' => assert!(wet && !occupied, "({x},{y}) {t}"),
-            'T' | 't' | 'x' | '*' | '&' | '+' | '.' => assert!(occupied, "({x},{y}) {t}"),
+            'T' | 't' | 'x' | '*' | '&' | '+' | '.' | 'B' | '#' => {
+                assert!(occupied, "({x},{y}) {t}")
+            }
             h => assert_eq!(
                 h.to_digit(36).map(u64::from),
                 t["terrain"].as_u64(),
@@ -328,6 +330,7 @@ fn map_draws_the_region_from_the_tiles() {
         }
     }
     assert!(text.contains('~'), "the river shows");
+    assert!(text.contains('B'), "the district center shows");
     assert!(text.contains('T') || text.contains('t'), "trees show");
     // Key:value form, a clamped region, and bad input.
     let small = s

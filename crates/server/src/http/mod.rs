@@ -5,6 +5,8 @@
 pub mod admin;
 pub mod agent_routes;
 pub mod body;
+pub mod buildings;
+pub mod colony;
 pub mod dashboard;
 pub mod error;
 pub mod format;
@@ -14,7 +16,9 @@ pub mod lifecycle;
 pub mod list;
 pub mod paths;
 pub mod pipeline;
+pub mod rows;
 pub mod science;
+pub mod summary;
 
 use crate::agent::AgentStore;
 use crate::host::HostHandle;
@@ -77,6 +81,9 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(lifecycle::routes())
         .merge(science::routes())
         .merge(paths::routes())
+        .merge(summary::routes())
+        .merge(colony::routes())
+        .merge(buildings::routes())
         .merge(admin::routes())
 }
 

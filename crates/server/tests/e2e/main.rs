@@ -2,6 +2,7 @@
 //! real HTTP and WebSocket.
 
 mod agent;
+mod colony;
 mod game;
 mod http_rules;
 mod land;
