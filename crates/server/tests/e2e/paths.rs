@@ -46,10 +46,10 @@ async fn a_path_from_the_district_center_is_routed_placed_and_reused() {
     let (_, t) = s
         .get(&format!(
             "/api/tiles?x1={}&y1={}&x2={}&y2={}&format=json",
-            dx - 8,
-            dy - 8,
-            dx + 8,
-            dy + 8
+            dx - 24,
+            dy - 24,
+            dx + 24,
+            dy + 24
         ))
         .await;
     let tiles = t["tiles"].as_array().unwrap().clone();
@@ -67,7 +67,7 @@ async fn a_path_from_the_district_center_is_routed_placed_and_reused() {
     // Candidate ends: free tiles on the doorstep's level, farthest first.
     let mut ends: Vec<&Value> = tiles
         .iter()
-        .filter(|t| int(&t["terrain"]) == dz && free(t) && dist(t) >= 3)
+        .filter(|t| int(&t["terrain"]) == dz && free(t) && (3..=12).contains(&dist(t)))
         .collect();
     ends.sort_by_key(|t| (-dist(t), int(&t["y"]), int(&t["x"])));
     assert!(!ends.is_empty(), "free ground near the district center");
@@ -133,7 +133,7 @@ async fn a_path_from_the_district_center_is_routed_placed_and_reused() {
     let (_, again) = s
         .post(
             "/api/path/place",
-            json!({"x1": dx, "y1": dy, "x2": tx, "y2": ty, "style": "straight"}),
+            json!({"x1": dx, "y1": dy, "x2": tx, "y2": ty}),
         )
         .await;
     assert_eq!(again["placed"], json!({"paths": 0}), "{again}");
