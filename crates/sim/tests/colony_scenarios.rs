@@ -95,6 +95,17 @@ fn place_toward(
     area: (i64, i64, i64, i64),
     target: (i64, i64),
 ) -> i32 {
+    try_place_toward(w, prefab, area, target)
+        .unwrap_or_else(|| panic!("no connected spot for {prefab} in {area:?}"))
+}
+
+/// As [`place_toward`], or `None` when no spot of the area can be joined to the network.
+fn try_place_toward(
+    w: &mut World,
+    prefab: &str,
+    area: (i64, i64, i64, i64),
+    target: (i64, i64),
+) -> Option<i32> {
     let door = dc_door(w);
     let mut spots: Vec<(i64, i64, i64, String, i64, i64)> = Vec::new();
     for y in area.1..=area.3 {
@@ -128,33 +139,40 @@ fn place_toward(
         let id = trial.place_building(prefab, x, y, z, &o).unwrap();
         if connect(&mut trial, (door.0, door.1), (ex, ey), z) {
             *w = trial;
-            return id;
+            return Some(id);
         }
     }
-    panic!("no connected spot for {prefab} in {area:?} (door {door:?})");
+    None
 }
 
 /// Places a water pump at the deepest spot by the river whose doorstep the paths can reach,
 /// first in the construction queue. Returns its id.
 fn place_pump(w: &mut World, prefab: &str) -> i32 {
     let door = dc_door(w);
-    let (_, _, _, pumps) = w
-        .find_placements(prefab, door.0 - 25, door.1 - 15, door.0 + 25, door.1 + 15)
-        .unwrap();
-    for p in pumps {
-        let mut trial = w.clone();
-        let id = trial
-            .place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
-            .unwrap();
-        if connect(
-            &mut trial,
-            (door.0, door.1),
-            (p.entrance_x, p.entrance_y),
-            door.2,
-        ) {
-            trial.set_priority(id, "VeryHigh", "construction").unwrap();
-            *w = trial;
-            return id;
+    // Search 10x10 blocks nearest the district center first (each answer holds 10 spots).
+    let mut blocks: Vec<(i64, i64)> = (-3..3)
+        .flat_map(|by| (-3..3).map(move |bx| (door.0 + bx * 10, door.1 + by * 10)))
+        .collect();
+    blocks.sort_by_key(|(x, y)| (x + 5 - door.0).abs() + (y + 5 - door.1).abs());
+    for (bx, by) in blocks {
+        let Ok((_, _, _, pumps)) = w.find_placements(prefab, bx, by, bx + 9, by + 9) else {
+            continue;
+        };
+        for p in pumps {
+            let mut trial = w.clone();
+            let id = trial
+                .place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+                .unwrap();
+            if connect(
+                &mut trial,
+                (door.0, door.1),
+                (p.entrance_x, p.entrance_y),
+                door.2,
+            ) {
+                trial.set_priority(id, "VeryHigh", "construction").unwrap();
+                *w = trial;
+                return id;
+            }
         }
     }
     panic!("no reachable pump spot for {prefab}");
@@ -212,6 +230,7 @@ fn sensible_opening(w: &mut World) {
     let n = Names::of(w.faction());
     let door = dc_door(w);
     place_pump(w, n.pump);
+    place_pump(w, n.pump);
     let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
     place_near(w, n.tank, near);
     for _ in 0..2 {
@@ -238,7 +257,7 @@ fn sensible_opening(w: &mut World) {
     let mut marked = 0;
     for s in spots.iter().filter(|s| s.moist) {
         let (x, y) = (i64::from(s.x), i64::from(s.y));
-        if (x - fx).abs() + (y - fy).abs() <= 18 && marked < 100 {
+        if (x - fx).abs() + (y - fy).abs() <= 18 && marked < 160 {
             w.mark_planting(x, y, x, y, door.2, n.crop).unwrap();
             marked += 1;
         }
@@ -251,23 +270,35 @@ fn sensible_opening(w: &mut World) {
     for _ in 0..n.homes {
         place_near(w, n.home, near);
     }
-    place_near(w, n.warehouse, near);
+    for _ in 0..4 {
+        place_near(w, n.warehouse, near);
+    }
     place_near(w, n.pile, near);
-    let trees = w.tree_clusters_near(dx, dy, dz, 40);
-    let t0 = trees.first().expect("trees near the start");
-    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
-    let lj = place_toward(w, n.lumberjack, (tx - 6, ty - 6, tx + 6, ty + 6), (tx, ty));
-    place_toward(w, n.lumberjack, (tx - 6, ty - 6, tx + 6, ty + 6), (tx, ty));
-    let l = w.building_view(lj).unwrap();
-    for z in 0..12 {
-        let _ = w.set_cutting_area(
-            i64::from(l.x) - 15,
-            i64::from(l.y) - 15,
-            i64::from(l.x) + 15,
-            i64::from(l.y) + 15,
-            z,
+    // Lumberjacks at the two biggest forests within reach, every tree around them marked.
+    let trees = w.tree_clusters_near(dx, dy, dz, 60);
+    assert!(!trees.is_empty(), "trees near the start");
+    let mut placed = 0;
+    for t in &trees {
+        if placed == 2 {
+            break;
+        }
+        let (tx, ty) = (i64::from(t.x), i64::from(t.y));
+        let Some(lj) =
+            try_place_toward(w, n.lumberjack, (tx - 6, ty - 6, tx + 6, ty + 6), (tx, ty))
+        else {
+            continue;
+        };
+        placed += 1;
+        let l = w.building_view(lj).unwrap();
+        w.set_cutting_area(
+            i64::from(l.x) - 20,
+            i64::from(l.y) - 20,
+            i64::from(l.x) + 20,
+            i64::from(l.y) + 20,
+            door.2,
             true,
-        );
+        )
+        .unwrap();
     }
 }
 
@@ -359,12 +390,27 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
                 crops.iter().filter(|c| !c.alive).count(),
                 w.gatherables().iter().filter(|g| g.alive).count()
             );
-            for b in w
-                .beavers(false)
-                .iter()
-                .filter(|b| b.workplace.contains("Farm"))
-            {
-                eprintln!("   farmer {} {} {:?}", b.name, b.activity, (b.x, b.y));
+            let trees = w.trees();
+            eprintln!(
+                "   trees marked grown {} unfinished {:?}",
+                trees
+                    .iter()
+                    .filter(|t| t.marked && t.grown && t.alive)
+                    .count(),
+                w.buildings()
+                    .iter()
+                    .filter(|b| !b.finished)
+                    .map(|b| (b.name.clone(), b.material_progress))
+                    .collect::<Vec<_>>()
+            );
+            for b in w.beavers(false).iter().filter(|b| !b.workplace.is_empty()) {
+                eprintln!(
+                    "   worker {} {} {} {:?}",
+                    b.name,
+                    b.workplace,
+                    b.activity,
+                    (b.x, b.y)
+                );
             }
         }
     }

@@ -56,7 +56,16 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
         daily_delta: n.daily_delta.unwrap_or(0.0),
         min,
         max,
-        start: n.starting_value.unwrap_or(max).clamp(min, max),
+        // Without a catalogue starting value, basic needs (and bots' needs) start satisfied and
+        // the others (nutrition, fun, social life, aesthetics, awe) start unmet.
+        start: n
+            .starting_value
+            .unwrap_or(if bot || n.group.as_deref() == Some("BasicNeeds") {
+                max
+            } else {
+                min
+            })
+            .clamp(min, max),
         favorable: n
             .favorable_wellbeing
             .or(n.bot_wellbeing_when_favorable)

@@ -434,6 +434,13 @@ impl World {
         match kind {
             Kind::Manufactory | Kind::Attraction | Kind::AreaEffect | Kind::Other => {
                 if kind == Kind::Manufactory && !self.can_run(w) {
+                    // A full workplace: its worker takes the output to storage itself.
+                    if self.manufactory_blocker(w) == Some("output full")
+                        && let Some(d) = self.colony.buildings[&w].district
+                        && let Some(job) = self.output_job(d, w, here, &|_| true)
+                    {
+                        return self.reserve_trip(job);
+                    }
                     return vec![walk(door), Step::Idle { hours: chunk }];
                 }
                 vec![
@@ -445,7 +452,11 @@ impl World {
                 ]
             }
             Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter if full => {
-                vec![walk(door), Step::Idle { hours: chunk }]
+                let d = self.colony.buildings[&w].district;
+                match d.and_then(|d| self.output_job(d, w, here, &|_| true)) {
+                    Some(job) => self.reserve_trip(job),
+                    None => vec![walk(door), Step::Idle { hours: chunk }],
+                }
             }
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();
@@ -699,9 +710,14 @@ impl World {
 
     /// A hauling job in the district (see the module docs), reserved on both ends.
     pub(crate) fn haul_plan(&mut self, district: i32, here: [u32; 3]) -> Vec<Step> {
-        let Some((from, to, good, amount)) = self.find_haul(district, here) else {
-            return Vec::new();
-        };
+        match self.find_haul(district, here) {
+            Some(job) => self.reserve_trip(job),
+            None => Vec::new(),
+        }
+    }
+
+    /// Reserves a hauling job on both ends and plans the trip.
+    fn reserve_trip(&mut self, (from, to, good, amount): (i32, i32, String, u32)) -> Vec<Step> {
         let (Some(fd), Some(td)) = (self.colony.door(from), self.colony.door(to)) else {
             return Vec::new();
         };
@@ -786,6 +802,22 @@ impl World {
             })
             .collect();
         targets.sort();
+        // 0. Water and food short in stock (under a day's need) move to storage before anything.
+        let stock = c.district_stock(district);
+        let people = c
+            .beavers
+            .values()
+            .filter(|b| b.district == Some(district) && !b.is_bot)
+            .count() as u32;
+        let short = |good: &str| {
+            (good == "Water" || is_food(good))
+                && stock.get(good).map_or(0, |(avail, _)| *avail) < people * 3
+        };
+        for (_, _, _, id) in &targets {
+            if let Some(job) = self.output_job(district, *id, here, &short) {
+                return Some(job);
+            }
+        }
         // 1. Construction materials.
         for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
@@ -824,43 +856,8 @@ impl World {
         }
         // 3. Outputs of workplaces (and stores being emptied or supplying) to storage.
         for (_, _, _, id) in &targets {
-            let b = &c.buildings[id];
-            if !b.finished {
-                continue;
-            }
-            let moving_out = match b.kind() {
-                Kind::Storage => matches!(b.storage_mode, StorageMode::Empty | StorageMode::Supply),
-                Kind::DistrictCenter => true,
-                Kind::Dwelling | Kind::BreedingPod | Kind::Path | Kind::Stairs | Kind::Solid => {
-                    false
-                }
-                _ => true,
-            };
-            if !moving_out {
-                continue;
-            }
-            let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
-            let door = c.door(*id).unwrap_or(here);
-            for good in b.inventory.keys() {
-                if inputs.contains(good) {
-                    continue;
-                }
-                let n = b.available(good);
-                if n == 0 {
-                    continue;
-                }
-                let dest = stores
-                    .iter()
-                    .filter(|s| **s != *id && c.buildings[s].kind() == Kind::Storage)
-                    .filter_map(|s| {
-                        let room = c.buildings[s].storage_accepts(good);
-                        (room > 0).then(|| (*s, room, manhattan(door, c.door(*s).unwrap_or(door))))
-                    })
-                    .min_by_key(|(s, _, d)| (*d, *s));
-                if let Some((dst, room, _)) = dest {
-                    let amount = n.min(room).min(carry_units(good));
-                    return Some((*id, dst, good.clone(), amount));
-                }
+            if let Some(job) = self.output_job(district, *id, here, &|_| true) {
+                return Some(job);
             }
         }
         // 4. Stores in obtain mode pull their good from other stores.
@@ -884,6 +881,56 @@ impl World {
             if let Some((src, n)) = source_for(&good, *id, door) {
                 let amount = room.min(n).min(carry_units(&good));
                 return Some((src, *id, good, amount));
+            }
+        }
+        None
+    }
+
+    /// Moving a building's output (or a supplying store's goods) of a good `pick` accepts to the
+    /// nearest store of the district with room: (source, target, good, amount).
+    fn output_job(
+        &self,
+        district: i32,
+        id: i32,
+        here: [u32; 3],
+        pick: &dyn Fn(&str) -> bool,
+    ) -> Option<(i32, i32, String, u32)> {
+        let c = &self.colony;
+        let b = c.buildings.get(&id)?;
+        if !b.finished || b.district != Some(district) {
+            return None;
+        }
+        let moving_out = match b.kind() {
+            Kind::Storage => matches!(b.storage_mode, StorageMode::Empty | StorageMode::Supply),
+            Kind::DistrictCenter => true,
+            Kind::Dwelling | Kind::BreedingPod | Kind::Path | Kind::Stairs | Kind::Solid => false,
+            _ => true,
+        };
+        if !moving_out {
+            return None;
+        }
+        let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
+        let door = c.door(id).unwrap_or(here);
+        let stores = c.stores_of(district);
+        for good in b.inventory.keys() {
+            if inputs.contains(good) || !pick(good) {
+                continue;
+            }
+            let n = b.available(good);
+            if n == 0 {
+                continue;
+            }
+            let dest = stores
+                .iter()
+                .filter(|s| **s != id && c.buildings[s].kind() == Kind::Storage)
+                .filter_map(|s| {
+                    let room = c.buildings[s].storage_accepts(good);
+                    (room > 0).then(|| (*s, room, manhattan(door, c.door(*s).unwrap_or(door))))
+                })
+                .min_by_key(|(s, _, d)| (*d, *s));
+            if let Some((dst, room, _)) = dest {
+                let amount = n.min(room).min(carry_units(good));
+                return Some((id, dst, good.clone(), amount));
             }
         }
         None
