@@ -143,6 +143,10 @@ impl World {
             return;
         };
         let speed = b.working_speed(faction);
+        if !matches!(step, Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } | Step::Visit { .. }) {
+            // Goods may have moved: hauling searches must look again.
+            self.colony.no_haul.clear();
+        }
         match step {
             Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } => {}
             Step::Work { building, hours } => self.work_done(building, hours * speed),
@@ -710,9 +714,16 @@ impl World {
 
     /// A hauling job in the district (see the module docs), reserved on both ends.
     pub(crate) fn haul_plan(&mut self, district: i32, here: [u32; 3]) -> Vec<Step> {
+        // A search that found nothing is not repeated by other haulers in the same tick.
+        if self.colony.no_haul.get(&district) == Some(&self.ticks) {
+            return Vec::new();
+        }
         match self.find_haul(district, here) {
             Some(job) => self.reserve_trip(job),
-            None => Vec::new(),
+            None => {
+                self.colony.no_haul.insert(district, self.ticks);
+                Vec::new()
+            }
         }
     }
 
@@ -814,7 +825,7 @@ impl World {
                 && stock.get(good).map_or(0, |(avail, _)| *avail) < people * 3
         };
         for (_, _, _, id) in &targets {
-            if let Some(job) = self.output_job(district, *id, here, &short) {
+            if let Some(job) = self.output_job_in(&stores, district, *id, here, &short) {
                 return Some(job);
             }
         }
@@ -856,7 +867,7 @@ impl World {
         }
         // 3. Outputs of workplaces (and stores being emptied or supplying) to storage.
         for (_, _, _, id) in &targets {
-            if let Some(job) = self.output_job(district, *id, here, &|_| true) {
+            if let Some(job) = self.output_job_in(&stores, district, *id, here, &|_| true) {
                 return Some(job);
             }
         }
@@ -895,6 +906,19 @@ impl World {
         here: [u32; 3],
         pick: &dyn Fn(&str) -> bool,
     ) -> Option<(i32, i32, String, u32)> {
+        let stores = self.colony.stores_of(district);
+        self.output_job_in(&stores, district, id, here, pick)
+    }
+
+    /// [`Self::output_job`] with the district's stores already listed.
+    fn output_job_in(
+        &self,
+        stores: &[i32],
+        district: i32,
+        id: i32,
+        here: [u32; 3],
+        pick: &dyn Fn(&str) -> bool,
+    ) -> Option<(i32, i32, String, u32)> {
         let c = &self.colony;
         let b = c.buildings.get(&id)?;
         if !b.finished || b.district != Some(district) {
@@ -911,7 +935,6 @@ impl World {
         }
         let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
         let door = c.door(id).unwrap_or(here);
-        let stores = c.stores_of(district);
         for good in b.inventory.keys() {
             if inputs.contains(good) || !pick(good) {
                 continue;

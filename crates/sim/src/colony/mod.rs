@@ -16,6 +16,7 @@ pub mod beaver;
 mod behave;
 pub mod building;
 mod commands;
+pub mod fixtures;
 pub mod geometry;
 mod life;
 pub mod nav;
@@ -99,6 +100,9 @@ pub struct Colony {
     pub block_version: u64,
     #[serde(skip)]
     pub nav: nav::Nav,
+    /// District -> the tick a hauling search there last found nothing (derived; a cache).
+    #[serde(skip)]
+    pub no_haul: BTreeMap<i32, u64>,
 }
 
 impl Colony {
@@ -120,6 +124,7 @@ impl Colony {
             blocks: BTreeMap::new(),
             block_version: 1,
             nav: nav::Nav::default(),
+            no_haul: BTreeMap::new(),
         }
     }
 
