@@ -363,7 +363,7 @@ fn command_help(command: &str) -> Result<String, CliError> {
             ),
             "map" => out.push_str(&format!(
                 "\n  One character per tile, north up, the x of every tenth column on top and y on the left.\n  \
-                 Legend: {}  b beaver  r bot\n  \
+                 Legend: {}  @ beaver  r bot\n  \
                  Beavers and bots (from /api/beavers) draw over the tiles; --no-beavers hides them.\n  \
                  --json prints the /api/tiles answer. Colour only on a terminal (and NO_COLOR unset).\n  \
                  Example: colony map 20 10 50 35\n",

@@ -4,9 +4,9 @@
 //!
 //! Characters: terrain height `0`-`9` then `a`-`m` (10-22); `~` water (`!` when the water is
 //! mostly badwater); `T` grown tree, `t` young tree, `x` dead stump; `*` bush; `+` crop, `.`
-//! young crop; `&` ruin; `#` path, stairs or platform; `B` building; `b` beaver (adult or kit),
+//! young crop; `&` ruin; `#` path, stairs or platform; `B` building; `@` beaver (adult or kit),
 //! `r` bot. Beavers (from `GET /api/beavers`) win over occupants, occupants over water, water
-//! over terrain; a tile with beavers and bots shows `b`.
+//! over terrain; a tile with beavers and bots shows `@`. (Not `b`: that is terrain height 11.)
 
 use serde_json::Value;
 
@@ -132,7 +132,7 @@ impl Glyph {
             Glyph::Ruin => '&',
             Glyph::Block => '#',
             Glyph::Building => 'B',
-            Glyph::Beaver => 'b',
+            Glyph::Beaver => '@',
             Glyph::Bot => 'r',
         }
     }
@@ -216,7 +216,7 @@ pub fn render(answer: &Value, walkers: Option<&[Walker]>, colour: bool) -> Strin
     }
     out.push_str(LEGEND);
     if walkers.is_some() {
-        out.push_str("  b beaver  r bot");
+        out.push_str("  @ beaver  r bot");
     }
     out.push('\n');
     out
@@ -296,8 +296,8 @@ mod tests {
         assert_eq!(ws.len(), 4);
         let text = render(&answer, Some(&ws), false);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "   0 brB", "{text}");
-        assert!(lines[2].ends_with("B building  b beaver  r bot"), "{text}");
+        assert_eq!(lines[1], "   0 @rB", "{text}");
+        assert!(lines[2].ends_with("B building  @ beaver  r bot"), "{text}");
         assert_eq!(
             render(&answer, None, false).lines().nth(1),
             Some("   0 1#B")
