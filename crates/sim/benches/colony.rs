@@ -39,12 +39,20 @@ fn large() -> &'static World {
             i64::from(dc.entrance_y.unwrap()),
             i64::from(dc.z),
         );
-        let ground = fixtures::reachable_ground(&w, 60_000);
-        // Paths on every third row and on the doorstep's column, then 1x1 buildings facing them.
+        // Every dry tile within 60 of the doorstep, on any level: paths on every third row,
+        // 1x1 buildings facing them; then stairs and paths join each level's grid to the center.
+        let (mw, mh) = (w.map().width() as i64, w.map().height() as i64);
+        let mut ground = Vec::new();
+        for y in (dy - 60).max(0)..(dy + 60).min(mh) {
+            for x in (dx - 60).max(0)..(dx + 60).min(mw) {
+                ground.push((x, y));
+            }
+        }
+        let level =
+            |w: &World, x: i64, y: i64| i64::from(w.map().terrain_height(x as u32, y as u32));
         for &(x, y) in &ground {
-            let (x, y) = (i64::from(x), i64::from(y));
             if (y - dy).rem_euclid(3) == 0 || x == dx {
-                let _ = w.place_building("Path", x, y, z, "south");
+                let _ = w.place_building("Path", x, y, level(&w, x, y), "south");
             }
         }
         let prefabs = [
@@ -60,16 +68,27 @@ fn large() -> &'static World {
             if placed >= 1_600 {
                 break;
             }
-            let (x, y) = (i64::from(x), i64::from(y));
             let facing = match (y - dy).rem_euclid(3) {
                 1 => "south",
                 2 => "north",
                 _ => continue,
             };
-            if w.place_building(prefabs[placed % prefabs.len()], x, y, z, facing).is_ok() {
+            let z = level(&w, x, y);
+            if w.place_building(prefabs[placed % prefabs.len()], x, y, z, facing)
+                .is_ok()
+            {
                 placed += 1;
             }
         }
+        w.add_science(1_000);
+        let _ = w.unlock("Stairs.Folktails");
+        let mut joined = std::collections::BTreeSet::new();
+        for b in w.buildings() {
+            if b.name == "Path" && !b.reachable && joined.insert(b.z) {
+                let _ = w.place_path(dx, dy, b.x.into(), b.y.into(), "direct", 0);
+            }
+        }
+        let _ = z;
         fixtures::finish_all(&mut w);
         fixtures::add_adults(&mut w, 300);
         // Trees: pines on free land until there are 10,000.

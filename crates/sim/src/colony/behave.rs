@@ -143,7 +143,10 @@ impl World {
             return;
         };
         let speed = b.working_speed(faction);
-        if !matches!(step, Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } | Step::Visit { .. }) {
+        if !matches!(
+            step,
+            Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } | Step::Visit { .. }
+        ) {
             // Goods may have moved: hauling searches must look again.
             self.colony.no_haul.clear();
         }
@@ -799,10 +802,18 @@ impl World {
                 .map(|(s, n, _)| (s, n))
         };
         type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
+        // Only buildings some kind of job can involve: sites, buildings with inputs, buildings
+        // holding goods, stores obtaining goods.
         let mut targets: Vec<Target> = c
             .buildings
             .iter()
-            .filter(|(_, b)| b.district == Some(district))
+            .filter(|(_, b)| {
+                b.district == Some(district)
+                    && (!b.finished
+                        || !b.inventory.is_empty()
+                        || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
+                        || !input_wants(b).is_empty())
+            })
             .map(|(id, b)| {
                 let p = if b.finished {
                     b.workplace_priority

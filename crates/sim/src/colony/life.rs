@@ -28,6 +28,7 @@ impl World {
         if self.colony.beavers.is_empty() && self.colony.buildings.is_empty() {
             return;
         }
+        self.colony.refresh_store_cache();
         self.colony_beavers_tick();
         if t.is_multiple_of(ticks_per_hour()) {
             self.colony_hour();
@@ -280,7 +281,12 @@ impl World {
             .filter(|(_, b)| b.home.is_none() && !b.is_bot)
             .map(|(id, _)| *id)
             .collect();
-        if homeless.is_empty() {
+        let any_bed = self.colony.buildings.values().any(|h| {
+            h.finished
+                && h.kind() == Kind::Dwelling
+                && h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize
+        });
+        if homeless.is_empty() || !any_bed {
             return;
         }
         for id in homeless {
@@ -410,6 +416,16 @@ impl World {
             ));
         }
         open.sort();
+        if open.is_empty() {
+            return;
+        }
+        let mut idle: std::collections::BTreeMap<Option<i32>, std::collections::VecDeque<i32>> =
+            std::collections::BTreeMap::new();
+        for (id, bv) in &self.colony.beavers {
+            if !bv.child && bv.workplace.is_none() {
+                idle.entry(bv.district).or_default().push_back(*id);
+            }
+        }
         for (_, _, bid) in open {
             loop {
                 let b = &self.colony.buildings[&bid];
@@ -417,19 +433,9 @@ impl World {
                     break;
                 }
                 let district = b.district;
-                let bots_ok = true;
-                let cand = self
-                    .colony
-                    .beavers
-                    .iter()
-                    .find(|(_, bv)| {
-                        !bv.child
-                            && bv.workplace.is_none()
-                            && bv.district == district
-                            && (bots_ok || !bv.is_bot)
-                    })
-                    .map(|(id, _)| *id);
-                let Some(w) = cand else { break };
+                let Some(w) = idle.get_mut(&district).and_then(|q| q.pop_front()) else {
+                    break;
+                };
                 self.colony
                     .buildings
                     .get_mut(&bid)

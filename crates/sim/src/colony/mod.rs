@@ -103,6 +103,14 @@ pub struct Colony {
     /// District -> the tick a hauling search there last found nothing (derived; a cache).
     #[serde(skip)]
     pub no_haul: BTreeMap<i32, u64>,
+    /// Bumped whenever a building is placed, removed, finished or changes district.
+    #[serde(skip)]
+    pub layout_version: u64,
+    /// District -> its finished stores, valid while `stores_for == layout_version`.
+    #[serde(skip)]
+    pub stores: BTreeMap<i32, Vec<i32>>,
+    #[serde(skip)]
+    pub stores_for: u64,
 }
 
 impl Colony {
@@ -125,6 +133,9 @@ impl Colony {
             block_version: 1,
             nav: nav::Nav::default(),
             no_haul: BTreeMap::new(),
+            layout_version: 1,
+            stores: BTreeMap::new(),
+            stores_for: 0,
         }
     }
 
@@ -170,6 +181,7 @@ impl Colony {
             self.blocks.insert(v, id);
         }
         self.block_version += 1;
+        self.layout_version += 1;
     }
 
     /// Removes a building's voxels from the block index.
@@ -182,6 +194,7 @@ impl Colony {
             }
         }
         self.block_version += 1;
+        self.layout_version += 1;
     }
 
     /// The navigation graph, rebuilt if blocks changed since.
@@ -266,6 +279,7 @@ impl Colony {
                 b.district = d;
             }
         }
+        self.layout_version += 1;
     }
 
     /// Walking distance between two voxels: along the network when both are on it and joined,
@@ -295,6 +309,13 @@ impl Colony {
 
     /// Finished storage buildings (and centers) of a district, in id order.
     pub(crate) fn stores_of(&self, district: i32) -> Vec<i32> {
+        if self.stores_for == self.layout_version {
+            return self.stores.get(&district).cloned().unwrap_or_default();
+        }
+        self.scan_stores(district)
+    }
+
+    fn scan_stores(&self, district: i32) -> Vec<i32> {
         self.buildings
             .iter()
             .filter(|(_, b)| {
@@ -304,6 +325,19 @@ impl Colony {
             })
             .map(|(id, _)| *id)
             .collect()
+    }
+
+    /// Refreshes the cached store lists when buildings changed (called each tick).
+    pub(crate) fn refresh_store_cache(&mut self) {
+        if self.stores_for == self.layout_version {
+            return;
+        }
+        let mut m: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+        for d in self.districts.keys() {
+            m.insert(*d, self.scan_stores(*d));
+        }
+        self.stores = m;
+        self.stores_for = self.layout_version;
     }
 
     /// A district's stock of every good: (available, all).

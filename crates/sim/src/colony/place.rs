@@ -321,6 +321,7 @@ impl World {
             if let Some(b) = self.colony.buildings.get_mut(&id) {
                 b.district = d;
             }
+            self.colony.layout_version += 1;
         }
         id
     }
@@ -343,6 +344,7 @@ impl World {
             return;
         }
         b.finished = true;
+        self.colony.layout_version += 1;
         let costs: Vec<(String, u32)> = b
             .spec()
             .cost
