@@ -256,6 +256,13 @@ export class MapView extends Emitter {
     return this.byTile.get(this.idx(x, y))?.[0] ?? null;
   }
 
+  /** How much of the canvas's right side an overlay (the building panel) covers, in CSS pixels. */
+  coveredRight() {
+    const panel = $("#building-panel");
+    if (!panel || panel.hidden) return 0;
+    return this.canvas.getBoundingClientRect().right - panel.getBoundingClientRect().left;
+  }
+
   /** Selects a building (outlined; `null` clears) without moving the map. */
   select(id) {
     this.selected = id;
@@ -277,7 +284,9 @@ export class MapView extends Emitter {
     this.zoom = Math.max(this.zoom, 20);
     const cx = (b.x + b.w / 2) * this.zoom;
     const cy = (this.size.y - b.y - b.d / 2) * this.zoom;
-    this.panX = r.width / 2 - cx;
+    // Centred in the part of the canvas that the building panel leaves free.
+    const inset = Math.max(0, Math.min(r.width / 2, this.coveredRight()));
+    this.panX = (r.width - inset) / 2 - cx;
     this.panY = r.height / 2 - cy;
     this.highlight = id;
     this.selected = id;
