@@ -147,7 +147,11 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
         )));
     }
     let route = args::pick_route(&candidates, !cli.args.is_empty());
-    let body = args::build_body(route, &cli.args)?;
+    let mut body = args::build_body(route, &cli.args)?;
+    // `--json` asks a read for the service's nested json shape, not the flat toon rows.
+    if cli.json && route.method == protocol::routes::Method::Get && !body.contains_key("format") {
+        body.insert("format".into(), "json".into());
+    }
     let settings = settings(cli)?;
     let api = http::Api::new(&settings)?;
     let answer = api.call(route, &body)?;
