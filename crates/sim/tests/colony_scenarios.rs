@@ -596,3 +596,44 @@ fn a_busy_colony_is_deterministic_and_survives_save_load_continue() {
     assert!(b.beavers(false).iter().any(|v| v.activity != "idle"));
     assert!(b.buildings().iter().filter(|v| v.finished).count() > 5);
 }
+
+#[test]
+fn a_drought_dries_the_pumps_and_stored_water_carries_the_colony() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    sensible_opening(&mut w);
+    let pumps: Vec<i32> = w
+        .buildings()
+        .iter()
+        .filter(|b| b.name.starts_with("WaterPump"))
+        .map(|b| b.id)
+        .collect();
+    let (mut dry_days, mut water_in_drought, mut resumed) = (0, 0, false);
+    let mut seen_hazard = false;
+    for _ in 0..26 {
+        w.advance_ticks(ticks_per_day());
+        let hazard = w.weather().is_hazardous;
+        let dry = pumps.iter().all(|p| {
+            w.building_view(*p)
+                .unwrap()
+                .statuses
+                .iter()
+                .any(|s| s == "no water to pump")
+        });
+        if hazard {
+            seen_hazard = true;
+            if !dry {
+                water_in_drought = water_in_drought.max(stock(&w, "Water"));
+            }
+        }
+        if dry {
+            dry_days += 1;
+        } else if seen_hazard && dry_days > 0 && !hazard {
+            resumed = true;
+        }
+    }
+    assert!(seen_hazard, "a drought came");
+    assert!(dry_days >= 1, "the drought dried the river at the pumps");
+    assert!(water_in_drought > 0, "stored water lasted into the drought");
+    assert!(resumed, "the pumps worked again after the drought");
+    assert!(w.population()[0].adults > 0);
+}
