@@ -64,6 +64,10 @@ pub mod names {
     pub const PLANTING_COORDS_UNSET: &str = "planting.coords.unset";
     pub const CONTAMINATION_CHANGED: &str = "contamination.changed";
     pub const WIND_CHANGED: &str = "wind.changed";
+    pub const POWER_NETWORK_CREATED: &str = "power.network.created";
+    pub const POWER_NETWORK_REMOVED: &str = "power.network.removed";
+    pub const POWER_GENERATOR_ADDED: &str = "power.generator.added";
+    pub const POWER_GENERATOR_UPDATED: &str = "power.generator.updated";
     pub const BUILDING_PLACED: &str = "building.placed";
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";

@@ -8,7 +8,7 @@
 //! Modules: `catalog` (world rules from `data/world.json`), `config` (new-game settings),
 //! `clock` (time), `weather` (cycles and hazards), `map` (terrain generation), `land` (water,
 //! soil, plants, ruins, wind; land commands and read models), `world` (state, tick loop,
-//! commands), `save` (save format and hash), `ids` (entity ids), `event`, `error`, `rng`.
+//! commands), `power` (power networks), `save` (save format and hash), `ids` (entity ids), `event`, `error`, `rng`.
 
 pub mod catalog;
 mod clock;
@@ -20,6 +20,7 @@ mod event;
 mod ids;
 mod land;
 pub mod map;
+mod power;
 mod rng;
 mod save;
 mod science;
@@ -35,6 +36,7 @@ pub use land::{
     RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
 };
 pub use map::{Map, River, RiverAxis};
+pub use power::{ClutchView, PowerNetworkBuilding, PowerNetworkView, PowerState};
 pub use save::{FORMAT as SAVE_FORMAT, VERSION as SAVE_VERSION, fnv1a64};
 pub use science::{PrefabView, Science, UnlockableView, Unlocked};
 pub use weather::{HazardKind, WeatherView, hazard_days_bounds};

@@ -82,6 +82,9 @@ pub struct Colony {
     pub game_over: bool,
     /// Science points earned (fractional part carried between hours).
     pub science_carry: f64,
+    /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
+    #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
+    pub power: crate::power::Power,
     /// Voxel -> building id (derived; rebuilt on load).
     #[serde(skip)]
     pub blocks: BTreeMap<u64, i32>,
@@ -107,6 +110,7 @@ impl Colony {
             started_building: false,
             game_over: false,
             science_carry: 0.0,
+            power: Default::default(),
             blocks: BTreeMap::new(),
             block_version: 1,
             nav: nav::Nav::default(),

@@ -37,9 +37,13 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design.
+/// Whether a prefab stands in water by design (power shafts too: the game lets them be built
+/// under water).
 fn water_building(s: &Spec) -> bool {
-    s.flag("waterObstacle") || s.flag("floodable") || s.flag("waterIntake")
+    s.flag("waterObstacle")
+        || s.flag("floodable")
+        || s.flag("waterIntake")
+        || s.components.iter().any(|c| c == "ModularShaftSpec")
 }
 
 /// A placement failure with the contract's extras.
@@ -340,6 +344,7 @@ impl World {
             return;
         }
         b.finished = true;
+        self.colony.power.touch();
         let costs: Vec<(String, u32)> = b
             .spec()
             .cost

@@ -1,0 +1,582 @@
+//! Scenario tests of power through the world's commands, on fixed seeds. Buildings are finished
+//! directly (`finish_building`) where construction is not what a test is about.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use crate::colony::building::{Building, spec};
+use crate::colony::geometry::{Orientation, doorstep, footprint, voxel};
+use crate::config::NewGame;
+use crate::error::ErrorCode;
+use crate::event::names;
+use crate::weather::HazardKind;
+use crate::world::World;
+
+const DAY: u64 = 768;
+const HOUR: u64 = 32;
+
+fn world() -> World {
+    let mut w = World::new(&NewGame::default());
+    // No hazard unless a test asks for one.
+    w.weather.temperate_days = 100;
+    w
+}
+
+/// Unlocks (if needed), places and finishes a building.
+fn build(w: &mut World, prefab: &str, x: u32, y: u32, z: u32, o: &str) -> i32 {
+    let s = spec(prefab);
+    if s.science_cost > 0 && !w.science.unlocked.contains(prefab) {
+        w.add_science(s.science_cost);
+        w.unlock(prefab).unwrap();
+    }
+    let id = w
+        .place_building(prefab, x.into(), y.into(), z.into(), o)
+        .unwrap_or_else(|e| panic!("{prefab} at ({x}, {y}, {z}): {e:?}"));
+    w.finish_building(id);
+    id
+}
+
+/// The origin and height of a dry, flat rectangle with no building in it or around it and no
+/// ruin, nearest the start spot; plants on it are removed.
+fn flat_area(w: &mut World, wide: u32, deep: u32) -> (u32, u32, u32) {
+    let (sx, sy, _) = w.map.start_spot();
+    let mut best: Option<(u32, u32, u32)> = None;
+    for y in 2..w.map.height() - deep - 2 {
+        for x in 2..w.map.width() - wide - 2 {
+            let z = w.map.terrain_height(x, y);
+            let ok = (x - 1..x + wide + 1).all(|tx| {
+                (y - 1..y + deep + 1).all(|ty| {
+                    let inside = (x..x + wide).contains(&tx) && (y..y + deep).contains(&ty);
+                    let occ = w.land.occupant[w.land.idx(tx, ty)];
+                    (0..8).all(|dz| {
+                        !w.colony
+                            .blocks
+                            .contains_key(&voxel(tx, ty, u32::from(z) + dz))
+                    }) && (!inside
+                        || w.map.terrain_height(tx, ty) == z
+                            && w.water_depth(tx, ty) == 0.0
+                            && occ.is_none_or(|o| w.land.plants.contains_key(&o)))
+                })
+            });
+            let d = x.abs_diff(sx) + y.abs_diff(sy);
+            if ok && best.is_none_or(|(bd, _, _)| d < bd) {
+                best = Some((d, x, y));
+            }
+        }
+    }
+    let (_, x, y) = best.expect("a free flat area");
+    for tx in x..x + wide {
+        for ty in y..y + deep {
+            if let Some(p) = w.land.occupant[w.land.idx(tx, ty)] {
+                w.land.remove_plant(p);
+            }
+        }
+    }
+    (x, y, u32::from(w.map.terrain_height(x, y)))
+}
+
+fn net_of(w: &World, id: i32) -> crate::power::PowerNetworkView {
+    w.power_networks()
+        .into_iter()
+        .find(|n| n.buildings.iter().any(|b| b.id == id))
+        .unwrap_or_else(|| panic!("building {id} is in no network"))
+}
+
+fn events_named(w: &mut World, name: &str) -> Vec<serde_json::Value> {
+    w.take_events()
+        .into_iter()
+        .filter(|e| e.name == name)
+        .map(|e| e.data.unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn a_building_with_no_power_chain_is_its_own_network_with_supply_0() {
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 3, 2);
+    let mill = build(&mut w, "LumberMill.Folktails", x, y, z, "south");
+    w.advance_ticks(1);
+    let net = net_of(&w, mill);
+    assert_eq!((net.id, net.supply, net.demand), (mill, 0.0, 0.0));
+    // The district center passes power on, so it is a network of its own too.
+    let dc = *w.colony.districts.keys().next().unwrap();
+    assert_eq!(net_of(&w, dc).buildings.len(), 1);
+    assert_eq!(net.buildings.len(), 1);
+    assert_eq!(
+        (
+            net.buildings[0].nominal_input,
+            net.buildings[0].is_generator
+        ),
+        (50, false)
+    );
+    let st = w.power_state(mill).unwrap();
+    assert!(!st.powered && st.is_consumer && !st.is_generator);
+    assert_eq!(st.network_id, Some(mill));
+    assert!(!w.is_powered(mill));
+    assert_eq!(w.manufactory_blocker(mill), Some("unpowered"));
+    let v = w.building_view(mill).unwrap();
+    assert_eq!(
+        (v.powered, v.is_consumer, v.nominal_power_input),
+        (Some(false), Some(true), Some(50))
+    );
+    assert_eq!((v.power_supply, v.is_clutch), (Some(0), Some(false)));
+    assert!(v.statuses.contains(&"unpowered".to_owned()));
+    // Buildings outside the power system have no power fields.
+    let path = w.place_building("Path", x.into(), (y + 3).into(), z.into(), "south");
+    if let Ok(p) = path {
+        assert!(w.power_state(p).is_none());
+        assert_eq!(w.building_view(p).unwrap().powered, None);
+    }
+    // A construction site is in no network.
+    let (x2, y2, z2) = flat_area(&mut w, 3, 2);
+    let site = w
+        .place_building(
+            "LumberMill.Folktails",
+            x2.into(),
+            y2.into(),
+            z2.into(),
+            "south",
+        )
+        .unwrap();
+    w.advance_ticks(1);
+    assert_eq!(w.power_state(site).unwrap().network_id, None);
+    assert!(
+        !w.power_networks()
+            .iter()
+            .any(|n| n.buildings.iter().any(|b| b.id == site))
+    );
+}
+
+#[test]
+fn two_networks_joined_by_a_shaft_share_supply() {
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 10, 3);
+    let engine = build(&mut w, "GeothermalEngine.Folktails", x, y, z, "south");
+    let drill = build(&mut w, "AquiferDrill.Folktails", x + 4, y, z, "south");
+    w.advance_ticks(1);
+    let created = events_named(&mut w, names::POWER_NETWORK_CREATED);
+    assert!(created.iter().any(|d| d["id"] == engine));
+    assert!(
+        created
+            .iter()
+            .any(|d| d["id"] == drill && d["demand"] == 400.0)
+    );
+    assert_ne!(net_of(&w, engine).id, net_of(&w, drill).id);
+    assert_eq!(net_of(&w, engine).supply, 400.0);
+    assert_eq!(net_of(&w, drill).supply, 0.0);
+    assert!(!w.power_state(drill).unwrap().powered);
+    assert!(w.building_statuses(drill).contains(&"unpowered".to_owned()));
+
+    // A shaft in the gap joins them; read models see it before the next tick.
+    let shaft = build(&mut w, "PowerShaft.Folktails", x + 3, y, z, "south");
+    let joined = engine.min(drill).min(shaft);
+    let st = w.power_state(drill).unwrap();
+    assert_eq!((st.network_id, st.powered), (Some(joined), true));
+    w.advance_ticks(1);
+    let net = net_of(&w, drill);
+    assert_eq!((net.id, net.supply, net.demand), (joined, 400.0, 400.0));
+    let ids: Vec<i32> = net.buildings.iter().map(|b| b.id).collect();
+    let mut expect = vec![engine, drill, shaft];
+    expect.sort();
+    assert_eq!(ids, expect);
+    assert_eq!(w.power_efficiency(drill), 1.0);
+    assert!(w.building_statuses(drill).is_empty());
+    let v = w.building_view(drill).unwrap();
+    assert_eq!(
+        (v.powered, v.power_supply, v.power_demand),
+        (Some(true), Some(400), Some(400))
+    );
+    // Three networks became one: the two whose ids lost are removed.
+    let removed: BTreeSet<i64> = events_named(&mut w, names::POWER_NETWORK_REMOVED)
+        .iter()
+        .map(|d| d["id"].as_i64().unwrap())
+        .collect();
+    let lost: BTreeSet<i64> = [engine, drill]
+        .into_iter()
+        .filter(|i| *i != joined)
+        .map(i64::from)
+        .collect();
+    assert_eq!(removed, lost);
+
+    // A second drill on the same network: 400 hp for 800 asked, both at half speed.
+    let drill2 = build(&mut w, "AquiferDrill.Folktails", x + 7, y, z, "south");
+    w.advance_ticks(1);
+    let net = net_of(&w, drill2);
+    assert_eq!((net.supply, net.demand), (400.0, 800.0));
+    assert_eq!(w.power_efficiency(drill), 0.5);
+    assert!(w.is_powered(drill2));
+    assert!(
+        w.building_statuses(drill2)
+            .contains(&"underpowered".to_owned())
+    );
+    // Pausing one leaves the other fully powered.
+    w.set_paused(drill2, true).unwrap();
+    w.advance_ticks(1);
+    assert_eq!(net_of(&w, drill).demand, 400.0);
+    assert_eq!(w.power_efficiency(drill), 1.0);
+
+    // Demolishing the shaft splits the network again.
+    w.events.take();
+    w.demolish_building(shaft).unwrap();
+    w.advance_ticks(1);
+    assert_eq!(net_of(&w, drill).id, drill.min(drill2));
+    assert_eq!(net_of(&w, drill).supply, 0.0);
+    assert_eq!(net_of(&w, engine).id, engine);
+    let created = events_named(&mut w, names::POWER_NETWORK_CREATED);
+    assert!(!created.is_empty());
+}
+
+#[test]
+fn a_clutch_cuts_a_network_and_a_battery_bridges_the_gap() {
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 8, 3);
+    let engine = build(&mut w, "GeothermalEngine.Folktails", x, y, z, "south");
+    let clutch = build(&mut w, "Clutch.Folktails", x + 3, y, z, "south");
+    let battery = build(&mut w, "GravityBattery.Folktails", x + 4, y, z, "south");
+    let drill = build(&mut w, "AquiferDrill.Folktails", x + 5, y, z, "south");
+    w.advance_ticks(1);
+    let all = engine.min(clutch).min(battery).min(drill);
+    assert_eq!(net_of(&w, drill).id, all);
+    let v = w.building_view(clutch).unwrap();
+    assert_eq!((v.is_clutch, v.clutch_engaged), (Some(true), Some(true)));
+
+    // Errors: not a clutch, no such building; nothing changes.
+    let e = w.set_clutch(drill, false).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidType);
+    let e = w.set_clutch(-5, false).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotFound);
+    assert_eq!(net_of(&w, drill).id, all);
+
+    // Paused, the drill asks nothing: the surplus charges the battery.
+    w.set_paused(drill, true).unwrap();
+    w.advance_ticks(2 * HOUR);
+    let charge = w.colony.power.charge[&battery];
+    assert!((charge - 800.0).abs() < 1e-6, "{charge}");
+    assert_eq!(net_of(&w, battery).stored, 800.0);
+    assert_eq!(net_of(&w, battery).capacity, 4000.0);
+
+    // Disengaged, the clutch cuts the drill off the engine: the battery runs it for 2 hours.
+    let c = w.set_clutch(clutch, false).unwrap();
+    assert_eq!((c.id, c.engaged), (clutch, false));
+    w.set_paused(drill, false).unwrap();
+    w.advance_ticks(1);
+    let net = net_of(&w, drill);
+    assert_eq!(
+        (net.id, net.supply, net.demand),
+        (battery.min(drill), 0.0, 400.0)
+    );
+    assert_eq!(
+        net_of(&w, clutch).buildings.len(),
+        1,
+        "a cut clutch stands alone"
+    );
+    assert_eq!(net_of(&w, engine).buildings.len(), 1);
+    assert!(w.is_powered(drill));
+    assert_eq!(w.power_efficiency(drill), 1.0);
+    assert_eq!(w.building_view(clutch).unwrap().clutch_engaged, Some(false));
+    w.advance_ticks(2 * HOUR - 2);
+    assert!(w.is_powered(drill), "still running on the battery");
+    w.advance_ticks(2);
+    assert!(!w.colony.power.charge.contains_key(&battery));
+    assert!(!w.is_powered(drill));
+    assert!(w.building_statuses(drill).contains(&"unpowered".to_owned()));
+
+    // Engaged again, the engine powers it.
+    w.set_clutch(clutch, true).unwrap();
+    w.advance_ticks(1);
+    assert_eq!(net_of(&w, drill).id, all);
+    assert!(w.is_powered(drill));
+
+    // Battery charge and clutch settings survive a save and load.
+    w.set_paused(drill, true).unwrap();
+    w.advance_ticks(HOUR);
+    w.set_clutch(clutch, false).unwrap();
+    let bytes = w.save_to_bytes();
+    let mut l = World::load_from_bytes(&bytes).unwrap();
+    assert_eq!(l.state_hash(), w.state_hash());
+    assert_eq!(l.colony.power.charge, w.colony.power.charge);
+    assert_eq!(l.power_networks(), w.power_networks());
+    w.take_events();
+    w.advance_ticks(HOUR);
+    l.advance_ticks(HOUR);
+    assert_eq!(l.state_hash(), w.state_hash());
+    assert_eq!(l.take_events(), w.take_events());
+}
+
+#[test]
+fn engines_burn_fuel_only_while_their_network_has_demand() {
+    let mut w = World::new(&NewGame {
+        faction: crate::config::Faction::IronTeeth,
+        ..NewGame::default()
+    });
+    w.weather.temperate_days = 100;
+    let (x, y, z) = flat_area(&mut w, 7, 3);
+    let engine = build(&mut w, "SteamEngine.IronTeeth", x, y, z, "south");
+    let drill = build(&mut w, "AquiferDrill.IronTeeth", x + 3, y, z, "south");
+    w.set_paused(drill, true).unwrap();
+    w.colony.buildings.get_mut(&engine).unwrap().add("Log", 2);
+    w.advance_ticks(HOUR);
+    assert_eq!(net_of(&w, engine).supply, 0.0, "idle without demand");
+    assert_eq!(w.colony.buildings[&engine].has("Log"), 2);
+    w.set_paused(drill, false).unwrap();
+    w.advance_ticks(1);
+    assert_eq!(net_of(&w, engine).supply, 400.0);
+    assert_eq!(
+        w.colony.buildings[&engine].has("Log"),
+        1,
+        "a log on the fire"
+    );
+    assert!(w.is_powered(drill));
+    // 0.2 logs an hour: two logs last 10 hours.
+    w.advance_ticks(10 * HOUR - 2);
+    assert!(w.is_powered(drill));
+    w.advance_ticks(2);
+    assert!(!w.is_powered(drill));
+    assert_eq!(w.colony.buildings[&engine].has("Log"), 0);
+    // Haulers are asked to keep it fuelled.
+    let wants = crate::power::fuel_want(&w.colony.buildings[&engine]);
+    assert_eq!(wants, Some(("Log".to_owned(), 10)));
+}
+
+/// Tiles from `from` to `to` at height `z` where a path can go (breadth first).
+fn path_route(w: &World, from: (u32, u32), to: (u32, u32), z: u32) -> Option<Vec<(u32, u32)>> {
+    let mut prev = std::collections::BTreeMap::new();
+    let mut q = VecDeque::from([from]);
+    let mut seen = BTreeSet::from([from]);
+    while let Some(t) = q.pop_front() {
+        if t == to {
+            let mut out = vec![t];
+            let mut c = t;
+            while let Some(p) = prev.get(&c) {
+                out.push(*p);
+                c = *p;
+            }
+            out.reverse();
+            return Some(out);
+        }
+        for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+            let (nx, ny) = (i64::from(t.0) + dx, i64::from(t.1) + dy);
+            if !w.map.contains(nx, ny) {
+                continue;
+            }
+            let n = (nx as u32, ny as u32);
+            let ok = w
+                .check_placement("Path", nx, ny, z.into(), Orientation::South)
+                .is_ok();
+            if ok && seen.insert(n) {
+                prev.insert(n, t);
+                q.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+/// The colony's planks: in buildings and in beavers' paws.
+fn planks(w: &World) -> u32 {
+    w.colony
+        .buildings
+        .values()
+        .map(|b| b.has("Plank"))
+        .sum::<u32>()
+        + w.colony
+            .beavers
+            .values()
+            .filter_map(|b| b.carrying.as_ref())
+            .filter(|(g, _)| g == "Plank")
+            .map(|(_, n)| *n)
+            .sum::<u32>()
+}
+
+#[test]
+fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flow() {
+    let mut w = world();
+    // The generated river starts at rest and runs steadily after about a day.
+    w.advance_ticks(2 * DAY);
+    // The wheel where the river runs strongest near the colony. The river's edge is a strip of
+    // shallow water one block above its bed, so the wheel reaches the bank through a vertical
+    // shaft standing in that water with a shaft on top at the bank's height, and the mill
+    // stands on the bank beside the shaft.
+    let (sx, sy, _) = w.map.start_spot();
+    let dc = *w.colony.districts.keys().next().unwrap();
+    let mut wheels = Vec::new();
+    for y in sy.saturating_sub(30)..sy + 30 {
+        for x in sx.saturating_sub(30)..sx + 30 {
+            let z = u32::from(w.map.terrain_height(x, y));
+            for o in [Orientation::South, Orientation::West] {
+                if w.water_depth(x, y) < 0.5
+                    || w.check_placement("WaterWheel.Folktails", x.into(), y.into(), z.into(), o)
+                        .is_err()
+                {
+                    continue;
+                }
+                let q = w.flow_through(&Building::new("WaterWheel.Folktails", x, y, z, o));
+                wheels.push((q, x, y, z, o));
+            }
+        }
+    }
+    wheels.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut found = None;
+    'search: for &(q, x, y, z, o) in &wheels {
+        let tiles = footprint(spec("WaterWheel.Folktails"), x.into(), y.into(), o);
+        let beside: BTreeSet<(i64, i64)> = tiles
+            .iter()
+            .flat_map(|(a, b)| [(a + 1, *b), (a - 1, *b), (*a, b + 1), (*a, b - 1)])
+            .filter(|t| !tiles.contains(t) && w.map.contains(t.0, t.1))
+            .collect();
+        for (tx, ty) in beside {
+            if w.map.terrain_height(tx as u32, ty as u32) != 3 {
+                continue;
+            }
+            let ms = spec("LumberMill.Folktails");
+            for my in ty - 3..=ty + 3 {
+                for mx in tx - 3..=tx + 3 {
+                    for mo in Orientation::ALL {
+                        let mt = footprint(ms, mx, my, mo);
+                        let touches = mt.iter().any(|(a, b)| (a - tx).abs() + (b - ty).abs() == 1);
+                        let Some(door) = doorstep(ms, mx, my, mo) else {
+                            continue;
+                        };
+                        if !touches
+                            || mt.contains(&(tx, ty))
+                            || door == (tx, ty)
+                            || tiles.contains(&door)
+                            || mt.iter().any(|t| tiles.contains(t))
+                        {
+                            continue;
+                        }
+                        let mut t = w.clone();
+                        let ok = t
+                            .place_building(
+                                "WaterWheel.Folktails",
+                                x.into(),
+                                y.into(),
+                                z.into(),
+                                o.as_str(),
+                            )
+                            .and_then(|_| {
+                                t.place_building("VerticalPowerShaft.Folktails", tx, ty, 3, "south")
+                                    .map(|_| ())
+                                    .or_else(|_| {
+                                        t.add_science(40);
+                                        t.unlock("VerticalPowerShaft.Folktails")?;
+                                        t.place_building(
+                                            "VerticalPowerShaft.Folktails",
+                                            tx,
+                                            ty,
+                                            3,
+                                            "south",
+                                        )
+                                        .map(|_| ())
+                                    })
+                            })
+                            .and_then(|_| {
+                                t.place_building("PowerShaft.Folktails", tx, ty, 4, "south")
+                            })
+                            .and_then(|_| {
+                                t.place_building("LumberMill.Folktails", mx, my, 4, mo.as_str())
+                            })
+                            .is_ok();
+                        let dc_door = t.colony.door(dc).unwrap();
+                        if ok
+                            && path_route(
+                                &t,
+                                (dc_door[0], dc_door[1]),
+                                (door.0 as u32, door.1 as u32),
+                                4,
+                            )
+                            .is_some()
+                        {
+                            found = Some((
+                                q,
+                                (x, y, z, o),
+                                (tx as u32, ty as u32),
+                                (mx as u32, my as u32, mo),
+                            ));
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (q, (x, y, z, o), (tx, ty), (mx, my, mo)) =
+        found.expect("a wheel spot with a mill on the bank beside it");
+    assert!(q > 0.37, "flow {q} m3/s: enough for the mill's 50 hp");
+    let dc_door = w.colony.door(dc).unwrap();
+    let wheel = build(&mut w, "WaterWheel.Folktails", x, y, z, o.as_str());
+    let vshaft = build(&mut w, "VerticalPowerShaft.Folktails", tx, ty, 3, "south");
+    let shaft = build(&mut w, "PowerShaft.Folktails", tx, ty, 4, "south");
+    let mill = build(&mut w, "LumberMill.Folktails", mx, my, 4, mo.as_str());
+    let door = w.colony.door(mill).unwrap();
+    let route = path_route(&w, (dc_door[0], dc_door[1]), (door[0], door[1]), 4)
+        .expect("a path from the district center to the mill");
+    for (px, py) in route {
+        if [px, py, 4] != dc_door {
+            w.place_building("Path", px.into(), py.into(), 4, "south")
+                .unwrap();
+        }
+    }
+    assert!(w.building_view(mill).unwrap().reachable);
+    w.colony.buildings.get_mut(&mill).unwrap().add("Log", 10);
+    w.advance_ticks(1);
+    let added = events_named(&mut w, names::POWER_GENERATOR_ADDED);
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0]["id"], wheel);
+    let st = w.power_state(wheel).unwrap();
+    let expect = 135.0 * q.min(1.0);
+    assert!(
+        (st.output - expect).abs() < 15.0,
+        "{} vs {expect}",
+        st.output
+    );
+    assert_eq!(st.network_id, w.power_state(mill).unwrap().network_id);
+    let members: Vec<i32> = net_of(&w, mill).buildings.iter().map(|b| b.id).collect();
+    for id in [wheel, vshaft, shaft, mill] {
+        assert!(members.contains(&id), "{members:?}");
+    }
+    assert!(w.is_powered(mill));
+
+    // A worker comes, the mill runs at full power and makes planks.
+    let before = planks(&w);
+    w.advance_ticks(DAY);
+    assert_eq!(w.colony.buildings[&mill].workers.len(), 1);
+    let made = planks(&w) - before;
+    assert!(made >= 2, "made {made} planks");
+    assert!(w.colony.buildings[&mill].has("Log") < 10);
+
+    // A drought: the river stops, the wheel stands still, the mill stops.
+    w.weather.temperate_days = w.day() + 1 - w.weather.start_day;
+    w.weather.hazard = HazardKind::Drought;
+    w.weather.hazardous_days = 20;
+    w.take_events();
+    let mut stopped_at = None;
+    for day in 0..12 {
+        w.advance_ticks(DAY);
+        if w.power_state(wheel).unwrap().output == 0.0 {
+            stopped_at = Some(day);
+            break;
+        }
+    }
+    assert!(w.weather().is_hazardous);
+    let stopped = stopped_at.expect("the drought stops the wheel");
+    let updates = events_named(&mut w, names::POWER_GENERATOR_UPDATED);
+    assert!(
+        updates
+            .iter()
+            .any(|d| d["id"] == wheel && d["output"] == 0.0)
+    );
+    // Topped up with logs so only power can stop it.
+    w.colony.buildings.get_mut(&mill).unwrap().add("Log", 10);
+    let logs = w.colony.buildings[&mill].has("Log");
+    let before = planks(&w);
+    w.advance_ticks(DAY);
+    assert_eq!(w.power_state(wheel).unwrap().output, 0.0, "day {stopped}");
+    assert!(!w.is_powered(mill));
+    assert_eq!(w.manufactory_blocker(mill), Some("unpowered"));
+    assert!(w.building_statuses(mill).contains(&"unpowered".to_owned()));
+    assert!(w.colony.buildings[&mill].has("Log") >= logs - 1);
+    assert!(
+        planks(&w) <= before + 1,
+        "at most a cycle under way finishes"
+    );
+}
