@@ -439,6 +439,24 @@ pub const ROUTES: &[Route] = &[
         "Remove a crop by id",
         &[p("id", Int, true, "crop id")],
     ),
+    // Power.
+    route(
+        Get,
+        "/api/power",
+        "power",
+        "List the power networks: supply, demand and buildings of each",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/building/clutch",
+        "clutch",
+        "Engage or disengage a clutch (disengaged, it cuts its power network)",
+        &[
+            p("id", Int, true, "clutch building id"),
+            p("engaged", Bool, true, "true joins, false cuts"),
+        ],
+    ),
     // Colony.
     route(
         Get,
@@ -580,7 +598,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 37);
+        assert_eq!(ROUTES.len(), 39);
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
         );

@@ -13,6 +13,7 @@ pub mod land;
 pub mod lifecycle;
 pub mod list;
 pub mod pipeline;
+pub mod power;
 pub mod science;
 
 use crate::agent::AgentStore;
@@ -75,6 +76,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(land::routes())
         .merge(lifecycle::routes())
         .merge(science::routes())
+        .merge(power::routes())
         .merge(admin::routes())
 }
 

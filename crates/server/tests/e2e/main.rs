@@ -5,6 +5,7 @@ mod agent;
 mod game;
 mod http_rules;
 mod land;
+mod power;
 mod science;
 mod support;
 mod websocket;
