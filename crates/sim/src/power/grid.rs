@@ -2,14 +2,15 @@
 //! network at one moment (what its generators give, what its consumers ask, what its batteries
 //! hold). Both are pure functions of the world; `power::World::power_tick` stores and applies them.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::OnceLock;
 
 use super::rules::power_rules;
 use crate::clock::{self, ticks_per_hour};
 use crate::colony::Step;
 use crate::colony::building::Building;
 use crate::colony::geometry::{footprint, turned_size, voxel};
-use crate::content::Building as Spec;
+use crate::content::{Building as Spec, content};
 use crate::world::World;
 
 /// Whether a prefab is part of the power system: it carries power (the catalogue's
@@ -85,16 +86,88 @@ pub fn generator_kind(s: &Spec) -> Option<Gen> {
     })
 }
 
+/// What the power rules need of a prefab, read once from the catalogue (looking a spec up by
+/// name and scanning its components every tick would cost more than the power step itself).
+#[derive(Debug, Clone)]
+pub struct PrefabPower {
+    pub node: bool,
+    pub generator: Option<Gen>,
+    pub clutch: bool,
+    pub battery: bool,
+    pub vertical: bool,
+    pub input: f64,
+    pub output: f64,
+    pub workplace: bool,
+    pub max_workers: u32,
+    /// Engines: the good they burn.
+    pub fuel: Option<&'static str>,
+}
+
+/// The power facts of a prefab.
+pub fn prefab_power(name: &str) -> &'static PrefabPower {
+    static TABLE: OnceLock<HashMap<&'static str, PrefabPower>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        content()
+            .buildings
+            .values()
+            .map(|s| {
+                (
+                    s.name.as_str(),
+                    PrefabPower {
+                        node: is_node(s),
+                        generator: generator_kind(s),
+                        clutch: is_clutch(s),
+                        battery: is_battery(s),
+                        vertical: is_vertical_shaft(s),
+                        input: s.power.input,
+                        output: s.power.output,
+                        workplace: s.max_workers > 0,
+                        max_workers: s.max_workers,
+                        fuel: s.power.fuel.as_ref().map(|f| f.good.as_str()),
+                    },
+                )
+            })
+            .collect()
+    });
+    &t[name]
+}
+
+/// The tiles under a water wheel and the footprint's length along x and y.
+pub type WheelTiles = (Box<[(u32, u32)]>, u32, u32);
+
+/// One building of a network with its prefab's power facts and, for water wheels, the tiles
+/// under it.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub id: i32,
+    pub p: &'static PrefabPower,
+    /// Water wheels: footprint tiles and the footprint's length along x and y.
+    pub tiles: Option<WheelTiles>,
+    /// Batteries: hp·h they hold when full (depends on the blocks under them, so it is read
+    /// when the shape is built).
+    pub capacity: f64,
+}
+
+/// What every network's balance depends on this tick, read once.
+pub struct Env {
+    /// Workers on a shift, by workplace (only counted when a power wheel exists).
+    pub working: BTreeMap<i32, u32>,
+    pub wind: f64,
+    pub working_hours: bool,
+}
+
 /// Game hours one tick lasts.
 pub fn hours_per_tick() -> f64 {
     1.0 / ticks_per_hour() as f64
 }
 
 /// One network: its identity (the smallest building id in it) and its buildings in id order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Net {
     pub id: i32,
     pub members: Vec<i32>,
+    /// Per member, in the same order.
+    pub parts: Vec<Part>,
 }
 
 /// Every network of the world, for one shape of the colony.
@@ -111,50 +184,52 @@ pub struct Grid {
 }
 
 impl World {
-    /// Whether a building is a finished part of the power system.
-    pub(crate) fn power_node(&self, id: i32) -> Option<&Building> {
-        self.colony
-            .buildings
-            .get(&id)
-            .filter(|b| b.finished && is_node(b.spec()))
+    /// A finished part of the power system, with its prefab's power facts.
+    pub(crate) fn power_node(&self, id: i32) -> Option<(&Building, &'static PrefabPower)> {
+        let b = self.colony.buildings.get(&id)?;
+        if !b.finished {
+            return None;
+        }
+        let p = prefab_power(&b.prefab);
+        p.node.then_some((b, p))
     }
 
     /// Whether a node passes power on (a disengaged clutch does not).
-    fn conducts(&self, id: i32, b: &Building) -> bool {
-        !(is_clutch(b.spec()) && self.colony.power.disengaged.contains(&id))
+    fn conducts(&self, id: i32, p: &PrefabPower) -> bool {
+        !(p.clutch && self.colony.power.disengaged.contains(&id))
     }
 
     /// The nodes a finished node is linked to: any node whose voxels touch its voxels side to
     /// side on one level, and, through vertical shafts only, the node right above or below.
     pub(crate) fn power_links(&self, id: i32, out: &mut Vec<i32>) {
         out.clear();
-        let Some(b) = self.power_node(id) else {
+        let Some((b, p)) = self.power_node(id) else {
             return;
         };
-        if !self.conducts(id, b) {
+        if !self.conducts(id, p) {
             return;
         }
         let s = b.spec();
         let h = s.size.z.max(1);
-        let vertical = is_vertical_shaft(s);
         let consider = |o: i32, need_vertical: bool, out: &mut Vec<i32>| {
-            if o == id {
+            if o == id || out.last() == Some(&o) {
                 return;
             }
-            if let Some(ob) = self.power_node(o)
-                && self.conducts(o, ob)
-                && (!need_vertical || vertical || is_vertical_shaft(ob.spec()))
+            if let Some((_, op)) = self.power_node(o)
+                && self.conducts(o, op)
+                && (!need_vertical || p.vertical || op.vertical)
             {
                 out.push(o);
             }
         };
-        for (x, y) in footprint(s, b.x.into(), b.y.into(), b.orientation) {
-            for z in b.z..b.z + h {
-                for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if nx < 0 || ny < 0 {
-                        continue;
-                    }
+        let tiles = footprint(s, b.x.into(), b.y.into(), b.orientation);
+        for &(x, y) in &tiles {
+            for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || tiles.contains(&(nx, ny)) {
+                    continue;
+                }
+                for z in b.z..b.z + h {
                     if let Some(&o) = self.colony.blocks.get(&voxel(nx as u32, ny as u32, z)) {
                         consider(o, false, out);
                     }
@@ -193,6 +268,41 @@ impl World {
         members
     }
 
+    /// A network from its sorted members, with what each part needs per tick read once.
+    pub(crate) fn power_net(&self, members: Vec<i32>) -> Net {
+        let parts = members
+            .iter()
+            .map(|id| {
+                let b = &self.colony.buildings[id];
+                let p = prefab_power(&b.prefab);
+                let tiles = (p.generator == Some(Gen::Water)).then(|| {
+                    let s = b.spec();
+                    let (lx, ly) = turned_size(s, b.orientation);
+                    let t: Box<[(u32, u32)]> = footprint(s, b.x.into(), b.y.into(), b.orientation)
+                        .into_iter()
+                        .map(|(x, y)| (x as u32, y as u32))
+                        .collect();
+                    (t, lx, ly)
+                });
+                Part {
+                    id: *id,
+                    p,
+                    tiles,
+                    capacity: if p.battery {
+                        self.battery_capacity(b)
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .collect();
+        Net {
+            id: members[0],
+            members,
+            parts,
+        }
+    }
+
     /// The shape-version pair the grid depends on.
     pub(crate) fn power_key(&self) -> (u64, u64) {
         (self.colony.block_version, self.colony.power.version)
@@ -206,20 +316,32 @@ impl World {
         };
         let mut seen = BTreeSet::new();
         for (id, b) in &self.colony.buildings {
-            if !b.finished || !is_node(b.spec()) || seen.contains(id) {
+            if !b.finished || seen.contains(id) || !prefab_power(&b.prefab).node {
                 continue;
             }
             // Ids ascend, so the first id reached is the smallest of its network.
-            let members = self.power_component(*id, &mut seen);
+            let net = self.power_net(self.power_component(*id, &mut seen));
             let n = grid.nets.len() as u32;
-            for (i, m) in members.iter().enumerate() {
-                grid.of.insert(*m, (n, i as u32));
-                let walker = self.colony.buildings[m].spec();
-                grid.has_walkers |= generator_kind(walker) == Some(Gen::Walker);
+            for (i, part) in net.parts.iter().enumerate() {
+                grid.of.insert(part.id, (n, i as u32));
+                grid.has_walkers |= part.p.generator == Some(Gen::Walker);
             }
-            grid.nets.push(Net { id: *id, members });
+            grid.nets.push(net);
         }
         grid
+    }
+
+    /// What the balance of every network depends on this tick.
+    pub(crate) fn power_env(&self, walkers: bool) -> Env {
+        Env {
+            working: if walkers {
+                self.workers_working()
+            } else {
+                BTreeMap::new()
+            },
+            wind: self.wind().strength,
+            working_hours: clock::working_at(clock::absolute(self.ticks), self.end_hours),
+        }
     }
 
     /// Workers on a work shift, by workplace (for power wheels).
@@ -234,39 +356,45 @@ impl World {
     }
 
     /// m3/s flowing through a building's footprint: the flux through each cross-section of the
-    /// footprint, averaged over its length, on both axes.
+    /// footprint, averaged over its length, on both axes (as the wheel at this spot would see).
+    #[cfg(test)]
     pub(crate) fn flow_through(&self, b: &Building) -> f64 {
         let s = b.spec();
         let (lx, ly) = turned_size(s, b.orientation);
+        let tiles: Vec<(u32, u32)> = footprint(s, b.x.into(), b.y.into(), b.orientation)
+            .into_iter()
+            .map(|(x, y)| (x as u32, y as u32))
+            .collect();
+        self.flow_over(&tiles, lx, ly)
+    }
+
+    fn flow_over(&self, tiles: &[(u32, u32)], lx: u32, ly: u32) -> f64 {
         let (mut fx, mut fy) = (0.0f64, 0.0f64);
-        for (x, y) in footprint(s, b.x.into(), b.y.into(), b.orientation) {
-            let f = self.water_flow(x as u32, y as u32);
+        for &(x, y) in tiles {
+            let f = self.water_flow(x, y);
             fx += f64::from(f.x);
             fy += f64::from(f.y);
         }
         (fx / f64::from(lx.max(1))).hypot(fy / f64::from(ly.max(1)))
     }
 
-    /// What a finished generator can give now (before the engine rule: engines report their
-    /// output if they have fuel; `evaluate` runs them only when the network has demand).
-    pub(crate) fn generator_output(
-        &self,
-        id: i32,
-        b: &Building,
-        working: &BTreeMap<i32, u32>,
-    ) -> f64 {
-        let s = b.spec();
-        let Some(kind) = generator_kind(s) else {
+    /// What a finished generator can give now (engines: if they have fuel; `evaluate_net` runs
+    /// them only when the network has demand).
+    fn generator_output(&self, part: &Part, b: &Building, env: &Env) -> f64 {
+        let Some(kind) = part.p.generator else {
             return 0.0;
         };
         if b.paused {
             return 0.0;
         }
-        let nominal = s.power.output;
+        let nominal = part.p.output;
         match kind {
             Gen::Water => {
                 let r = power_rules();
-                let q = self.flow_through(b);
+                let q = part
+                    .tiles
+                    .as_ref()
+                    .map_or(0.0, |(t, lx, ly)| self.flow_over(t, *lx, *ly));
                 if q < r.water_wheel_min_flow.value {
                     0.0
                 } else {
@@ -274,22 +402,26 @@ impl World {
                 }
             }
             Gen::Wind { min } => {
-                let strength = self.wind().strength;
-                if strength < min || strength <= 0.0 {
+                if env.wind < min || env.wind <= 0.0 {
                     0.0
                 } else {
-                    nominal * strength.min(1.0)
+                    nominal * env.wind.min(1.0)
                 }
             }
             Gen::Walker => {
-                let at = working.get(&id).copied().unwrap_or(0);
-                let slots = s.max_workers.max(1);
+                let at = env.working.get(&part.id).copied().unwrap_or(0);
+                let slots = part.p.max_workers.max(1);
                 nominal * (f64::from(at.min(slots)) / f64::from(slots))
             }
             Gen::Fuel { .. } => {
-                let fuel = s.power.fuel.as_ref().map_or("", |f| f.good.as_str());
-                let burning = self.colony.power.burning.get(&id).copied().unwrap_or(0.0);
-                if burning > 0.0 || b.has(fuel) > 0 {
+                let burning = self
+                    .colony
+                    .power
+                    .burning
+                    .get(&part.id)
+                    .copied()
+                    .unwrap_or(0.0);
+                if burning > 0.0 || part.p.fuel.is_some_and(|g| b.has(g) > 0) {
                     nominal
                 } else {
                     0.0
@@ -301,18 +433,13 @@ impl World {
 
     /// What a finished consumer asks now: its nominal input while it works (not paused; a
     /// workplace also needs a worker and working hours).
-    pub(crate) fn consumer_demand(&self, b: &Building) -> f64 {
-        let s = b.spec();
-        if s.power.input <= 0.0 || b.paused {
+    fn consumer_demand(&self, part: &Part, b: &Building, env: &Env) -> f64 {
+        let p = part.p;
+        if p.input <= 0.0 || b.paused || p.workplace && (!env.working_hours || b.workers.is_empty())
+        {
             return 0.0;
         }
-        if b.is_workplace() {
-            let working = clock::working_at(clock::absolute(self.ticks), self.end_hours);
-            if !working || b.workers.is_empty() {
-                return 0.0;
-            }
-        }
-        s.power.input
+        p.input
     }
 
     /// hp·h a battery holds when full: the catalogue's base, plus its share per empty block
@@ -334,21 +461,25 @@ impl World {
     }
 
     /// The balance of one network now.
-    pub(crate) fn evaluate_net(&self, members: &[i32], working: &BTreeMap<i32, u32>) -> NetEval {
+    pub(crate) fn evaluate_net(&self, net: &Net, env: &Env) -> NetEval {
+        let n = net.parts.len();
         let mut ev = NetEval {
-            outputs: vec![0.0; members.len()],
-            demands: vec![0.0; members.len()],
+            outputs: vec![0.0; n],
+            demands: vec![0.0; n],
             ..NetEval::default()
         };
         let dt = hours_per_tick();
         let mut engines = Vec::new();
-        for (i, m) in members.iter().enumerate() {
-            let b = &self.colony.buildings[m];
-            let s = b.spec();
-            ev.demands[i] = self.consumer_demand(b);
+        for (i, part) in net.parts.iter().enumerate() {
+            let p = part.p;
+            if p.input <= 0.0 && p.generator.is_none() && !p.battery {
+                continue;
+            }
+            let b = &self.colony.buildings[&part.id];
+            ev.demands[i] = self.consumer_demand(part, b, env);
             ev.demand += ev.demands[i];
-            if let Some(kind) = generator_kind(s) {
-                let out = self.generator_output(*m, b, working);
+            if let Some(kind) = p.generator {
+                let out = self.generator_output(part, b, env);
                 if matches!(kind, Gen::Fuel { .. }) {
                     engines.push((i, out));
                 } else {
@@ -356,9 +487,15 @@ impl World {
                     ev.supply += out;
                 }
             }
-            if is_battery(s) {
-                ev.stored += self.colony.power.charge.get(m).copied().unwrap_or(0.0);
-                ev.capacity += self.battery_capacity(b);
+            if p.battery {
+                ev.stored += self
+                    .colony
+                    .power
+                    .charge
+                    .get(&part.id)
+                    .copied()
+                    .unwrap_or(0.0);
+                ev.capacity += part.capacity;
             }
         }
         // Engines burn fuel only while the network has demand.
@@ -367,7 +504,7 @@ impl World {
                 if out > 0.0 {
                     ev.outputs[i] = out;
                     ev.supply += out;
-                    ev.running.push(members[i]);
+                    ev.running.push(net.parts[i].id);
                 }
             }
         }

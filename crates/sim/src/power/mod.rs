@@ -71,7 +71,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use grid::{Grid, Net, NetEval, hours_per_tick};
-pub(crate) use grid::{is_battery, is_clutch, is_consumer, is_generator, is_node};
+pub(crate) use grid::{is_clutch, is_consumer, is_generator, is_node};
 use rules::power_rules;
 
 use crate::colony::building::Kind;
@@ -217,13 +217,9 @@ impl World {
             return Some(f(&c.grid.nets[n], &c.eval[n], i as usize));
         }
         self.power_node(id)?;
-        let members = self.power_component(id, &mut BTreeSet::new());
-        let ev = self.evaluate_net(&members, &self.workers_working());
-        let i = members.binary_search(&id).ok()?;
-        let net = Net {
-            id: members[0],
-            members,
-        };
+        let net = self.power_net(self.power_component(id, &mut BTreeSet::new()));
+        let ev = self.evaluate_net(&net, &self.power_env(true));
+        let i = net.members.binary_search(&id).ok()?;
         Some(f(&net, &ev, i))
     }
 
@@ -233,12 +229,8 @@ impl World {
             Some(c) => (c.grid.clone(), c.eval.clone()),
             None => {
                 let g = self.build_grid();
-                let working = self.workers_working();
-                let e = g
-                    .nets
-                    .iter()
-                    .map(|n| self.evaluate_net(&n.members, &working))
-                    .collect();
+                let env = self.power_env(g.has_walkers);
+                let e = g.nets.iter().map(|n| self.evaluate_net(n, &env)).collect();
                 (Arc::new(g), Arc::new(e))
             }
         };
@@ -392,15 +384,11 @@ impl World {
             });
             return;
         }
-        let working = if grid.has_walkers {
-            self.workers_working()
-        } else {
-            BTreeMap::new()
-        };
+        let env = self.power_env(grid.has_walkers);
         let evals: Vec<NetEval> = grid
             .nets
             .iter()
-            .map(|n| self.evaluate_net(&n.members, &working))
+            .map(|n| self.evaluate_net(n, &env))
             .collect();
         self.apply_power(&grid, &evals);
         self.power_events(&grid, &evals, rebuilt);
@@ -408,6 +396,13 @@ impl World {
             grid,
             eval: Arc::new(evals),
         });
+    }
+
+    /// Runs the power step alone, as `tick` does between the land and the colony (for the
+    /// benchmark that measures its cost; playing code only calls `tick`).
+    #[doc(hidden)]
+    pub fn bench_power_tick(&mut self) {
+        self.power_tick();
     }
 
     /// Drops saved entries of buildings that are gone.
@@ -426,14 +421,12 @@ impl World {
         for (net, ev) in grid.nets.iter().zip(evals) {
             if ev.charged > 0.0 || ev.discharged > 0.0 {
                 let bats: Vec<(i32, f64, f64)> = net
-                    .members
+                    .parts
                     .iter()
-                    .filter_map(|m| {
-                        let b = &self.colony.buildings[m];
-                        is_battery(b.spec()).then(|| {
-                            let c = self.colony.power.charge.get(m).copied().unwrap_or(0.0);
-                            (*m, c, self.battery_capacity(b))
-                        })
+                    .filter(|p| p.p.battery)
+                    .map(|p| {
+                        let c = self.colony.power.charge.get(&p.id).copied().unwrap_or(0.0);
+                        (p.id, c, p.capacity)
                     })
                     .collect();
                 let room: f64 = bats.iter().map(|(_, c, cap)| (cap - c).max(0.0)).sum();
@@ -513,14 +506,14 @@ impl World {
         }
         let step = power_rules().generator_update_step.value;
         for (n, e) in grid.nets.iter().zip(evals) {
-            for (i, m) in n.members.iter().enumerate() {
-                let b = &self.colony.buildings[m];
-                let s = b.spec();
-                if !is_generator(s) {
+            for (i, part) in n.parts.iter().enumerate() {
+                if part.p.generator.is_none() {
                     continue;
                 }
+                let m = &part.id;
+                let b = &self.colony.buildings[m];
                 let out = round2(e.outputs[i]);
-                let nominal = s.power.output;
+                let nominal = part.p.output;
                 let data = |prev: Option<f64>| {
                     let mut d = json!({
                         "id": m,
