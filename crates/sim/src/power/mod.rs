@@ -334,6 +334,67 @@ impl World {
         }
     }
 
+    /// Finished power buildings on a network with power to give (generators' supply or stored
+    /// energy), for `nearPower` of placements of `prefab` (empty when it is no power building).
+    pub(crate) fn powered_nodes_for(&self, prefab: &str) -> BTreeSet<i32> {
+        if !grid::prefab_power(prefab).node {
+            return BTreeSet::new();
+        }
+        let (grid, evals) = match self.fresh_power() {
+            Some(c) => (c.grid.clone(), c.eval.clone()),
+            None => {
+                let g = self.build_grid();
+                let env = self.power_env(g.has_walkers);
+                let e = g.nets.iter().map(|n| self.evaluate_net(n, &env)).collect();
+                (Arc::new(g), Arc::new(e))
+            }
+        };
+        grid.nets
+            .iter()
+            .zip(evals.iter())
+            .filter(|(_, e)| e.available() > 0.0)
+            .flat_map(|(n, _)| n.members.iter().copied())
+            .collect()
+    }
+
+    /// `nearPower` of a placement: 1 when a power building placed there would touch (side to
+    /// side on a shared level) one of `powered`.
+    pub(crate) fn near_power(
+        &self,
+        prefab: &str,
+        x: u32,
+        y: u32,
+        z: u32,
+        o: crate::colony::Orientation,
+        powered: &BTreeSet<i32>,
+    ) -> u8 {
+        if powered.is_empty() {
+            return 0;
+        }
+        let s = crate::colony::building::spec(prefab);
+        let tiles = crate::colony::geometry::footprint(s, x.into(), y.into(), o);
+        for &(tx, ty) in &tiles {
+            for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, ny) = (tx + dx, ty + dy);
+                if nx < 0 || ny < 0 || tiles.contains(&(nx, ny)) {
+                    continue;
+                }
+                for z in z..z + s.size.z.max(1) {
+                    let v = crate::colony::geometry::voxel(nx as u32, ny as u32, z);
+                    if self
+                        .colony
+                        .blocks
+                        .get(&v)
+                        .is_some_and(|o| powered.contains(o))
+                    {
+                        return 1;
+                    }
+                }
+            }
+        }
+        0
+    }
+
     /// Engages or disengages a clutch (construction sites keep the setting for when they
     /// finish).
     pub fn set_clutch(&mut self, id: i32, engaged: bool) -> Result<ClutchView, CommandError> {

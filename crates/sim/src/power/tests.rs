@@ -38,11 +38,19 @@ fn build(w: &mut World, prefab: &str, x: u32, y: u32, z: u32, o: &str) -> i32 {
 /// The origin and height of a dry, flat rectangle with no building in it or around it and no
 /// ruin, nearest the start spot; plants on it are removed.
 fn flat_area(w: &mut World, wide: u32, deep: u32) -> (u32, u32, u32) {
+    flat_area_at(w, wide, deep, None)
+}
+
+/// `flat_area`, at a given height if asked.
+fn flat_area_at(w: &mut World, wide: u32, deep: u32, at: Option<u8>) -> (u32, u32, u32) {
     let (sx, sy, _) = w.map.start_spot();
     let mut best: Option<(u32, u32, u32)> = None;
     for y in 2..w.map.height() - deep - 2 {
         for x in 2..w.map.width() - wide - 2 {
             let z = w.map.terrain_height(x, y);
+            if at.is_some_and(|a| a != z) {
+                continue;
+            }
             let ok = (x - 1..x + wide + 1).all(|tx| {
                 (y - 1..y + deep + 1).all(|ty| {
                     let inside = (x..x + wide).contains(&tx) && (y..y + deep).contains(&ty);
@@ -578,5 +586,161 @@ fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flo
     assert!(
         planks(&w) <= before + 1,
         "at most a cycle under way finishes"
+    );
+}
+
+#[test]
+fn wind_turbines_follow_the_wind_above_their_minimum() {
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 7, 3);
+    let turbine = build(&mut w, "WindTurbine.Folktails", x, y, z, "south");
+    let large = build(&mut w, "LargeWindTurbine.Folktails", x + 4, y, z, "south");
+    let calm = |w: &mut World, s: f64| {
+        w.land.wind.strength = s;
+        w.land.wind.target_strength = s;
+        w.land.wind.hours_left = 1000;
+    };
+    calm(&mut w, 0.5);
+    w.advance_ticks(1);
+    assert_eq!(w.power_state(turbine).unwrap().output, 34.0);
+    assert_eq!(w.power_state(large).unwrap().output, 72.0);
+    let added = events_named(&mut w, names::POWER_GENERATOR_ADDED);
+    assert_eq!(added.len(), 2);
+    // Separate networks (a gap between them).
+    assert_eq!(net_of(&w, turbine).supply, 34.0);
+    // Below 0.3 the small turbine stops; the large one turns down to 0.2.
+    calm(&mut w, 0.25);
+    w.advance_ticks(1);
+    assert_eq!(w.power_state(turbine).unwrap().output, 0.0);
+    assert_eq!(w.power_state(large).unwrap().output, 36.0);
+    let updated = events_named(&mut w, names::POWER_GENERATOR_UPDATED);
+    assert_eq!(updated.len(), 2, "{updated:?}");
+    let small = updated.iter().find(|d| d["id"] == turbine).unwrap();
+    assert_eq!(
+        (&small["output"], &small["previous"]),
+        (&0.0.into(), &34.0.into())
+    );
+    // A small change (under 10% of nominal) is not announced.
+    calm(&mut w, 0.27);
+    w.advance_ticks(1);
+    assert_eq!(w.power_state(large).unwrap().output, 38.88);
+    assert!(events_named(&mut w, names::POWER_GENERATOR_UPDATED).is_empty());
+}
+
+#[test]
+fn placements_beside_a_powered_network_are_near_power() {
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 9, 7);
+    let engine = build(
+        &mut w,
+        "GeothermalEngine.Folktails",
+        x + 3,
+        y + 2,
+        z,
+        "south",
+    );
+    w.advance_ticks(1);
+    let (_, _, _, spots) = w
+        .find_placements(
+            "PowerShaft.Folktails",
+            (x + 1).into(),
+            y.into(),
+            (x + 7).into(),
+            (y + 6).into(),
+        )
+        .unwrap();
+    assert!(!spots.is_empty());
+    let touches = |sx: u32, sy: u32| {
+        (x + 3..x + 6).contains(&sx) && (sy + 1 == y + 2 || sy == y + 5)
+            || (y + 2..y + 5).contains(&sy) && (sx + 1 == x + 3 || sx == x + 6)
+    };
+    for s in &spots {
+        assert_eq!(s.near_power, u8::from(touches(s.x, s.y)), "{s:?}");
+    }
+    assert!(
+        spots[0].near_power == 1,
+        "near power sorts first among equals"
+    );
+    // A pile is not a power building: never near power (a lodge would be: housing passes
+    // power on in the game).
+    let (_, _, _, spots) = w
+        .find_placements(
+            "SmallPile.Folktails",
+            x.into(),
+            y.into(),
+            (x + 8).into(),
+            (y + 6).into(),
+        )
+        .unwrap();
+    assert!(!spots.is_empty() && spots.iter().all(|s| s.near_power == 0));
+    let (_, _, _, spots) = w
+        .find_placements(
+            "Lodge.Folktails",
+            x.into(),
+            y.into(),
+            (x + 8).into(),
+            (y + 6).into(),
+        )
+        .unwrap();
+    assert!(spots.iter().any(|s| s.near_power == 1));
+    // A network without power to give is not "power".
+    w.demolish_building(engine).unwrap();
+    let drill = build(&mut w, "AquiferDrill.Folktails", x + 3, y + 2, z, "south");
+    w.advance_ticks(1);
+    assert_eq!(net_of(&w, drill).supply, 0.0);
+    let (_, _, _, spots) = w
+        .find_placements(
+            "PowerShaft.Folktails",
+            (x + 1).into(),
+            y.into(),
+            (x + 7).into(),
+            (y + 6).into(),
+        )
+        .unwrap();
+    assert!(spots.iter().all(|s| s.near_power == 0));
+}
+
+#[test]
+fn a_power_wheel_turns_while_a_beaver_works_it() {
+    let mut w = world();
+    let dc_z = w.map.start_spot().2 as u8;
+    let (x, y, z) = flat_area_at(&mut w, 6, 4, Some(dc_z));
+    let wheel = build(&mut w, "PowerWheel.Folktails", x, y + 1, z, "south");
+    let mill = build(&mut w, "LumberMill.Folktails", x + 3, y + 1, z, "south");
+    let dc = *w.colony.districts.keys().next().unwrap();
+    let dc_door = w.colony.door(dc).unwrap();
+    assert_eq!(
+        dc_door[2], z,
+        "the test area is on the district center's level"
+    );
+    for b in [wheel, mill] {
+        let door = w.colony.door(b).unwrap();
+        let route = path_route(&w, (dc_door[0], dc_door[1]), (door[0], door[1]), z)
+            .expect("a path to the workplace");
+        for (px, py) in route {
+            if [px, py, z] != dc_door && w.colony.blocks.get(&voxel(px, py, z)).is_none() {
+                w.place_building("Path", px.into(), py.into(), z.into(), "south")
+                    .unwrap();
+            }
+        }
+    }
+    assert_eq!(net_of(&w, wheel).id, wheel.min(mill));
+    let (mut turning, mut at_night) = (0u32, 0u32);
+    for _ in 0..DAY {
+        w.advance_ticks(1);
+        let out = w.power_state(wheel).unwrap().output;
+        if out > 0.0 {
+            assert_eq!(out, 50.0);
+            turning += 1;
+            if !w.are_working_hours() {
+                at_night += 1;
+            }
+        }
+    }
+    assert_eq!(w.colony.buildings[&wheel].workers.len(), 1);
+    assert!(turning > 4 * HOUR as u32, "turned {turning} ticks");
+    assert!(
+        at_night <= HOUR as u32,
+        "a shift may end after hours: {at_night}"
     );
 }
