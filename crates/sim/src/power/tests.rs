@@ -718,7 +718,7 @@ fn a_power_wheel_turns_while_a_beaver_works_it() {
         let route = path_route(&w, (dc_door[0], dc_door[1]), (door[0], door[1]), z)
             .expect("a path to the workplace");
         for (px, py) in route {
-            if [px, py, z] != dc_door && w.colony.blocks.get(&voxel(px, py, z)).is_none() {
+            if [px, py, z] != dc_door && !w.colony.blocks.contains_key(&voxel(px, py, z)) {
                 w.place_building("Path", px.into(), py.into(), z.into(), "south")
                     .unwrap();
             }
