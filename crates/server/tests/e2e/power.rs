@@ -76,3 +76,74 @@ async fn power_networks_in_both_formats_and_clutch_errors() {
     assert!(doc["paths"]["/api/power"]["get"].is_object());
     assert!(doc["paths"]["/api/building/clutch"]["post"].is_object());
 }
+
+/// Writes a save of a 64x64 game prepared with the simulation's own commands (construction
+/// sites finished through the save format, as no builder would in time) and loads it.
+pub async fn load_prepared(s: &Server, name: &str, prepare: impl FnOnce(&mut sim::World)) {
+    let mut w = sim::World::new(&sim::NewGame {
+        seed: 7,
+        map_width: 64,
+        map_height: 64,
+        ..sim::NewGame::default()
+    });
+    prepare(&mut w);
+    let mut save: Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
+    for b in save["colony"]["buildings"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+    {
+        b["finished"] = Value::Bool(true);
+    }
+    let dir = s.data_dir().join("saves");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(format!("{name}.colony.json")),
+        serde_json::to_vec(&save).unwrap(),
+    )
+    .unwrap();
+    let (_, r) = s.post("/api/game/load", json!({ "name": name })).await;
+    assert_eq!(r["name"], name, "{r}");
+    s.post("/api/ready", json!({"ready": true})).await;
+}
+
+/// Places a prefab at the first spot `find_placements` offers on the whole map.
+pub fn place_somewhere(w: &mut sim::World, prefab: &str) -> i32 {
+    let (_, _, _, spots) = w.find_placements(prefab, 0, 0, 63, 63).unwrap();
+    let s = &spots[0];
+    w.place_building(prefab, s.x.into(), s.y.into(), s.z.into(), &s.orientation)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_clutch_engages_and_disengages_end_to_end() {
+    let s = Server::start().await;
+    let mut clutch = 0;
+    load_prepared(&s, "clutch", |w| {
+        w.add_science(400);
+        w.unlock("Clutch.Folktails").unwrap();
+        clutch = place_somewhere(w, "Clutch.Folktails");
+    })
+    .await;
+    let (_, nets) = s.get("/api/power?format=json").await;
+    let net = nets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == clutch)
+        .expect("the clutch is a network");
+    assert_eq!(net["buildings"][0]["name"], "Clutch.Folktails");
+    for engaged in [false, false, true] {
+        let (status, body) = s
+            .post(
+                "/api/building/clutch",
+                json!({"id": clutch, "engaged": engaged}),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            body,
+            json!({"id": clutch, "name": "Clutch.Folktails", "engaged": engaged})
+        );
+    }
+}
