@@ -37,13 +37,14 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design (power shafts too: the game lets them be built
-/// under water).
+/// Whether a prefab stands in water by design (power shafts and water sensors too: the game
+/// lets them be built under water).
 fn water_building(s: &Spec) -> bool {
     s.flag("waterObstacle")
         || s.flag("floodable")
         || s.flag("waterIntake")
         || s.components.iter().any(|c| c == "ModularShaftSpec")
+        || crate::automation::Device::of(s).is_some_and(crate::automation::Device::in_water)
 }
 
 /// A placement failure with the contract's extras.

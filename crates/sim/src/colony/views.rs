@@ -64,6 +64,9 @@ pub struct BuildingView {
     pub is_clutch: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clutch_engaged: Option<bool>,
+    /// Automation devices and automated buildings (see `automation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<crate::automation::AutomationView>,
     pub build_progress: f64,
     pub material_progress: f64,
     pub has_materials: bool,
@@ -361,6 +364,7 @@ impl World {
             power_supply: p.as_ref().map(|p| p.supply.round() as i64),
             is_clutch: p.as_ref().map(|p| p.is_clutch),
             clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
+            automation: self.automation_view(id),
             build_progress: b.build_progress(),
             material_progress: b.material_progress(),
             has_materials: b.finished || b.material_progress() >= 1.0,
