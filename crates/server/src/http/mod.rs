@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod agent_routes;
+pub mod automation;
 pub mod body;
 pub mod dashboard;
 pub mod error;
@@ -77,6 +78,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(lifecycle::routes())
         .merge(science::routes())
         .merge(power::routes())
+        .merge(automation::routes())
         .merge(admin::routes())
 }
 

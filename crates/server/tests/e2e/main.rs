@@ -2,6 +2,7 @@
 //! real HTTP and WebSocket.
 
 mod agent;
+mod automation;
 mod game;
 mod http_rules;
 mod land;
