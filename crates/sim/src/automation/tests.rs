@@ -1,5 +1,7 @@
 //! Scenario tests of automation through the world's commands, on fixed seeds.
 
+use std::collections::BTreeSet;
+
 use super::Signal::{self, Error, Off, On};
 use super::config::{self, Ty};
 use super::{Device, device_of};
@@ -615,4 +617,139 @@ fn cycles_resolve_deterministically() {
         seen[5]
     );
     assert_eq!(Device::Relay.name(), "Relay");
+}
+
+/// Depth at a tile, sampled every tick for `ticks`: (min, max, mean).
+fn depth_over(w: &mut World, x: u32, y: u32, ticks: u64) -> (f64, f64, f64) {
+    let (mut lo, mut hi, mut sum) = (f64::MAX, f64::MIN, 0.0);
+    for _ in 0..ticks {
+        w.advance_ticks(1);
+        let d = f64::from(w.water_depth(x, y));
+        lo = lo.min(d);
+        hi = hi.max(d);
+        sum += d;
+    }
+    (lo, hi, sum / ticks as f64)
+}
+
+#[test]
+fn a_depth_sensor_through_a_relay_holds_a_reservoir_level_with_a_floodgate() {
+    let mut w = world();
+    w.advance_ticks(2 * DAY);
+    w.add_science(10_000);
+    for p in [
+        "Levee.Folktails",
+        "Floodgate.Folktails",
+        "DepthSensor.Folktails",
+        "Relay.Folktails",
+    ] {
+        w.unlock(p).unwrap();
+    }
+    // A row across the river near the colony: banks of height 4 on both sides, a bed of 2.
+    let (sx, sy, _) = w.map.start_spot();
+    let mut crossing = None;
+    'rows: for y in sy - 12..sy + 12 {
+        let wet: Vec<u32> = (sx - 20..sx + 6)
+            .filter(|x| w.water_depth(*x, y) > 0.05)
+            .collect();
+        let (Some(&x0), Some(&x1)) = (wet.first(), wet.last()) else {
+            continue;
+        };
+        if wet.len() as u32 != x1 - x0 + 1
+            || wet.len() > 8
+            || w.map.terrain_height(x0 - 1, y) < 4
+            || w.map.terrain_height(x1 + 1, y) < 4
+        {
+            continue;
+        }
+        let f = w.water_flow((x0 + x1) / 2, y);
+        if f.y.abs() < 0.05 {
+            continue;
+        }
+        crossing = Some((x0, x1, y, if f.y > 0.0 { 1i64 } else { -1 }));
+        break 'rows;
+    }
+    let (x0, x1, y, dir) = crossing.expect("a river crossing");
+    // A dam up to the banks' height (levees stacked on the bed), with floodgates on the first
+    // layer across the bed: shut, they hold the water to the banks; open, it spills a block
+    // lower.
+    let bed = (x0..=x1).map(|x| w.map.terrain_height(x, y)).min().unwrap();
+    let mut gates = Vec::new();
+    for x in x0..=x1 {
+        let mut h = u32::from(w.map.terrain_height(x, y));
+        while h < 3 {
+            build(&mut w, "Levee.Folktails", x, y, h, "south");
+            h += 1;
+        }
+        if u32::from(w.map.terrain_height(x, y)) == u32::from(bed) {
+            gates.push(build(&mut w, "Floodgate.Folktails", x, y, h, "south"));
+        } else {
+            build(&mut w, "Levee.Folktails", x, y, h, "south");
+        }
+    }
+    // The sensor three tiles upstream, on the bed.
+    let up = (i64::from(y) - 8 * dir) as u32;
+    let sxp = (x0..=x1)
+        .find(|x| w.map.terrain_height(*x, up) == bed && w.water_depth(*x, up) > 0.3)
+        .expect("a bed tile upstream");
+    let sensor = build(
+        &mut w,
+        "DepthSensor.Folktails",
+        sxp,
+        up,
+        bed.into(),
+        "south",
+    );
+    // How high the water stands with the gates shut and open.
+    for g in &gates {
+        w.set_floodgate(*g, 1.0).unwrap();
+    }
+    w.advance_ticks(DAY / 2);
+    let (_, _, closed) = depth_over(&mut w, sxp, up, 2 * HOUR);
+    for g in &gates {
+        w.set_floodgate(*g, 0.0).unwrap();
+    }
+    w.advance_ticks(DAY / 2);
+    let (_, _, open) = depth_over(&mut w, sxp, up, 2 * HOUR);
+    assert!(closed > open + 0.2, "closed {closed} open {open}");
+    // Hold the midpoint: above it the sensor is On, the relay (Not) Off, and the gates open.
+    let target = (closed + open) / 2.0;
+    w.automation_configure(sensor, "threshold", &target.to_string())
+        .unwrap();
+    w.automation_configure(sensor, "mode", "Greater").unwrap();
+    let relay = devices(&mut w, &["Relay.Folktails"])[0];
+    w.automation_configure(relay, "mode", "Not").unwrap();
+    w.automation_link(sensor, relay, None).unwrap();
+    for g in &gates {
+        w.automation_link(relay, *g, None).unwrap();
+    }
+    w.advance_ticks(DAY / 2);
+    // A day under automation: the gates open and shut, and every quarter of the day the level
+    // stays between the gates-open and gates-shut levels, around the target (the water model's
+    // surges make it swing a few tenths either side of it).
+    let mut heights = BTreeSet::new();
+    let span = closed - open;
+    for quarter in 0..4 {
+        let mut sum = 0.0;
+        for _ in 0..DAY / 4 {
+            w.advance_ticks(1);
+            sum += f64::from(w.water_depth(sxp, up));
+            heights.insert((w.colony.buildings[&gates[0]].floodgate_height * 10.0) as i32);
+        }
+        let mean = sum / (DAY / 4) as f64;
+        assert!(
+            mean > open + 0.15 * span && mean < closed - 0.15 * span,
+            "quarter {quarter}: mean {mean:.3}, open {open:.3}, shut {closed:.3}"
+        );
+        assert!(
+            (mean - target).abs() < 0.35 * span,
+            "quarter {quarter}: {mean:.3} vs {target:.3}"
+        );
+    }
+    assert_eq!(
+        heights,
+        BTreeSet::from([0, 10]),
+        "the gates moved both ways"
+    );
+    assert_eq!(w.automation_state(gates[0]), w.automation_state(relay));
 }
