@@ -1,7 +1,9 @@
-//! Benchmarks of power: the per-tick power step (generators, demand, batteries, events) for a
-//! colony with ~200 finished power buildings (201 in 51 networks on this map), the same step when the
-//! network shape must be rebuilt (a clutch moved), the `GET /api/power` read model, and a whole
-//! game tick of that colony for scale.
+//! Benchmarks of power and automation: the per-tick power step (generators, demand, batteries,
+//! events) for a colony with ~200 finished power buildings (201 in 51 networks on this map), the
+//! same step when the network shape must be rebuilt (a clutch moved), the `GET /api/power` read
+//! model; the automation step with 100 parts (sensors, counters, a meter, chronometers, levers,
+//! relays, memory cells, linked in chains that drive clutches and workshops); and a whole game
+//! tick of that colony for scale.
 //!
 //! The colony is placed through the public commands; the sites are finished by editing the save
 //! (`finished: true`) and loading it, so no builder or hauler is involved.
@@ -101,6 +103,143 @@ fn powered_world(target: usize) -> World {
     let mut w = World::load_from_bytes(&serde_json::to_vec(&save).unwrap()).unwrap();
     w.advance_ticks(1);
     w
+}
+
+/// The automation parts of the bench, cycled: (prefab, is a sensor standing in water).
+const PARTS: &[&str] = &[
+    "Lever.Folktails",
+    "Chronometer.Folktails",
+    "Relay.Folktails",
+    "PopulationCounter.Folktails",
+    "ResourceCounter.Folktails",
+    "Memory.Folktails",
+    "Relay.Folktails",
+    "PowerMeter.Folktails",
+    "Relay.Folktails",
+    "Lever.Folktails",
+];
+
+/// `powered_world(200)` plus `n` automation parts, each fed by the one placed before it (relays
+/// in Or mode take two), with every tenth driving a clutch or a workshop of the power chains.
+fn automated_world(n: usize) -> World {
+    let mut w = powered_world(200);
+    w.add_science(1_000_000);
+    for p in PARTS.iter().chain(["DepthSensor.Folktails"].iter()) {
+        let _ = w.unlock(p);
+    }
+    let targets: Vec<i32> = w
+        .power_networks()
+        .iter()
+        .flat_map(|n| n.buildings.clone())
+        .filter(|b| b.name.starts_with("Clutch") || b.name.starts_with("LumberMill"))
+        .map(|b| b.id)
+        .collect();
+    let (width, height) = (w.map().width(), w.map().height());
+    let mut placed: Vec<i32> = Vec::new();
+    // Depth sensors in the river first.
+    'water: for y in (1..height).step_by(5) {
+        for x in 0..width {
+            if w.water_depth(x, y) > 0.3 {
+                let z = w.map().terrain_height(x, y);
+                if let Ok(id) = w.place_building(
+                    "DepthSensor.Folktails",
+                    x.into(),
+                    y.into(),
+                    z.into(),
+                    "south",
+                ) {
+                    placed.push(id);
+                    if placed.len() >= n / 10 {
+                        break 'water;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    'land: for y in (1..height - 1).step_by(2) {
+        for x in 1..width - 1 {
+            if placed.len() >= n {
+                break 'land;
+            }
+            let p = PARTS[placed.len() % PARTS.len()];
+            let z = w.map().terrain_height(x, y);
+            if let Ok(id) = w.place_building(p, x.into(), y.into(), z.into(), "south") {
+                placed.push(id);
+            }
+        }
+    }
+    assert!(placed.len() >= n, "placed {}", placed.len());
+    // Finish the new sites through the save format, as `powered_world` does.
+    let mut save: Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
+    for b in save["colony"]["buildings"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+    {
+        b["finished"] = Value::Bool(true);
+    }
+    let mut w = World::load_from_bytes(&serde_json::to_vec(&save).unwrap()).unwrap();
+    for (i, id) in placed.iter().enumerate() {
+        let name = &w.building_view(*id).unwrap().name;
+        if name.starts_with("Relay") {
+            w.automation_configure(*id, "mode", "Or").unwrap();
+        }
+        if name.starts_with("ResourceCounter") {
+            w.automation_configure(*id, "goodId", "Log").unwrap();
+        }
+        if i > 0 && (name.starts_with("Relay") || name.starts_with("Memory")) {
+            w.automation_link(placed[i - 1], *id, Some("a")).unwrap();
+            if name.starts_with("Relay") && i > 1 {
+                w.automation_link(placed[i - 2], *id, Some("b")).unwrap();
+            }
+        }
+        if i % 10 == 9 && !targets.is_empty() {
+            let t = targets[(i / 10) % targets.len()];
+            let src = if name.starts_with("Indicator") {
+                placed[i - 1]
+            } else {
+                *id
+            };
+            w.automation_link(src, t, None).unwrap();
+        }
+    }
+    w.advance_ticks(1);
+    w
+}
+
+/// The automation step alone, each sample on a world whose power step has run (as in `tick`),
+/// so power meters read fresh networks even when the previous step moved a clutch.
+#[divan::bench(sample_count = 100)]
+fn automation_tick_100(bencher: Bencher) {
+    let mut w = automated_world(100);
+    bencher
+        .with_inputs(|| {
+            w.bench_power_tick();
+            w.bench_automation_tick();
+            let mut c = w.clone();
+            c.bench_power_tick();
+            c
+        })
+        .bench_local_values(|mut c| {
+            c.bench_automation_tick();
+            c
+        });
+}
+
+#[divan::bench(sample_count = 100)]
+fn power_and_automation_tick_200_100(bencher: Bencher) {
+    let mut w = automated_world(100);
+    bencher.bench_local(move || {
+        w.bench_power_tick();
+        w.bench_automation_tick();
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn whole_tick_200_100(bencher: Bencher) {
+    let mut w = automated_world(100);
+    bencher.bench_local(move || w.advance_ticks(1));
 }
 
 fn counts(w: &World) -> (usize, usize) {

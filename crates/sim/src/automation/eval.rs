@@ -8,6 +8,15 @@ use crate::colony::building::{Kind, storage_capacity};
 use crate::content::content;
 use crate::world::World;
 
+/// What several devices read in one tick, gathered once.
+#[derive(Default)]
+struct Scratch {
+    /// District -> its storage buildings.
+    stores: BTreeMap<i32, Vec<i32>>,
+    /// District -> its finished workplaces with the goods they take as inputs.
+    workplaces: BTreeMap<i32, Vec<(i32, Vec<String>)>>,
+}
+
 /// `v` against `t` by one of the six comparisons.
 pub(crate) fn compare(v: f64, mode: &str, t: f64) -> bool {
     let eq = (v - t).abs() < 1e-6;
@@ -112,20 +121,40 @@ impl World {
         )
     }
 
+    /// Runs the automation step alone, as `tick` does after power (for the benchmark that
+    /// measures its cost; playing code only calls `tick`).
+    #[doc(hidden)]
+    pub fn bench_automation_tick(&mut self) {
+        self.automation_tick();
+    }
+
     /// One tick of automation.
     pub(crate) fn automation_tick(&mut self) {
         let devices = self.automation_devices();
         if devices.is_empty() && self.colony.automation.nodes.is_empty() {
             return;
         }
-        let mut parts: BTreeSet<i32> = devices.iter().copied().collect();
-        for (id, n) in &self.colony.automation.nodes {
-            if n.inputs.iter().any(Option::is_some) {
-                parts.insert(*id);
+        let key = (
+            self.colony.block_version,
+            self.colony.automation.links_version,
+        );
+        let order = match &self.colony.automation.order {
+            Some((k, o)) if *k == key => o.clone(),
+            _ => {
+                let mut parts: BTreeSet<i32> = devices.iter().copied().collect();
+                for (id, n) in &self.colony.automation.nodes {
+                    if n.inputs.iter().any(Option::is_some) {
+                        parts.insert(*id);
+                    }
+                }
+                let o = Arc::new(self.automation_order(&parts));
+                self.colony.automation.order = Some((key, o.clone()));
+                o
             }
-        }
+        };
+        let mut scratch = Scratch::default();
         let mut effects = Vec::new();
-        for id in self.automation_order(&parts) {
+        for &id in order.iter() {
             let Some(b) = self.colony.buildings.get(&id) else {
                 continue;
             };
@@ -139,11 +168,11 @@ impl World {
                         let (s, bit, last) = self.memory_signal(id);
                         (s, Some((bit, last)))
                     } else {
-                        (self.device_signal(id, d), None)
+                        (self.device_signal(id, d, &mut scratch), None)
                     };
                     let spring = d == Device::Lever
                         && state == Signal::On
-                        && self.automation_setting(id, d, "springReturn") == "true";
+                        && self.setting(id, d, "springReturn") == "true";
                     let node = self.colony.automation.nodes.entry(id).or_default();
                     node.state = state;
                     if let Some((bit, last)) = memory {
@@ -190,9 +219,9 @@ impl World {
     }
 
     /// The output of a finished transmitter other than a memory cell.
-    fn device_signal(&self, id: i32, d: Device) -> Signal {
+    fn device_signal(&self, id: i32, d: Device, scratch: &mut Scratch) -> Signal {
         let b = &self.colony.buildings[&id];
-        let set = |name: &str| self.automation_setting(id, d, name);
+        let set = |name: &str| self.setting(id, d, name);
         let num = |name: &str| set(name).parse::<f64>().unwrap_or(0.0);
         match d {
             Device::DepthSensor | Device::ContaminationSensor | Device::FlowSensor => {
@@ -208,13 +237,16 @@ impl World {
             }
             Device::ResourceCounter => {
                 let good = set("goodId");
-                let (Some(district), Some(g)) = (b.district, content().goods.get(&good)) else {
+                let (Some(district), Some(g)) = (b.district, content().goods.get(good)) else {
                     return Signal::Error;
                 };
-                let stores = self.colony.stores_of(district);
+                let stores = scratch
+                    .stores
+                    .entry(district)
+                    .or_insert_with(|| self.colony.stores_of(district));
                 if set("mode") == "FillRate" {
                     let (mut held, mut cap) = (0u32, 0u32);
-                    for s in &stores {
+                    for s in stores.iter() {
                         let sb = &self.colony.buildings[s];
                         if sb.kind() != Kind::Storage
                             || sb.allowed_good.as_deref().is_some_and(|a| a != good)
@@ -225,7 +257,7 @@ impl World {
                             && kind == g.storage
                         {
                             cap += units;
-                            held += sb.has(&good);
+                            held += sb.has(good);
                         }
                     }
                     if cap == 0 {
@@ -240,20 +272,25 @@ impl World {
                 } else {
                     let mut n: u32 = stores
                         .iter()
-                        .map(|s| self.colony.buildings[s].has(&good))
+                        .map(|s| self.colony.buildings[s].has(good))
                         .sum();
                     if set("includeInputs") == "true" {
-                        n += self
-                            .colony
-                            .buildings
-                            .values()
-                            .filter(|o| {
-                                o.finished
-                                    && o.district == Some(district)
-                                    && !matches!(o.kind(), Kind::Storage | Kind::DistrictCenter)
-                                    && crate::colony::input_goods(o).contains(&good)
-                            })
-                            .map(|o| o.has(&good))
+                        let holders = scratch.workplaces.entry(district).or_insert_with(|| {
+                            self.colony
+                                .buildings
+                                .iter()
+                                .filter(|(_, o)| {
+                                    o.finished
+                                        && o.district == Some(district)
+                                        && !matches!(o.kind(), Kind::Storage | Kind::DistrictCenter)
+                                })
+                                .map(|(id, o)| (*id, crate::colony::input_goods(o)))
+                                .collect()
+                        });
+                        n += holders
+                            .iter()
+                            .filter(|(_, inputs)| inputs.iter().any(|i| i == good))
+                            .map(|(o, _)| self.colony.buildings[o].has(good))
                             .sum::<u32>();
                     }
                     Signal::of(compare(
@@ -276,7 +313,7 @@ impl World {
                     .values()
                     .filter(|v| global || v.district == b.district)
                     .filter(|v| if v.is_bot { bots } else { beavers })
-                    .filter(|v| match mode.as_str() {
+                    .filter(|v| match mode {
                         "Adults" => !v.child,
                         "Children" => v.child,
                         "Homeless" => v.home.is_none(),
@@ -311,7 +348,7 @@ impl World {
                     ))
                 }
             }
-            Device::Chronometer => match set("mode").as_str() {
+            Device::Chronometer => match set("mode") {
                 "WorkingHours" => Signal::of(self.are_working_hours()),
                 "NonWorkingHours" => Signal::of(!self.are_working_hours()),
                 _ => {
@@ -329,7 +366,7 @@ impl World {
                 let node = self.colony.automation.nodes.get(&id);
                 let slots: Vec<Option<i32>> = node.map(|n| n.inputs.clone()).unwrap_or_default();
                 let a = self.signal_of(slots.first().copied().flatten());
-                match set("mode").as_str() {
+                match set("mode") {
                     "Not" => match a {
                         Some(Signal::On) => Signal::Off,
                         Some(Signal::Off) => Signal::On,
@@ -369,7 +406,7 @@ impl World {
             reset.unwrap_or_default(),
         ];
         let was = |i: usize| last.get(i).copied().unwrap_or_default();
-        let mode = self.automation_setting(id, Device::Memory, "mode");
+        let mode = self.setting(id, Device::Memory, "mode");
         let clocked = mode == "Latch" || mode == "FlipFlop";
         let broken =
             a.is_none() || clocked && b.is_none() || [a, b, reset].contains(&Some(Signal::Error));
@@ -380,7 +417,7 @@ impl World {
         if reset == Some(Signal::On) {
             bit = false;
         } else {
-            match mode.as_str() {
+            match mode {
                 "Toggle" => {
                     if a && was(0) != Signal::On {
                         bit = !bit;

@@ -226,6 +226,12 @@ pub struct Automation {
     /// Device ids by block version (derived).
     #[serde(skip)]
     pub(crate) devices: Option<(u64, Arc<Vec<i32>>)>,
+    /// Bumped on every link and unlink.
+    #[serde(skip)]
+    pub(crate) links_version: u64,
+    /// Evaluation order by (block version, links version) (derived).
+    #[serde(skip)]
+    pub(crate) order: Option<((u64, u64), Arc<Vec<i32>>)>,
 }
 
 impl Automation {
@@ -337,14 +343,24 @@ impl World {
 
     /// A configured value of a device (its default when unset).
     pub(crate) fn automation_setting(&self, id: i32, d: Device, name: &str) -> String {
-        let p = config::find(d, name).expect("a property of the device");
-        self.colony
+        self.setting(id, d, name).to_owned()
+    }
+
+    /// A configured value of a device, borrowed (`name` spelled as in the table).
+    pub(crate) fn setting(&self, id: i32, d: Device, name: &str) -> &str {
+        if let Some(v) = self
+            .colony
             .automation
             .nodes
             .get(&id)
-            .and_then(|n| n.config.get(p.name))
-            .cloned()
-            .unwrap_or_else(|| p.default.to_owned())
+            .and_then(|n| n.config.get(name))
+        {
+            return v;
+        }
+        config::props(d)
+            .iter()
+            .find(|p| p.name == name)
+            .map_or("", |p| p.default)
     }
 
     /// The slot an input name takes on a target, checked against its mode.
@@ -455,6 +471,7 @@ impl World {
         if kind == Inputs::Single {
             node.applied = None;
         }
+        self.colony.automation.links_version += 1;
         Ok(LinkView {
             id: target,
             name: tname,
@@ -487,6 +504,7 @@ impl World {
         {
             was = s.take();
         }
+        self.colony.automation.links_version += 1;
         if kind == Inputs::Single
             && was.is_some()
             && device_of(&name).is_none()
