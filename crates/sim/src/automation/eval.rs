@@ -233,7 +233,7 @@ impl World {
                         f64::from(f.x.hypot(f.y))
                     }
                 };
-                Signal::of(compare(v, &set("mode"), num("threshold")))
+                Signal::of(compare(v, set("mode"), num("threshold")))
             }
             Device::ResourceCounter => {
                 let good = set("goodId");
@@ -266,7 +266,7 @@ impl World {
                     let fill = f64::from(held) / f64::from(cap);
                     Signal::of(compare(
                         fill,
-                        &set("comparisonMode"),
+                        set("comparisonMode"),
                         num("fillRateThreshold"),
                     ))
                 } else {
@@ -295,7 +295,7 @@ impl World {
                     }
                     Signal::of(compare(
                         f64::from(n),
-                        &set("comparisonMode"),
+                        set("comparisonMode"),
                         num("threshold"),
                     ))
                 }
@@ -321,7 +321,7 @@ impl World {
                         _ => true,
                     })
                     .count();
-                Signal::of(compare(n as f64, &set("comparisonMode"), num("threshold")))
+                Signal::of(compare(n as f64, set("comparisonMode"), num("threshold")))
             }
             Device::PowerMeter => {
                 let Some(p) = self.power_state(id).filter(|p| p.network_id.is_some()) else {
@@ -337,13 +337,13 @@ impl World {
                     };
                     Signal::of(compare(
                         load,
-                        &set("comparisonMode"),
+                        set("comparisonMode"),
                         num("percentThreshold"),
                     ))
                 } else {
                     Signal::of(compare(
                         p.supply,
-                        &set("comparisonMode"),
+                        set("comparisonMode"),
                         num("intThreshold"),
                     ))
                 }
