@@ -231,8 +231,11 @@ pub struct Automation {
     pub(crate) links_version: u64,
     /// Evaluation order by (block version, links version) (derived).
     #[serde(skip)]
-    pub(crate) order: Option<((u64, u64), Arc<Vec<i32>>)>,
+    pub(crate) order: Option<(Versions, Arc<Vec<i32>>)>,
 }
+
+/// (block version, links version).
+pub(crate) type Versions = (u64, u64);
 
 impl Automation {
     pub fn is_blank(&self) -> bool {
