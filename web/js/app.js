@@ -8,10 +8,21 @@ import { ColonyPanel } from "./colony.js";
 import { AgentWidget } from "./agent.js";
 import { SettingsPanel } from "./settings.js";
 import { MapView, probeTiles } from "./map.js";
+import { BuildingPanel } from "./building.js";
+import { SummaryPanel } from "./summary.js";
 
 const views = ["colony", "map", "settings"];
 let map = null;
 let mapTimer = null;
+let colonyTimer = null;
+let buildingPanel = null;
+let summary = null;
+/** The building to locate once the map view shows (an alert was clicked). */
+let pendingLocate = null;
+
+/** Events after which the map reloads its buildings, or only its beavers. */
+const BUILDING_EVENTS = /^(building\.|block\.|construction\.|demolish\.|game\.new)/;
+const BEAVER_EVENTS = /^(beaver\.|bot\.|character\.|population\.changed|migration)/;
 
 function show(view) {
   if (!views.includes(view)) view = "colony";
@@ -21,9 +32,18 @@ function show(view) {
   document.body.dataset.view = view;
   if (view === "settings") settings.load();
   clearInterval(mapTimer);
+  clearInterval(colonyTimer);
   if (view === "map" && map) {
-    map.load();
+    const loaded = map.load();
+    if (pendingLocate !== null) {
+      const id = pendingLocate;
+      pendingLocate = null;
+      loaded.then(() => locate(id));
+    }
     mapTimer = setInterval(() => map.load(), 15000);
+    // Beavers move: every 2 s; buildings (progress, pauses) every 6 s.
+    let tick = 0;
+    colonyTimer = setInterval(() => map.loadColony({ beaversOnly: ++tick % 3 !== 0 }), 2000);
   }
   if (location.hash !== `#${view}`) history.replaceState(null, "", `#${view}`);
 }
@@ -38,14 +58,47 @@ async function checkMap() {
   const p = await probeTiles();
   if (p.kind === "present") {
     $("#tab-map").hidden = false;
-    if (!map) map = new MapView();
+    if (!map) {
+      map = new MapView();
+      buildingPanel = new BuildingPanel();
+      map.on("select", (b) => (b ? buildingPanel.open(b.id) : buildingPanel.close()));
+      buildingPanel.on("close", () => map.select(null));
+      buildingPanel.on("changed", () => map.loadColony());
+      buildingPanel.on("demolished", () => map.loadColony());
+      window.colonyDashboard.buildingPanel = buildingPanel;
+    }
     window.colonyDashboard.map = map;
     document.body.dataset.map = "present";
+    summary?.setLocatable(true);
   } else if (p.kind === "absent") {
     $("#tab-map").hidden = true;
     document.body.dataset.map = "absent";
+    summary?.setLocatable(false);
   }
   // gated: decided when the gate opens
+}
+
+/** Shows a building on the map: pans to it, outlines it and opens its panel. */
+async function locate(id) {
+  if (!map) return;
+  if ($("#view-map").hidden) {
+    pendingLocate = id;
+    show("map");
+    return;
+  }
+  // The panel first, so the map centres the building beside it.
+  const opened = buildingPanel.open(id);
+  if (!(await map.locate(id))) buildingPanel.close();
+  await opened;
+}
+
+function onEvent(p) {
+  if (!p?.event) return;
+  if (map && !$("#view-map").hidden) {
+    if (BUILDING_EVENTS.test(p.event)) map.loadColony();
+    else if (BEAVER_EVENTS.test(p.event)) map.loadColony({ beaversOnly: true });
+  }
+  buildingPanel?.onEvent(p);
 }
 
 function connStatus(text, state) {
@@ -62,12 +115,16 @@ async function boot() {
 
   const channel = config.wsEnabled ? new Channel(config.wsPort) : null;
   const colony = new ColonyPanel(channel);
+  summary = new SummaryPanel(channel);
+  summary.on("locate", (a) => locate(a.id));
+  window.colonyDashboard.summary = summary;
   const agent = new AgentWidget(channel, config);
   settings = new SettingsPanel();
 
   bus.on("gate", (open) => {
     if (open) {
       colony.refreshAll();
+      summary.refreshAll();
       checkMap();
       if (!$("#view-settings").hidden) settings.load();
     }
@@ -83,6 +140,7 @@ async function boot() {
     channel.authRequired = config.authRequired;
     channel.on("status", (s) => connStatus(s === "open" ? "live" : s, s));
     channel.on("retry", (ms) => connStatus(`reconnecting in ${(ms / 1000).toFixed(1)} s`, "closed"));
+    channel.on("event", onEvent);
     bus.on("token", () => channel.restart());
     channel.connect();
   } else {
@@ -94,6 +152,7 @@ async function boot() {
   await checkMap();
   show(location.hash.slice(1) || "colony");
   colony.start();
+  summary.start();
   agent.start(!channel);
   document.body.dataset.booted = "true";
 }

@@ -1,7 +1,8 @@
 // The map view. /api/tiles, /api/trees and /api/crops are being built; until colonyd has them:
 // - the live test is skipped (and says so), and the map tab must stay hidden (graceful degrade);
-// - the fixture test always runs: it answers those three routes in the browser with data of the
-//   documented shape ({mapSize, region, tiles}, Tile and Tree rows) and checks the map module.
+// - the fixture test always runs: it answers those routes (and gatherables, buildings, beavers) in
+//   the browser with data of the documented shape ({mapSize, region, tiles}, Tile, Tree, Building
+//   and Beaver rows) and checks the map module.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -48,7 +49,8 @@ test("live map: tiles, trees and crops from colonyd", async (t) => {
   await page.goto(server.url + "#map");
   await page.waitForSelector("#map-canvas[data-loaded=true]", { timeout: 20000 });
   const size = (await server.get("/api/tiles?x1=0&y1=0&x2=0&y2=0&format=json")).mapSize;
-  assert.match(await page.textContent("#map-status"), new RegExp(`^${size.x}×${size.y}, \\d+ trees, \\d+ crops$`));
+  assert.match(await page.textContent("#map-status"),
+    new RegExp(`^${size.x}×${size.y}, \\d+ trees, \\d+ crops, \\d+ buildings?, \\d+ beavers?(, \\d+ bots?)?$`));
   const tile = (await server.get("/api/tiles?x1=10&y1=12&x2=10&y2=12&format=json")).tiles[0];
   const p = await page.evaluate(() => window.colonyDashboard.map.pixelOf(10, 12));
   const box = await page.locator("#map-canvas").boundingBox();
@@ -74,7 +76,8 @@ function tileAt(x, y) {
   }
   if (y > 34 && dist >= 2.5 && dist < 4) t.contaminated = true;
   if (x === 12 && y === 40) t.dead = true;
-  if (x >= 40 && x <= 42 && y >= 10 && y <= 12) t.occupants = [{ name: "Lodge.Folktails", z: t.terrain }];
+  if (x >= 40 && x <= 41 && y >= 10 && y <= 11) t.occupants = [{ name: "Lodge.Folktails", z: t.terrain }];
+  if (x === 41 && (y === 8 || y === 9)) t.occupants = [{ name: "Path", z: t.terrain }];
   if (x === 41 && y === 9) t.entrance = true;
   return t;
 }
@@ -93,8 +96,23 @@ function plants(kind) {
   return out;
 }
 
+// Buildings (full detail rows) and beavers of the documented shape: a finished lodge (2×2, facing
+// south, its doorstep on a path), a lumberjack site at 40% and two paths; two beavers and a bot.
+const z = (x, y) => tileAt(x, y).terrain;
+const BUILDINGS = [
+  { id: 11, name: "Lodge.Folktails", x: 40, y: 10, z: z(40, 10), orientation: "south", finished: true, paused: false, pausable: false, role: "housing", buildProgress: 1, entranceX: 41, entranceY: 9 },
+  { id: 12, name: "LumberjackFlag.Folktails", x: 8, y: 8, z: z(8, 8), orientation: "south", finished: false, paused: false, pausable: true, role: "wood", buildProgress: 0.4 },
+  { id: 13, name: "Path", x: 41, y: 9, z: z(41, 9), orientation: "south", finished: true, paused: false, role: "paths", buildProgress: 1 },
+  { id: 14, name: "Path", x: 41, y: 8, z: z(41, 8), orientation: "south", finished: true, paused: false, role: "paths", buildProgress: 1 },
+];
+const BEAVERS = [
+  { id: 21, name: "Kit", x: 38, y: 14, z: 5, isBot: false, isChild: true },
+  { id: 22, name: "Ada", x: 44, y: 14, z: 5, isBot: false, isChild: false },
+  { id: 23, name: "Bolt", x: 46, y: 14, z: 5, isBot: true, isChild: false },
+];
+
 async function serveFixture(page) {
-  await page.route(/\/api\/(tiles|trees|crops)\b/, (route) => {
+  await page.route(/\/api\/(tiles|trees|crops|gatherables|buildings|beavers)\b/, (route) => {
     const url = new URL(route.request().url());
     const json = (body) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(body) });
     if (url.pathname === "/api/tiles") {
@@ -106,6 +124,9 @@ async function serveFixture(page) {
       return json({ mapSize: { x: W, y: H, z: Z }, region: { x1, y1, x2, y2 }, tiles });
     }
     // limit=0: a flat array.
+    if (url.pathname === "/api/gatherables") return json([]);
+    if (url.pathname === "/api/buildings") return json(BUILDINGS);
+    if (url.pathname === "/api/beavers") return json(BEAVERS);
     return json(plants(url.pathname === "/api/trees" ? "tree" : "crop"));
   });
 }
@@ -117,7 +138,7 @@ test("fixture map: terrain, water, badwater, moisture, trees and crops; hover, z
   await page.goto(server.url + "#map");
   await page.waitForSelector("#map-canvas[data-loaded=true]");
   assert.equal(await page.isVisible("#tab-map"), true);
-  assert.equal(await page.textContent("#map-status"), `${W}×${H}, 40 trees, 35 crops`);
+  assert.equal(await page.textContent("#map-status"), `${W}×${H}, 40 trees, 35 crops, 2 buildings, 2 beavers, 1 bot`);
   const box = await page.locator("#map-canvas").boundingBox();
   const hover = async (x, y) => {
     const p = await page.evaluate(([x, y]) => window.colonyDashboard.map.pixelOf(x, y), [x, y]);
@@ -134,8 +155,12 @@ test("fixture map: terrain, water, badwater, moisture, trees and crops; hover, z
   assert.match(tip, /water 1\.\d\d/);
   assert.match(tip, /badwater 80%/);
   // A building tile and a crop and a tree.
-  assert.match(await hover(41, 11), /Lodge\.Folktails \(z \d+\)/);
+  assert.match(await hover(41, 11), /Lodge\.Folktails \(housing; z \d+\)/);
   assert.match(await hover(41, 9), /entrance/);
+  assert.match(await hover(41, 9), /Path \(paths; z \d+\)/);
+  assert.match(await hover(8, 8), /LumberjackFlag\.Folktails \(wood, site 40%; z \d+\)/);
+  assert.match(await hover(38, 14), /beaver: Kit \(child\)/);
+  assert.match(await hover(46, 14), /beaver: Bolt \(bot\)/);
   assert.match(await hover(34, 6), /crop Carrot: grown/);
   assert.match(await hover(30, 6), /crop Carrot: growing 20%/);
   assert.match(await hover(52, 24), /tree (Pine|Birch): .*marked/);
@@ -154,6 +179,14 @@ test("fixture map: terrain, water, badwater, moisture, trees and crops; hover, z
   assert.ok(bad[0] > water[0], `badwater is redder than clean water: ${bad} vs ${water}`);
   const land = await colour(5, 5);
   assert.ok(land[1] > land[2], `land is green-brown: ${land}`);
+  // The lodge in the housing colour; a path pale; the bot steel blue.
+  const near = (c, want, tol = 14) => want.every((v, i) => Math.abs(c[i] - v) <= tol);
+  const lodge = await colour(40, 11);
+  assert.ok(near(lodge, [0xe8, 0x89, 0x3a]), `the lodge is housing orange: ${lodge}`);
+  const path = await colour(41, 8);
+  assert.ok(near(path, [0xdd, 0xd0, 0xae]), `a path is pale: ${path}`);
+  const bot = await colour(46, 14);
+  assert.ok(near(bot, [0x3f, 0x5f, 0x7f], 20), `the bot is steel blue: ${bot}`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await screenshot(page, "map-fixture");
   // Zoom in with the wheel and pan by dragging.
@@ -167,6 +200,6 @@ test("fixture map: terrain, water, badwater, moisture, trees and crops; hover, z
   const pan1 = await page.evaluate(() => window.colonyDashboard.map.panX);
   assert.ok(Math.abs(pan1 - pan0 - 120) < 2, `panned by 120: ${pan0} -> ${pan1}`);
   await screenshot(page, "map-fixture-zoomed");
-  await page.unroute(/\/api\/(tiles|trees|crops)\b/);
+  await page.unroute(/\/api\/(tiles|trees|crops|gatherables|buildings|beavers)\b/);
   assert.deepEqual(b.errors, []);
 });

@@ -38,13 +38,13 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "map",
-        "X1 Y1 X2 Y2",
-        "Draw a region as text: terrain heights, water, trees, crops, bushes, ruins, paths, buildings",
+        "X1 Y1 X2 Y2 [--no-beavers]",
+        "Draw a region as text: terrain heights, water, trees, crops, bushes, ruins, paths, buildings, beavers",
     ),
     (
         "top",
         "[--interval SECS] [--once]",
-        "Live view of the colony (time, speed, weather, science, agent, recent events), redrawn in place",
+        "Live view of the colony (time, weather, population, stocks, wellbeing, alerts, agent, events), redrawn in place",
     ),
     (
         "help",
@@ -147,7 +147,11 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
         )));
     }
     let route = args::pick_route(&candidates, !cli.args.is_empty());
-    let body = args::build_body(route, &cli.args)?;
+    let mut body = args::build_body(route, &cli.args)?;
+    // `--json` asks a read for the service's nested json shape, not the flat toon rows.
+    if cli.json && route.method == protocol::routes::Method::Get && !body.contains_key("format") {
+        body.insert("format".into(), "json".into());
+    }
     let settings = settings(cli)?;
     let api = http::Api::new(&settings)?;
     let answer = api.call(route, &body)?;
@@ -183,21 +187,53 @@ fn top(cli: &Cli) -> Result<i32, CliError> {
 }
 
 fn draw_map(cli: &Cli) -> Result<i32, CliError> {
+    // `--no-beavers` hides the beaver layer. A bare value after it is a coordinate that the
+    // parser took as the flag's value (`colony map --no-beavers 0 0 9 9`), so it goes back.
+    let mut beavers = true;
+    let mut args = Vec::new();
+    for a in &cli.args {
+        match a {
+            Arg::Named(k, v) if k == "no-beavers" || k == "no_beavers" => {
+                beavers = false;
+                match v.as_deref() {
+                    None | Some("true") => {}
+                    Some("false") => beavers = true,
+                    Some(v) => args.push(Arg::Positional(v.to_owned())),
+                }
+            }
+            a => args.push(a.clone()),
+        }
+    }
     let route =
         routes::find(routes::Method::Get, "/api/tiles").expect("the catalogue has /api/tiles");
-    let mut body = args::build_body(route, &cli.args)?;
+    let mut body = args::build_body(route, &args)?;
     body.insert("format".into(), "json".into());
     let settings = settings(cli)?;
-    let answer = http::Api::new(&settings)?.call(route, &body)?;
-    match &answer {
-        http::Answer::Ok(v) if !cli.json => {
-            use std::io::IsTerminal;
-            let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            print!("{}", map::render(v, colour));
-            Ok(EXIT_OK)
-        }
-        _ => Ok(output::print_answer(&answer, cli.json)),
+    let api = http::Api::new(&settings)?;
+    let answer = api.call(route, &body)?;
+    let http::Answer::Ok(tiles) = &answer else {
+        return Ok(output::print_answer(&answer, cli.json));
+    };
+    if cli.json {
+        return Ok(output::print_answer(&answer, cli.json));
     }
+    let walkers = if beavers {
+        let query: serde_json::Map<String, serde_json::Value> =
+            [("limit", "0"), ("format", "json")]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.into()))
+                .collect();
+        match api.send(routes::Method::Get, "/api/beavers", &query)? {
+            http::Answer::Ok(v) => Some(map::walkers(&v)),
+            other => return Ok(output::print_answer(&other, false)),
+        }
+    } else {
+        None
+    };
+    use std::io::IsTerminal;
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    print!("{}", map::render(tiles, walkers.as_deref(), colour));
+    Ok(EXIT_OK)
 }
 
 fn events(cli: &Cli) -> Result<i32, CliError> {
@@ -328,6 +364,21 @@ fn command_help(command: &str) -> Result<String, CliError> {
                  COLONY_REQUEST_ID, COLONY_MODE (request or autonomous), COLONY_EPOCH, COLONY_HOST,\n  \
                  COLONY_PORT, COLONY_WS_PORT and COLONY_TOKEN (when set).\n  \
                  Example: colony connect --agent 'my-agent --stdin'\n",
+            ),
+            "map" => out.push_str(&format!(
+                "\n  One character per tile, north up, the x of every tenth column on top and y on the left.\n  \
+                 Legend: {}  @ beaver  r bot\n  \
+                 Beavers and bots (from /api/beavers) draw over the tiles; --no-beavers hides them.\n  \
+                 --json prints the /api/tiles answer. Colour only on a terminal (and NO_COLOR unset).\n  \
+                 Example: colony map 20 10 50 35\n",
+                map::LEGEND
+            )),
+            "top" => out.push_str(
+                "\n  Lines: time and speed; weather; population (adults, children, bots, homeless, unemployed,\n  \
+                 beds, workers); stocks with days left (Water, food, Log, Plank, Gear, then other goods);\n  \
+                 wellbeing (average, miserable, critical); alerts by type and the first three; science;\n  \
+                 the agent; recent events from the WebSocket. --once prints one frame and exits.\n  \
+                 Example: colony top --once\n",
             ),
             "config" => out.push_str(
                 "\n  Order: flag, environment, config file, default. Config file: --config FILE, else\n  \

@@ -1,7 +1,9 @@
 //! `colony top`: a live view of the colony that redraws in place: settlement, time, speed,
-//! weather, science, the agent state and the most recent game events (from the WebSocket).
-//! `--once` prints one frame and exits (for scripts and tests). Population, stocks with days
-//! left and alerts join the view when the service has those routes.
+//! weather, population, stocks with days left, wellbeing, alerts, science, the agent state and
+//! the most recent game events (from the WebSocket). `--once` prints one frame and exits (for
+//! scripts and tests). Population, stocks and wellbeing come from `GET /api/summary` (json),
+//! alerts from `GET /api/alerts` (every alert, json); a service without those routes leaves
+//! their lines out.
 
 use crate::config::Settings;
 use crate::events::event_line;
@@ -17,6 +19,20 @@ use std::time::{Duration, Instant};
 /// Events kept on screen.
 const EVENT_LINES: usize = 10;
 
+/// Alerts listed one per line under the counts.
+const ALERT_LINES: usize = 3;
+
+/// Goods shown first on the stocks line, with their projection key in the summary.
+const MAIN_STOCKS: [(&str, &str); 4] = [
+    ("Water", "waterDays"),
+    ("Log", "logDays"),
+    ("Plank", "plankDays"),
+    ("Gear", "gearDays"),
+];
+
+/// Alert types in the order the counts show them (others follow by name).
+const ALERT_TYPES: [&str; 4] = ["unstaffed", "unpowered", "unreachable", "status"];
+
 /// What one frame shows.
 #[derive(Default)]
 pub struct TopData {
@@ -25,6 +41,10 @@ pub struct TopData {
     pub speed: Option<Value>,
     pub weather: Option<Value>,
     pub science: Option<Value>,
+    /// `GET /api/summary?format=json`.
+    pub summary: Option<Value>,
+    /// `GET /api/alerts?limit=0&format=json`: every alert.
+    pub alerts: Option<Value>,
     pub agent: Option<Value>,
     /// Set when the game routes answered `game_not_ready`.
     pub gate_closed: bool,
@@ -32,10 +52,30 @@ pub struct TopData {
 }
 
 fn get(api: &Api, path: &str, gate_closed: &mut bool) -> Result<Option<Value>, CliError> {
-    match api.send(Method::Get, path, &Map::new())? {
+    get_with(api, path, &[], gate_closed)
+}
+
+/// A GET with query parameters; `None` when the gate is closed (noted in `gate_closed`) or the
+/// service does not have the route.
+fn get_with(
+    api: &Api,
+    path: &str,
+    query: &[(&str, &str)],
+    gate_closed: &mut bool,
+) -> Result<Option<Value>, CliError> {
+    let query: Map<String, Value> = query
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), Value::from(*v)))
+        .collect();
+    match api.send(Method::Get, path, &query)? {
         Answer::Ok(v) => Ok(Some(v)),
         Answer::Error { error, .. } if error.code == protocol::error::ErrorCode::GameNotReady => {
             *gate_closed = true;
+            Ok(None)
+        }
+        Answer::Error { error, .. }
+            if error.code == protocol::error::ErrorCode::UnknownEndpoint =>
+        {
             Ok(None)
         }
         Answer::Error { error, status, .. } => Err(CliError::new(
@@ -62,6 +102,13 @@ pub fn fetch(api: &Api) -> Result<TopData, CliError> {
         d.speed = get(api, "/api/speed", &mut gate)?;
         d.weather = get(api, "/api/weather", &mut gate)?;
         d.science = get(api, "/api/science", &mut gate)?;
+        d.summary = get_with(api, "/api/summary", &[("format", "json")], &mut gate)?;
+        d.alerts = get_with(
+            api,
+            "/api/alerts",
+            &[("limit", "0"), ("format", "json")],
+            &mut gate,
+        )?;
     }
     d.gate_closed = gate;
     Ok(d)
@@ -124,6 +171,10 @@ pub fn render(d: &TopData) -> String {
             w["cycle"], w["cycleLengthInDays"]
         ));
     }
+    if let Some(s) = &d.summary {
+        colony_lines(&mut out, s);
+    }
+    alert_lines(&mut out, d.alerts.as_ref(), d.summary.as_ref());
     if let Some(s) = &d.science {
         let open = s["unlockables"]
             .as_array()
@@ -166,6 +217,137 @@ pub fn render(d: &TopData) -> String {
         out.push_str(&format!("  {e}\n"));
     }
     out
+}
+
+/// A summary number (0 when absent).
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+/// Days left as the summary gives them (one decimal); `-` when nobody uses the stock.
+fn days_text(v: &Value) -> String {
+    match v.as_f64() {
+        Some(d) if d >= 0.0 => format!("{d:.1}d"),
+        _ => "-".into(),
+    }
+}
+
+/// Population, stocks and wellbeing from the summary (json), summed over districts.
+fn colony_lines(out: &mut String, s: &Value) {
+    let districts = s["districts"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let sum = |f: &dyn Fn(&Value) -> &Value| -> u64 {
+        districts.iter().map(|d| f(d).as_u64().unwrap_or(0)).sum()
+    };
+    out.push_str(&format!(
+        "Population: {} adults, {} children, {} bots; {} homeless, {} unemployed; beds {}/{}, workers {}/{}\n",
+        sum(&|d| &d["population"]["adults"]),
+        sum(&|d| &d["population"]["children"]),
+        sum(&|d| &d["population"]["bots"]),
+        sum(&|d| &d["housing"]["homeless"]),
+        sum(&|d| &d["employment"]["unemployed"]),
+        sum(&|d| &d["housing"]["occupiedBeds"]),
+        sum(&|d| &d["housing"]["totalBeds"]),
+        sum(&|d| &d["employment"]["assigned"]),
+        sum(&|d| &d["employment"]["assigned"]) + sum(&|d| &d["employment"]["vacancies"]),
+    ));
+    let mut stock: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+    for d in districts {
+        for (good, n) in d["resources"].as_object().into_iter().flatten() {
+            *stock.entry(good.as_str()).or_default() += n.as_u64().unwrap_or(0);
+        }
+    }
+    let p = &s["projections"];
+    let mut items: Vec<String> = Vec::new();
+    for (good, key) in MAIN_STOCKS {
+        items.push(format!(
+            "{good} {} ({})",
+            stock.remove(good).unwrap_or(0),
+            days_text(&p[key])
+        ));
+        if good == "Water" {
+            items.push(format!("food ({})", days_text(&p["foodDays"])));
+        }
+    }
+    let others: Vec<String> = stock
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(g, n)| format!("{g} {n}"))
+        .collect();
+    out.push_str(&format!("Stocks: {}", items.join(", ")));
+    if !others.is_empty() {
+        out.push_str(&format!("; other goods: {}", others.join(", ")));
+    }
+    out.push('\n');
+    let wb = &s["wellbeing"];
+    out.push_str(&format!(
+        "Wellbeing: average {:.1}, {} miserable, {} critical\n",
+        num(&wb["average"]),
+        num(&wb["miserable"]),
+        num(&wb["critical"]),
+    ));
+}
+
+/// Alert counts by type and the first few alerts. From the alert list when there is one, else
+/// the summary's counts.
+fn alert_lines(out: &mut String, alerts: Option<&Value>, summary: Option<&Value>) {
+    let mut counts: Vec<(String, u64)> = Vec::new();
+    let mut count = |kind: &str, n: u64| match counts.iter_mut().find(|(k, _)| k == kind) {
+        Some(c) => c.1 += n,
+        None => counts.push((kind.to_owned(), n)),
+    };
+    let list = alerts.and_then(Value::as_array);
+    match (list, summary) {
+        (Some(list), _) => {
+            for a in list {
+                count(a["type"].as_str().unwrap_or("?"), 1);
+            }
+        }
+        (None, Some(s)) => {
+            for (kind, n) in s["alerts"].as_object().into_iter().flatten() {
+                count(kind, n.as_u64().unwrap_or(0));
+            }
+        }
+        (None, None) => return,
+    }
+    counts.retain(|(_, n)| *n > 0);
+    counts.sort_by_key(|(k, _)| {
+        (
+            ALERT_TYPES
+                .iter()
+                .position(|t| t == k)
+                .unwrap_or(ALERT_TYPES.len()),
+            k.clone(),
+        )
+    });
+    if counts.is_empty() {
+        out.push_str("Alerts: none\n");
+        return;
+    }
+    let text: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    out.push_str(&format!("Alerts: {}\n", text.join(", ")));
+    let list = list.map(Vec::as_slice).unwrap_or(&[]);
+    for a in list.iter().take(ALERT_LINES) {
+        let detail = match a["type"].as_str() {
+            Some("unstaffed") => format!(" workers {}", a["workers"].as_str().unwrap_or("?")),
+            Some("status") => format!(" {}", a["status"].as_str().unwrap_or("")),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "  {} {} #{} at {},{},{}{detail}\n",
+            a["type"].as_str().unwrap_or("?"),
+            a["name"].as_str().unwrap_or("?"),
+            a["id"],
+            a["x"],
+            a["y"],
+            a["z"],
+        ));
+    }
+    if list.len() > ALERT_LINES {
+        out.push_str(&format!(
+            "  ... {} more (`colony alerts`)\n",
+            list.len() - ALERT_LINES
+        ));
+    }
 }
 
 /// Runs the view: once, or redrawing every `interval` until interrupted.
@@ -251,6 +433,8 @@ mod tests {
                 json!({"mode": "request", "goal": "grow", "ready": true, "pendingRequest": {"id": 2, "prompt": "dig"},
                                 "agentStatus": "running", "lastError": null}),
             ),
+            summary: None,
+            alerts: None,
             gate_closed: false,
             events: vec!["day 4  speed.changed  {\"speed\":2}".into()],
         };
@@ -269,6 +453,70 @@ mod tests {
         );
         assert!(text.contains("Goal: grow"));
         assert!(text.contains("  day 4  speed.changed"));
+    }
+
+    #[test]
+    fn a_frame_shows_population_stocks_wellbeing_and_alerts() {
+        let district = |adults: u32, log: u32, homeless: u32| {
+            json!({"name": "D", "population": {"adults": adults, "children": 2, "bots": 1},
+                   "resources": {"Log": log, "Berries": 5, "Water": 0},
+                   "housing": {"occupiedBeds": 3, "totalBeds": 4, "homeless": homeless},
+                   "employment": {"assigned": 2, "vacancies": 1, "unemployed": 4}})
+        };
+        let alert = |kind: &str, id: i64| {
+            json!({"type": kind, "id": id, "name": "Lodge", "x": 1, "y": 2, "z": 3,
+                   "workers": if kind == "unstaffed" { "0/2" } else { "" },
+                   "status": if kind == "status" { "no materials" } else { "" }})
+        };
+        let d = TopData {
+            summary: Some(json!({
+                "districts": [district(8, 40, 1), district(3, 2, 0)],
+                "wellbeing": {"average": 7.25, "miserable": 2, "critical": 1},
+                "alerts": {"unstaffed": 9, "unpowered": 0, "unreachable": 0},
+                "projections": {"foodDays": 4.1, "waterDays": 0.0, "logDays": 2.8,
+                                "plankDays": 0.0, "gearDays": -1.0}})),
+            alerts: Some(json!([
+                alert("status", 7),
+                alert("unstaffed", 5),
+                alert("unstaffed", 6),
+                alert("unreachable", 8)
+            ])),
+            ..TopData::default()
+        };
+        let text = render(&d);
+        assert!(
+            text.contains(
+                "Population: 11 adults, 4 children, 2 bots; 1 homeless, 8 unemployed; beds 6/8, workers 4/6\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Stocks: Water 0 (0.0d), food (4.1d), Log 42 (2.8d), Plank 0 (0.0d), Gear 0 (-); other goods: Berries 10\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Wellbeing: average 7.2, 2 miserable, 1 critical\n"),
+            "{text}"
+        );
+        // Counts come from the list (status included), in the documented order.
+        assert!(
+            text.contains("Alerts: unstaffed 2, unreachable 1, status 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  status Lodge #7 at 1,2,3 no materials\n  unstaffed Lodge #5 at 1,2,3 workers 0/2\n  unstaffed Lodge #6 at 1,2,3 workers 0/2\n  ... 1 more"),
+            "{text}"
+        );
+        // Without the list, the summary's counts.
+        let d = TopData { alerts: None, ..d };
+        assert!(render(&d).contains("Alerts: unstaffed 9\n"));
+        let d = TopData {
+            alerts: Some(json!([])),
+            ..d
+        };
+        assert!(render(&d).contains("Alerts: none\n"));
     }
 
     #[test]

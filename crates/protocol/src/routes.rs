@@ -115,7 +115,7 @@ use Method::{Get, Post};
 use ParamType::{Bool, Float, Int, List, Null, String as Str};
 
 /// The query parameters of the list routes.
-const LIST: &[Param] = &[
+const LIST_PARAMS: [Param; 6] = [
     p(
         "limit",
         Int,
@@ -128,6 +128,28 @@ const LIST: &[Param] = &[
     p("y", Int, false, "proximity centre y (with x)"),
     p("radius", Int, false, "Manhattan radius (default 30)"),
 ];
+const LIST: &[Param] = &LIST_PARAMS;
+
+/// The query parameters of the entity lists (buildings, beavers): the list's, `detail` and `id`.
+const ENTITY_LIST: &[Param] = &{
+    let mut all = [LIST_PARAMS[0]; 8];
+    let mut i = 1;
+    while i < LIST_PARAMS.len() {
+        all[i] = LIST_PARAMS[i];
+        i += 1;
+    }
+    all[6] = p(
+        "detail",
+        Str,
+        false,
+        "basic (default) or full (every field)",
+    );
+    all[7] = p("id", Int, false, "one entity by id, full detail");
+    all
+};
+
+/// The `id` of a building action.
+const BUILDING_ID: Param = p("id", Int, true, "building id (from `colony buildings`)");
 
 /// Every route the service serves, in the order the client lists its commands.
 pub const ROUTES: &[Route] = &[
@@ -505,6 +527,31 @@ pub const ROUTES: &[Route] = &[
             p("value", Str, true, "value as text, e.g. 0.5, Greater, true"),
         ],
     ),
+    route(
+        Post,
+        "/api/path/place",
+        "path",
+        "Route a path between two tiles with A*, placing paths and stairs (reuses existing ones)",
+        &[
+            p("x1", Int, true, "start x"),
+            p("y1", Int, true, "start y"),
+            p("x2", Int, true, "end x"),
+            p("y2", Int, true, "end y"),
+            p(
+                "style",
+                Str,
+                false,
+                "direct (default) or straight (fewer turns)",
+            ),
+            p(
+                "sections",
+                Int,
+                false,
+                "stop at the landing after N level changes (default 0: no limit)",
+            ),
+            p("timings", Bool, false, "add phase timings to the answer"),
+        ],
+    ),
     // Colony.
     route(
         Get,
@@ -531,6 +578,256 @@ pub const ROUTES: &[Route] = &[
             true,
             "prefab name with its faction suffix, e.g. Observatory.Folktails",
         )],
+    ),
+    route(
+        Get,
+        "/api/summary",
+        "summary",
+        "Show the colony at a glance: time, weather, districts, stocks and how long they last, trees, crops, wellbeing, alerts",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/buildings",
+        "buildings",
+        "List buildings (detail:full for every field, id:N for one); paginated and filtered",
+        ENTITY_LIST,
+    ),
+    route(
+        Get,
+        "/api/beavers",
+        "beavers",
+        "List beavers and bots with wellbeing, needs and work (detail:full, id:N); paginated and filtered",
+        ENTITY_LIST,
+    ),
+    route(
+        Get,
+        "/api/population",
+        "population",
+        "Show adults, children and bots per district",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/resources",
+        "resources",
+        "Show the goods per district (available and all)",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/districts",
+        "districts",
+        "Show the districts with their population and goods",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/distribution",
+        "distribution",
+        "Show each district's import option and export threshold per good",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/distribution",
+        "distribution",
+        "Set a district's import option and/or export threshold for a good",
+        &[
+            p("district", Str, true, "district name"),
+            p("good", Str, true, "good, e.g. Log"),
+            p(
+                "import",
+                Str,
+                false,
+                "None, Auto (or Allowed) or Forced; empty leaves it",
+            ),
+            p(
+                "exportThreshold",
+                Int,
+                false,
+                "keep at least this many; -1 leaves it",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/district/migrate",
+        "migrate",
+        "Move adult beavers from one district to another",
+        &[
+            p("from", Str, true, "district they leave"),
+            p("to", Str, true, "district they join"),
+            p("count", Int, true, "how many (at least 1)"),
+        ],
+    ),
+    route(
+        Get,
+        "/api/wellbeing",
+        "wellbeing",
+        "Show the colony's wellbeing by need group",
+        &[],
+    ),
+    route(
+        Get,
+        "/api/alerts",
+        "alerts",
+        "List buildings that are unstaffed, unpowered, unreachable or stuck; paginated and filtered",
+        LIST,
+    ),
+    route(
+        Get,
+        "/api/notifications",
+        "notifications",
+        "List notifications (births, deaths, hazards), newest first; paginated, name filter",
+        LIST,
+    ),
+    // Building actions.
+    route(
+        Post,
+        "/api/building/place",
+        "place",
+        "Place a building site",
+        &[
+            p(
+                "prefab",
+                Str,
+                true,
+                "prefab name with its faction suffix, e.g. Lodge.Folktails",
+            ),
+            p("x", Int, true, "footprint's bottom-left x"),
+            p("y", Int, true, "footprint's bottom-left y"),
+            p("z", Int, true, "terrain height there"),
+            p("orientation", Str, true, "south, west, north or east"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/placement/find",
+        "find-placement",
+        "Find up to 10 valid spots for a building in an area, best first",
+        &[
+            p("prefab", Str, true, "prefab name with its faction suffix"),
+            p("x1", Int, true, "first corner x"),
+            p("y1", Int, true, "first corner y"),
+            p("x2", Int, true, "second corner x"),
+            p("y2", Int, true, "second corner y"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/demolish",
+        "demolish",
+        "Demolish a building",
+        &[BUILDING_ID],
+    ),
+    route(
+        Post,
+        "/api/building/pause",
+        "pause",
+        "Pause or resume a building",
+        &[
+            BUILDING_ID,
+            p("paused", Bool, true, "true pauses, false resumes"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/workers",
+        "workers",
+        "Set a workplace's desired workers (clamped to 0..maxWorkers)",
+        &[BUILDING_ID, p("count", Int, true, "desired workers")],
+    ),
+    route(
+        Post,
+        "/api/building/priority",
+        "priority",
+        "Set a building's construction or workplace priority",
+        &[
+            BUILDING_ID,
+            p(
+                "priority",
+                Str,
+                true,
+                "VeryLow, Low, Normal, High or VeryHigh",
+            ),
+            p(
+                "type",
+                Str,
+                false,
+                "construction or workplace (default: whichever applies)",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/hauling",
+        "hauling",
+        "Set or clear a building's haul priority",
+        &[
+            BUILDING_ID,
+            p("prioritized", Bool, true, "true: haulers serve it first"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/recipe",
+        "recipe",
+        "Select a manufactory's recipe",
+        &[
+            BUILDING_ID,
+            p("recipe", Str, true, "recipe id, or none to clear"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/farmhouse",
+        "farmhouse",
+        "Set what a farmhouse does first",
+        &[
+            BUILDING_ID,
+            p("action", Str, true, "planting or harvesting"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/plantable",
+        "plantable",
+        "Prioritize what a farmhouse or forester plants",
+        &[
+            BUILDING_ID,
+            p(
+                "plantable",
+                Str,
+                true,
+                "crop or tree species, or none to clear",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/storage",
+        "storage",
+        "Set a storage building's good and/or mode",
+        &[
+            BUILDING_ID,
+            p("good", Str, false, "good to store, or none"),
+            p("mode", Str, false, "accept, obtain, supply or empty"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/building/floodgate",
+        "floodgate",
+        "Set a floodgate's height (clamped to 0..maxHeight)",
+        &[BUILDING_ID, p("height", Float, true, "gate height")],
+    ),
+    route(
+        Post,
+        "/api/building/range",
+        "range",
+        "Show a flag's or planter's work range: tiles, moist tiles, bounds",
+        &[BUILDING_ID],
     ),
     // Service.
     route(
@@ -646,7 +943,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 42);
+        assert_eq!(ROUTES.len(), 68);
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
         );

@@ -5,3 +5,4 @@ mod commands;
 mod connector;
 mod settings;
 mod support;
+mod views;

@@ -43,6 +43,8 @@ const ASSETS: &[Asset] = &[
     asset!("js/agent.js", JS),
     asset!("js/settings.js", JS),
     asset!("js/map.js", JS),
+    asset!("js/building.js", JS),
+    asset!("js/summary.js", JS),
     asset!("js/util.js", JS),
 ];
 

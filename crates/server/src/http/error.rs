@@ -101,3 +101,22 @@ pub type ApiResult<T> = Result<axum::Json<T>, AppError>;
 pub fn invalid_param(detail: impl Into<String>, got: impl Into<serde_json::Value>) -> AppError {
     AppError(ApiError::new(ErrorCode::InvalidParam, detail).with("got", got))
 }
+
+/// A 32-bit entity id from a request, or `not_found` naming the kind and the list that has them
+/// (ids are 32-bit hashes; a wider number cannot name anything).
+pub fn entity_id(id: i64, kind: &str, list: &str) -> Result<i32, AppError> {
+    i32::try_from(id).map_err(|_| not_found_id(id, kind, list))
+}
+
+/// `not_found` for an id: `{"error": "not_found: no <kind> with id N; ...", "id": N}`.
+pub fn not_found_id(id: i64, kind: &str, list: &str) -> AppError {
+    AppError(
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!(
+                "no {kind} with id {id}; ids change as things come and go, GET {list} lists them"
+            ),
+        )
+        .with("id", id),
+    )
+}

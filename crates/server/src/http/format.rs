@@ -3,7 +3,7 @@
 //! asks the server itself for TOON text (spec v3+, via the `toon-format` crate).
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Uri, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, Uri, header};
 use axum::response::Response;
 use http_body_util::BodyExt;
 use protocol::error::{ApiError, ErrorCode};
@@ -21,6 +21,18 @@ pub enum Format {
     Json,
     /// TOON text rendered by the server.
     ToonText,
+}
+
+impl Format {
+    /// The format the pipeline put in a request's extensions (toon when absent).
+    pub fn of(ext: &Extensions) -> Format {
+        ext.get::<Format>().copied().unwrap_or_default()
+    }
+
+    /// Whether the answer is nested json (else flat toon rows).
+    pub fn is_json(self) -> bool {
+        self == Format::Json
+    }
 }
 
 /// The `format` query parameter, if any.

@@ -1,4 +1,5 @@
-//! Game-state routes of this slice: ping, time, weather, speed, work hours, settlement.
+//! Game-state routes: ping, time, weather, speed, work hours, settlement (the summary is in
+//! `summary`).
 
 use super::AppState;
 use super::body::{Body, BodySpec};
@@ -59,15 +60,21 @@ pub struct TimeResponse {
 /// The game clock.
 #[utoipa::path(get, path = "/api/time", tag = "game", responses((status = 200, body = TimeResponse)))]
 async fn get_time(State(state): State<AppState>) -> Json<TimeResponse> {
-    let world = state.host.snapshot();
-    let t = world.time();
-    Json(TimeResponse {
-        day_number: t.day_number,
-        day_progress: t.day_progress,
-        partial_day_number: t.partial_day_number,
-        hour: t.hour,
-        ticks: world.ticks(),
-    })
+    Json(TimeResponse::of(&state.host.snapshot()))
+}
+
+impl TimeResponse {
+    /// The clock of a world.
+    pub fn of(world: &sim::World) -> TimeResponse {
+        let t = world.time();
+        TimeResponse {
+            day_number: t.day_number,
+            day_progress: t.day_progress,
+            partial_day_number: t.partial_day_number,
+            hour: t.hour,
+            ticks: world.ticks(),
+        }
+    }
 }
 
 /// The Weather object.
@@ -88,16 +95,21 @@ pub struct WeatherResponse {
 /// The weather cycle.
 #[utoipa::path(get, path = "/api/weather", tag = "game", responses((status = 200, body = WeatherResponse)))]
 async fn get_weather(State(state): State<AppState>) -> Json<WeatherResponse> {
-    let w = state.host.snapshot().weather();
-    Json(WeatherResponse {
-        cycle: w.cycle,
-        cycle_day: w.cycle_day,
-        is_hazardous: w.is_hazardous,
-        temperate_weather_duration: w.temperate_weather_duration,
-        hazardous_weather_duration: w.hazardous_weather_duration,
-        cycle_length_in_days: w.cycle_length_in_days,
-        hazard: w.hazard.map(|h| h.to_string()).unwrap_or_default(),
-    })
+    Json(state.host.snapshot().weather().into())
+}
+
+impl From<sim::WeatherView> for WeatherResponse {
+    fn from(w: sim::WeatherView) -> Self {
+        WeatherResponse {
+            cycle: w.cycle,
+            cycle_day: w.cycle_day,
+            is_hazardous: w.is_hazardous,
+            temperate_weather_duration: w.temperate_weather_duration,
+            hazardous_weather_duration: w.hazardous_weather_duration,
+            cycle_length_in_days: w.cycle_length_in_days,
+            hazard: w.hazard.map(|h| h.to_string()).unwrap_or_default(),
+        }
+    }
 }
 
 /// `{speed}`.

@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::Format;
-use super::list::{ListQuery, Page};
+use super::list::{ListParams, Page, listed};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
@@ -30,10 +30,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(planting_clear))
         .routes(routes!(planting_find))
         .routes(routes!(crop_demolish))
-}
-
-fn format_of(ext: &Extensions) -> Format {
-    ext.get::<Format>().copied().unwrap_or_default()
 }
 
 /// A required integer query parameter.
@@ -192,7 +188,7 @@ async fn tiles(
     let world = state.host.snapshot();
     let region = world.tiles(x1, y1, x2, y2)?;
     let map = world.map();
-    let tiles = if format_of(&ext) == Format::Json {
+    let tiles = if Format::of(&ext).is_json() {
         Tiles::Json(region.tiles.into_iter().map(TileJson::from).collect())
     } else {
         Tiles::Toon(region.tiles.into_iter().map(TileRow::from).collect())
@@ -241,22 +237,13 @@ fn plant_rows(plants: Vec<sim::PlantView>) -> Vec<PlantRow> {
         .collect()
 }
 
-/// Filters and pages rows that have a name and a position.
-fn listed<T: Serialize>(
-    q: &HashMap<String, String>,
-    rows: Vec<T>,
-    key: impl Fn(&T) -> (&str, i64, i64),
-) -> Result<Json<Page<T>>, AppError> {
-    Ok(Json(ListQuery::parse(q)?.page(rows, key)))
-}
-
 fn plant_key(p: &PlantRow) -> (&str, i64, i64) {
     (&p.name, p.x as i64, p.y as i64)
 }
 
 /// Trees (paginated; `name`, `x`/`y`/`radius` filters).
 #[utoipa::path(get, path = "/api/trees", tag = "land",
-    params(("limit" = Option<i64>, Query), ("offset" = Option<i64>, Query), ("name" = Option<String>, Query), ("x" = Option<i64>, Query), ("y" = Option<i64>, Query), ("radius" = Option<i64>, Query)),
+    params(ListParams),
     responses((status = 200, body = Vec<PlantRow>)))]
 async fn trees(
     State(state): State<AppState>,
@@ -267,7 +254,7 @@ async fn trees(
 
 /// Crops (paginated; same filters as trees).
 #[utoipa::path(get, path = "/api/crops", tag = "land",
-    params(("limit" = Option<i64>, Query), ("offset" = Option<i64>, Query), ("name" = Option<String>, Query), ("x" = Option<i64>, Query), ("y" = Option<i64>, Query), ("radius" = Option<i64>, Query)),
+    params(ListParams),
     responses((status = 200, body = Vec<PlantRow>)))]
 async fn crops(
     State(state): State<AppState>,
@@ -289,7 +276,7 @@ pub struct GatherableRow {
 
 /// Gatherable bushes (paginated; same filters as trees).
 #[utoipa::path(get, path = "/api/gatherables", tag = "land",
-    params(("limit" = Option<i64>, Query), ("offset" = Option<i64>, Query), ("name" = Option<String>, Query), ("x" = Option<i64>, Query), ("y" = Option<i64>, Query), ("radius" = Option<i64>, Query)),
+    params(ListParams),
     responses((status = 200, body = Vec<GatherableRow>)))]
 async fn gatherables(
     State(state): State<AppState>,
@@ -330,16 +317,10 @@ pub fn cluster_rows(clusters: Vec<sim::ClusterView>, format: Format) -> Vec<Clus
     clusters
         .into_iter()
         .map(|c| {
-            let species = if format == Format::Json {
+            let species = if format.is_json() {
                 serde_json::to_value(&c.species).expect("species serialize")
             } else {
-                Value::String(
-                    c.species
-                        .iter()
-                        .map(|(n, k)| format!("{n}:{k}"))
-                        .collect::<Vec<_>>()
-                        .join("/"),
-                )
+                Value::String(super::rows::pairs_text(&c.species))
             };
             ClusterRow {
                 x: c.x,
@@ -358,7 +339,7 @@ pub fn cluster_rows(clusters: Vec<sim::ClusterView>, format: Format) -> Vec<Clus
 async fn tree_clusters(State(state): State<AppState>, ext: Extensions) -> Json<Vec<ClusterRow>> {
     Json(cluster_rows(
         state.host.snapshot().tree_clusters(),
-        format_of(&ext),
+        Format::of(&ext),
     ))
 }
 
@@ -367,7 +348,7 @@ async fn tree_clusters(State(state): State<AppState>, ext: Extensions) -> Json<V
 async fn food_clusters(State(state): State<AppState>, ext: Extensions) -> Json<Vec<ClusterRow>> {
     Json(cluster_rows(
         state.host.snapshot().food_clusters(),
-        format_of(&ext),
+        Format::of(&ext),
     ))
 }
 
@@ -589,16 +570,7 @@ async fn crop_demolish(
     State(state): State<AppState>,
     Body(body): Body<IdBody>,
 ) -> ApiResult<Value> {
-    let id = body.id;
-    let id = i32::try_from(id).map_err(|_| {
-        AppError(
-            ApiError::new(
-                ErrorCode::NotFound,
-                format!("no crop with id {id}; ids are 32-bit, GET /api/crops lists them"),
-            )
-            .with("id", id),
-        )
-    })?;
+    let id = super::error::entity_id(body.id, "crop", "/api/crops")?;
     let (id, name) = state.host.write(move |w| w.demolish_crop(id)).await??;
     Ok(Json(json!({"id": id, "name": name, "demolished": true})))
 }

@@ -2,9 +2,10 @@
 //! the `name` filter (case-insensitive substring) and the proximity filter (`x` and `y` together,
 //! `radius` Manhattan, default 30). Filters apply before pagination; `total` is the filtered count.
 
+use super::error::AppError;
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// Default page size.
@@ -141,6 +142,15 @@ impl ListQuery {
     }
 }
 
+/// Answers a list route: parses its query, then filters and pages rows by name and position.
+pub fn listed<T: Serialize>(
+    q: &HashMap<String, String>,
+    rows: Vec<T>,
+    key: impl Fn(&T) -> (&str, i64, i64),
+) -> Result<axum::Json<Page<T>>, AppError> {
+    Ok(axum::Json(ListQuery::parse(q)?.page(rows, key)))
+}
+
 /// A list answer: a page with its total, or every row as a flat array (`limit=0`).
 #[derive(Serialize)]
 #[serde(untagged)]
@@ -152,6 +162,147 @@ pub enum Page<T> {
         limit: usize,
         items: Vec<T>,
     },
+}
+
+impl<T> Page<T> {
+    /// The same page with its rows made over (filtering and paging happen on the read models;
+    /// the output shape is made for the kept rows only).
+    pub fn map_items<U>(self, f: impl FnOnce(Vec<T>) -> Vec<U>) -> Page<U> {
+        match self {
+            Page::All(items) => Page::All(f(items)),
+            Page::Paged {
+                total,
+                offset,
+                limit,
+                items,
+            } => Page::Paged {
+                total,
+                offset,
+                limit,
+                items: f(items),
+            },
+        }
+    }
+
+    /// The same page with each row made over.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        self.map_items(|items| items.into_iter().map(f).collect())
+    }
+}
+
+/// The list query as the OpenAPI document shows it (parsing is [`ListQuery::parse`]).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListParams {
+    /// Page size (default 100; 0: every row as a flat array).
+    pub limit: Option<i64>,
+    /// Rows to skip.
+    pub offset: Option<i64>,
+    /// Case-insensitive part of the name.
+    pub name: Option<String>,
+    /// Proximity centre x (with y).
+    pub x: Option<i64>,
+    /// Proximity centre y (with x).
+    pub y: Option<i64>,
+    /// Manhattan radius (default 30; needs x and y).
+    pub radius: Option<i64>,
+}
+
+/// How much of an entity a list shows: `detail=basic` (the default) or `detail=full`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    Basic,
+    Full,
+}
+
+/// A read model an entity list serves (`/api/buildings`, `/api/beavers`).
+pub trait Entity: Serialize + Sized {
+    /// What it is, for `not_found` ("building").
+    const KIND: &'static str;
+    /// The route that lists them.
+    const LIST: &'static str;
+    /// Name and position, for the filters.
+    fn key(&self) -> (&str, i64, i64);
+    /// The basic row (`detail=basic`) in the requested format.
+    fn basic(self, json: bool) -> Value;
+    /// The full read model as a flat toon row.
+    fn flat(self) -> super::rows::Row {
+        super::rows::flatten(self)
+    }
+}
+
+/// The query of an entity list (`/api/buildings`, `/api/beavers`): the list query, `detail`, and
+/// `id` (one entity, full detail; filters and pagination do not apply).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntityQuery {
+    pub list: ListQuery,
+    pub detail: Detail,
+    pub id: Option<i64>,
+}
+
+impl EntityQuery {
+    /// Answers the query: with `id`, the one entity in full (`not_found` naming the entity's kind
+    /// and list route when there is none); else the filtered page, each row basic
+    /// (`detail=basic`), or in full: the read model (json) or its flat row (toon).
+    pub fn answer<E: Entity>(
+        &self,
+        json: bool,
+        one: impl FnOnce(i32) -> Option<E>,
+        all: impl FnOnce(Detail) -> Vec<E>,
+    ) -> Result<Value, AppError> {
+        let out = if let Some(id) = self.id {
+            let e = i32::try_from(id)
+                .ok()
+                .and_then(one)
+                .ok_or_else(|| super::error::not_found_id(id, E::KIND, E::LIST))?;
+            if json {
+                serde_json::to_value(e)
+            } else {
+                serde_json::to_value(e.flat())
+            }
+        } else {
+            let page = self.list.page(all(self.detail), E::key);
+            match self.detail {
+                Detail::Basic => serde_json::to_value(page.map(|e| e.basic(json))),
+                Detail::Full if json => serde_json::to_value(page),
+                Detail::Full => serde_json::to_value(page.map_items(|items| {
+                    super::rows::uniform(items.into_iter().map(E::flat).collect())
+                })),
+            }
+        };
+        Ok(out.expect("read models serialize"))
+    }
+
+    /// Parses an entity list's query and answers it in the request's format ([`Self::answer`]).
+    pub fn serve<E: Entity>(
+        q: &HashMap<String, String>,
+        ext: &axum::http::Extensions,
+        one: impl FnOnce(i32) -> Option<E>,
+        all: impl FnOnce(Detail) -> Vec<E>,
+    ) -> Result<axum::Json<Value>, AppError> {
+        let json = super::format::Format::of(ext).is_json();
+        Ok(axum::Json(EntityQuery::parse(q)?.answer(json, one, all)?))
+    }
+
+    pub fn parse(q: &HashMap<String, String>) -> Result<EntityQuery, ApiError> {
+        let detail = match q.get("detail").map(|d| d.trim().to_ascii_lowercase()) {
+            None => Detail::Basic,
+            Some(d) if d == "basic" || d.is_empty() => Detail::Basic,
+            Some(d) if d == "full" => Detail::Full,
+            Some(d) => {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidParam,
+                    format!("detail must be basic or full; got {d:?}"),
+                )
+                .with("got", d));
+            }
+        };
+        Ok(EntityQuery {
+            list: ListQuery::parse(q)?,
+            detail,
+            id: int_param(q, "id", i64::MIN)?,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@ pub mod admin;
 pub mod agent_routes;
 pub mod automation;
 pub mod body;
+pub mod buildings;
+pub mod colony;
 pub mod dashboard;
 pub mod error;
 pub mod format;
@@ -13,9 +15,12 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod paths;
 pub mod pipeline;
 pub mod power;
+pub mod rows;
 pub mod science;
+pub mod summary;
 
 use crate::agent::AgentStore;
 use crate::host::HostHandle;
@@ -77,6 +82,10 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(land::routes())
         .merge(lifecycle::routes())
         .merge(science::routes())
+        .merge(paths::routes())
+        .merge(summary::routes())
+        .merge(colony::routes())
+        .merge(buildings::routes())
         .merge(power::routes())
         .merge(automation::routes())
         .merge(admin::routes())

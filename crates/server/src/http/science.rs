@@ -63,20 +63,11 @@ pub enum Prefabs {
     Toon(Vec<PrefabRow>),
 }
 
-/// Renders an amount without a trailing `.0` when it is whole.
-fn amount_text(a: f64) -> String {
-    if a.fract() == 0.0 {
-        format!("{}", a as i64)
-    } else {
-        format!("{a}")
-    }
-}
-
 /// The buildings of the game's faction (names carry the faction suffix, as placement wants them).
 #[utoipa::path(get, path = "/api/prefabs", tag = "colony", responses((status = 200, body = Vec<PrefabJson>)))]
 async fn prefabs(State(state): State<AppState>, ext: Extensions) -> Json<Prefabs> {
     let list = state.host.snapshot().prefabs();
-    let json = ext.get::<Format>().copied().unwrap_or_default() == Format::Json;
+    let json = Format::of(&ext).is_json();
     Json(if json {
         Prefabs::Json(
             list.into_iter()
@@ -99,12 +90,7 @@ async fn prefabs(State(state): State<AppState>, ext: Extensions) -> Json<Prefabs
         Prefabs::Toon(
             list.into_iter()
                 .map(|p| PrefabRow {
-                    cost: p
-                        .cost
-                        .iter()
-                        .map(|(g, a)| format!("{g}:{}", amount_text(*a)))
-                        .collect::<Vec<_>>()
-                        .join("/"),
+                    cost: super::rows::pairs_text(p.cost.iter().map(|(g, a)| (g, a))),
                     name: p.name,
                     size_x: p.size_x,
                     size_y: p.size_y,

@@ -229,6 +229,35 @@ async fn link_unlink_and_configure_with_their_errors() {
         }
     }
     assert_eq!(n, 30);
+    // Every property reads back through the building view.
+    for (prefab, props) in table() {
+        let id = ids[prefab];
+        let (_, b) = s.get(&format!("/api/buildings?id={id}&format=json")).await;
+        let a = &b["automation"];
+        assert_eq!(a["type"], prefab.split('.').next().unwrap(), "{b}");
+        for (property, _, stored) in props {
+            let got = &a["config"][property];
+            let same = match (stored.parse::<f64>(), stored) {
+                (Ok(f), _) => got.as_f64() == Some(f),
+                (_, "true" | "false") => got.as_bool() == Some(stored == "true"),
+                _ => got == stored,
+            };
+            assert!(same, "{prefab} {property}: {got} vs {stored}");
+        }
+    }
+    let (_, b) = s
+        .get(&format!("/api/buildings?id={relay}&format=json"))
+        .await;
+    let a = &b["automation"];
+    assert_eq!(
+        (
+            &a["isTransmitter"],
+            &a["hasAutomator"],
+            &a["inputs"][0]["key"]
+        ),
+        (&json!(true), &json!(true), &json!("a"))
+    );
+    assert!(["On", "Off", "Error"].contains(&a["state"].as_str().unwrap()));
     let depth = ids["DepthSensor.Folktails"];
     for (body, want) in [
         (

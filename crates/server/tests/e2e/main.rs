@@ -3,9 +3,11 @@
 
 mod agent;
 mod automation;
+mod colony;
 mod game;
 mod http_rules;
 mod land;
+mod paths;
 mod power;
 mod science;
 mod support;

@@ -133,6 +133,19 @@ async fn a_clutch_engages_and_disengages_end_to_end() {
         .find(|n| n["id"] == clutch)
         .expect("the clutch is a network");
     assert_eq!(net["buildings"][0]["name"], "Clutch.Folktails");
+    let (_, b) = s
+        .get(&format!("/api/buildings?id={clutch}&format=json"))
+        .await;
+    assert_eq!(
+        (
+            &b["isClutch"],
+            &b["clutchEngaged"],
+            &b["isGenerator"],
+            &b["powerSupply"]
+        ),
+        (&json!(true), &json!(true), &json!(false), &json!(0)),
+        "{b}"
+    );
     for engaged in [false, false, true] {
         let (status, body) = s
             .post(
@@ -145,5 +158,9 @@ async fn a_clutch_engages_and_disengages_end_to_end() {
             body,
             json!({"id": clutch, "name": "Clutch.Folktails", "engaged": engaged})
         );
+        let (_, b) = s
+            .get(&format!("/api/buildings?id={clutch}&format=json"))
+            .await;
+        assert_eq!(b["clutchEngaged"], engaged);
     }
 }

@@ -157,5 +157,9 @@ pub struct LandGeneration {
     pub ruins_per_cluster: [u32; 2],
     pub ruin_scrap: [u32; 2],
     pub start_clear_radius: u32,
+    /// Extra forests grown near the start spot.
+    pub start_forests: u32,
+    /// Extra berry patches grown near the start spot.
+    pub start_bush_patches: u32,
     pub feature_max_height_above_river: u8,
 }

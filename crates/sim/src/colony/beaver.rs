@@ -56,7 +56,16 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
         daily_delta: n.daily_delta.unwrap_or(0.0),
         min,
         max,
-        start: n.starting_value.unwrap_or(max).clamp(min, max),
+        // Without a catalogue starting value, basic needs (and bots' needs) start satisfied and
+        // the others (nutrition, fun, social life, aesthetics, awe) start unmet.
+        start: n
+            .starting_value
+            .unwrap_or(if bot || n.group.as_deref() == Some("BasicNeeds") {
+                max
+            } else {
+                min
+            })
+            .clamp(min, max),
         favorable: n
             .favorable_wellbeing
             .or(n.bot_wellbeing_when_favorable)
@@ -68,6 +77,18 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
             .as_ref()
             .and_then(|l| l.get("diesAtPoints"))
             .and_then(|v| v.as_f64()),
+    }
+}
+
+impl NeedDef {
+    /// Whether `points` is favourable: above 0, or for ailment needs whose healthy top is 0
+    /// (Injury, contamination, chipped teeth, stings), not below it.
+    pub fn favorable_at(&self, points: f64) -> bool {
+        if self.max <= 0.0 {
+            points >= 0.0
+        } else {
+            points > 0.0
+        }
     }
 }
 
@@ -264,7 +285,13 @@ impl Beaver {
         need_defs(faction, self.is_bot)
             .iter()
             .zip(&self.needs)
-            .map(|(d, p)| if *p > 0.0 { d.favorable } else { d.unfavorable })
+            .map(|(d, p)| {
+                if d.favorable_at(*p) {
+                    d.favorable
+                } else {
+                    d.unfavorable
+                }
+            })
             .sum()
     }
 
@@ -273,7 +300,7 @@ impl Beaver {
         need_defs(faction, self.is_bot)
             .iter()
             .zip(&self.needs)
-            .filter(|(d, p)| d.critical && **p <= 0.0)
+            .filter(|(d, p)| d.critical && !d.favorable_at(**p))
             .map(|(d, _)| d.id.as_str())
             .collect()
     }

@@ -143,6 +143,13 @@ impl World {
             return;
         };
         let speed = b.working_speed(faction);
+        if !matches!(
+            step,
+            Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } | Step::Visit { .. }
+        ) {
+            // Goods may have moved: hauling searches must look again.
+            self.colony.no_haul.clear();
+        }
         match step {
             Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } => {}
             Step::Work { building, hours } => self.work_done(building, hours * speed),
@@ -434,6 +441,13 @@ impl World {
         match kind {
             Kind::Manufactory | Kind::Attraction | Kind::AreaEffect | Kind::Other => {
                 if kind == Kind::Manufactory && !self.can_run(w) {
+                    // A full workplace: its worker takes the output to storage itself.
+                    if self.manufactory_blocker(w) == Some("output full")
+                        && let Some(d) = self.colony.buildings[&w].district
+                        && let Some(job) = self.output_job(d, w, here, &|_| true)
+                    {
+                        return self.reserve_trip(job);
+                    }
                     return vec![walk(door), Step::Idle { hours: chunk }];
                 }
                 vec![
@@ -445,7 +459,11 @@ impl World {
                 ]
             }
             Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter if full => {
-                vec![walk(door), Step::Idle { hours: chunk }]
+                let d = self.colony.buildings[&w].district;
+                match d.and_then(|d| self.output_job(d, w, here, &|_| true)) {
+                    Some(job) => self.reserve_trip(job),
+                    None => vec![walk(door), Step::Idle { hours: chunk }],
+                }
             }
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();
@@ -678,7 +696,7 @@ impl World {
     /// A builder's next job: the most urgent site with delivered materials still to work in.
     fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
-        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, i32)> = None;
+        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
         for (id, b) in &self.colony.buildings {
             if b.finished || b.district != Some(district) {
                 continue;
@@ -687,21 +705,33 @@ impl World {
             if workable <= 1e-9 {
                 continue;
             }
-            let key = (std::cmp::Reverse(b.construction_priority), *id);
+            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *id);
             if best.is_none_or(|bk| key < bk) {
                 best = Some(key);
             }
         }
-        let (_, site) = best?;
+        let (_, _, site) = best?;
         let door = self.colony.door(site)?;
         Some(vec![walk(door), Step::Build { site, hours: chunk }])
     }
 
     /// A hauling job in the district (see the module docs), reserved on both ends.
     pub(crate) fn haul_plan(&mut self, district: i32, here: [u32; 3]) -> Vec<Step> {
-        let Some((from, to, good, amount)) = self.find_haul(district, here) else {
+        // A search that found nothing is not repeated by other haulers in the same tick.
+        if self.colony.no_haul.get(&district) == Some(&self.ticks) {
             return Vec::new();
-        };
+        }
+        match self.find_haul(district, here) {
+            Some(job) => self.reserve_trip(job),
+            None => {
+                self.colony.no_haul.insert(district, self.ticks);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Reserves a hauling job on both ends and plans the trip.
+    fn reserve_trip(&mut self, (from, to, good, amount): (i32, i32, String, u32)) -> Vec<Step> {
         let (Some(fd), Some(td)) = (self.colony.door(from), self.colony.door(to)) else {
             return Vec::new();
         };
@@ -738,14 +768,32 @@ impl World {
     fn find_haul(&self, district: i32, here: [u32; 3]) -> Option<(i32, i32, String, u32)> {
         let c = &self.colony;
         let stores = c.stores_of(district);
+        // Sources: stores (not those obtaining for themselves) and the outputs of producers.
+        let producers: Vec<i32> = c
+            .buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.finished
+                    && b.district == Some(district)
+                    && !b.inventory.is_empty()
+                    && !matches!(
+                        b.kind(),
+                        Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
+                    )
+            })
+            .map(|(id, _)| *id)
+            .collect();
         let source_for = |good: &str, exclude: i32, near: [u32; 3]| -> Option<(i32, u32)> {
             stores
                 .iter()
+                .chain(&producers)
                 .filter(|s| **s != exclude)
                 .filter_map(|s| {
                     let b = &c.buildings[s];
+                    let is_input = input_wants(b).iter().any(|(g, _)| g == good);
                     let n = b.available(good);
                     (n > 0
+                        && !is_input
                         && (b.storage_mode != StorageMode::Obtain
                             || b.kind() == Kind::DistrictCenter))
                         .then(|| (*s, n, manhattan(near, c.door(*s).unwrap_or(near))))
@@ -753,22 +801,47 @@ impl World {
                 .min_by_key(|(s, _, d)| (*d, *s))
                 .map(|(s, n, _)| (s, n))
         };
-        let mut targets: Vec<(bool, std::cmp::Reverse<super::building::Priority>, i32)> = c
+        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
+        // Only buildings some kind of job can involve: sites, buildings with inputs, buildings
+        // holding goods, stores obtaining goods.
+        let mut targets: Vec<Target> = c
             .buildings
             .iter()
-            .filter(|(_, b)| b.district == Some(district))
+            .filter(|(_, b)| {
+                b.district == Some(district)
+                    && (!b.finished
+                        || !b.inventory.is_empty()
+                        || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
+                        || !input_wants(b).is_empty())
+            })
             .map(|(id, b)| {
                 let p = if b.finished {
                     b.workplace_priority
                 } else {
                     b.construction_priority
                 };
-                (!b.haul_prioritized, std::cmp::Reverse(p), *id)
+                (!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id)
             })
             .collect();
         targets.sort();
+        // 0. Water and food short in stock (under a day's need) move to storage before anything.
+        let stock = c.district_stock(district);
+        let people = c
+            .beavers
+            .values()
+            .filter(|b| b.district == Some(district) && !b.is_bot)
+            .count() as u32;
+        let short = |good: &str| {
+            (good == "Water" || is_food(good))
+                && stock.get(good).map_or(0, |(avail, _)| *avail) < people * 3
+        };
+        for (_, _, _, id) in &targets {
+            if let Some(job) = self.output_job_in(&stores, district, *id, here, &short) {
+                return Some(job);
+            }
+        }
         // 1. Construction materials.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if b.finished {
                 continue;
@@ -786,7 +859,7 @@ impl World {
             }
         }
         // 2. Recipe inputs and breeding-pod nutrients.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if !b.finished || b.paused {
                 continue;
@@ -804,48 +877,13 @@ impl World {
             }
         }
         // 3. Outputs of workplaces (and stores being emptied or supplying) to storage.
-        for (_, _, id) in &targets {
-            let b = &c.buildings[id];
-            if !b.finished {
-                continue;
-            }
-            let moving_out = match b.kind() {
-                Kind::Storage => matches!(b.storage_mode, StorageMode::Empty | StorageMode::Supply),
-                Kind::DistrictCenter => true,
-                Kind::Dwelling | Kind::BreedingPod | Kind::Path | Kind::Stairs | Kind::Solid => {
-                    false
-                }
-                _ => true,
-            };
-            if !moving_out {
-                continue;
-            }
-            let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
-            let door = c.door(*id).unwrap_or(here);
-            for good in b.inventory.keys() {
-                if inputs.contains(good) {
-                    continue;
-                }
-                let n = b.available(good);
-                if n == 0 {
-                    continue;
-                }
-                let dest = stores
-                    .iter()
-                    .filter(|s| **s != *id && c.buildings[s].kind() == Kind::Storage)
-                    .filter_map(|s| {
-                        let room = c.buildings[s].storage_accepts(good);
-                        (room > 0).then(|| (*s, room, manhattan(door, c.door(*s).unwrap_or(door))))
-                    })
-                    .min_by_key(|(s, _, d)| (*d, *s));
-                if let Some((dst, room, _)) = dest {
-                    let amount = n.min(room).min(carry_units(good));
-                    return Some((*id, dst, good.clone(), amount));
-                }
+        for (_, _, _, id) in &targets {
+            if let Some(job) = self.output_job_in(&stores, district, *id, here, &|_| true) {
+                return Some(job);
             }
         }
         // 4. Stores in obtain mode pull their good from other stores.
-        for (_, _, id) in &targets {
+        for (_, _, _, id) in &targets {
             let b = &c.buildings[id];
             if b.kind() != Kind::Storage || b.storage_mode != StorageMode::Obtain || !b.finished {
                 continue;
@@ -865,6 +903,68 @@ impl World {
             if let Some((src, n)) = source_for(&good, *id, door) {
                 let amount = room.min(n).min(carry_units(&good));
                 return Some((src, *id, good, amount));
+            }
+        }
+        None
+    }
+
+    /// Moving a building's output (or a supplying store's goods) of a good `pick` accepts to the
+    /// nearest store of the district with room: (source, target, good, amount).
+    fn output_job(
+        &self,
+        district: i32,
+        id: i32,
+        here: [u32; 3],
+        pick: &dyn Fn(&str) -> bool,
+    ) -> Option<(i32, i32, String, u32)> {
+        let stores = self.colony.stores_of(district);
+        self.output_job_in(&stores, district, id, here, pick)
+    }
+
+    /// [`Self::output_job`] with the district's stores already listed.
+    fn output_job_in(
+        &self,
+        stores: &[i32],
+        district: i32,
+        id: i32,
+        here: [u32; 3],
+        pick: &dyn Fn(&str) -> bool,
+    ) -> Option<(i32, i32, String, u32)> {
+        let c = &self.colony;
+        let b = c.buildings.get(&id)?;
+        if !b.finished || b.district != Some(district) {
+            return None;
+        }
+        let moving_out = match b.kind() {
+            Kind::Storage => matches!(b.storage_mode, StorageMode::Empty | StorageMode::Supply),
+            Kind::DistrictCenter => true,
+            Kind::Dwelling | Kind::BreedingPod | Kind::Path | Kind::Stairs | Kind::Solid => false,
+            _ => true,
+        };
+        if !moving_out {
+            return None;
+        }
+        let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
+        let door = c.door(id).unwrap_or(here);
+        for good in b.inventory.keys() {
+            if inputs.contains(good) || !pick(good) {
+                continue;
+            }
+            let n = b.available(good);
+            if n == 0 {
+                continue;
+            }
+            let dest = stores
+                .iter()
+                .filter(|s| **s != id && c.buildings[s].kind() == Kind::Storage)
+                .filter_map(|s| {
+                    let room = c.buildings[s].storage_accepts(good);
+                    (room > 0).then(|| (*s, room, manhattan(door, c.door(*s).unwrap_or(door))))
+                })
+                .min_by_key(|(s, _, d)| (*d, *s));
+            if let Some((dst, room, _)) = dest {
+                let amount = n.min(room).min(carry_units(good));
+                return Some((id, dst, good.clone(), amount));
             }
         }
         None
@@ -1078,14 +1178,15 @@ impl World {
             .filter(|b| !b.child && !b.is_bot)
             .count();
         let kids = self.colony.beavers.values().filter(|b| b.child).count();
-        let beds = super::building::dwelling_capacity(h.spec()).0 as usize;
         let door = self.colony.door(home).expect("home exists");
         self.colony
             .beavers
             .get_mut(&id)
             .expect("exists")
             .last_roll_day = day;
-        if kids_here < kid_slots && partner && kids * 2 < adults && h.dwellers.len() < beds {
+
+        let bed_free = h.dwellers.len() < super::building::dwelling_capacity(h.spec()).0 as usize;
+        if kids_here < kid_slots && partner && kids * 2 < adults && bed_free {
             let chance = colony_rules()
                 .population
                 .folktails_reproduction
@@ -1095,6 +1196,7 @@ impl World {
                 let district = h.district;
                 let kid = self.spawn_beaver(door, true, 0.0, district);
                 self.population_changed();
+                // The kit takes the free bed of the dwelling it was born in.
                 if let Some(hb) = self.colony.buildings.get_mut(&home) {
                     hb.dwellers.push(kid);
                 }

@@ -235,6 +235,33 @@ pub fn work_range(spec: &Spec) -> u32 {
         .map_or(colony_rules().colony.off_path_range.value, |v| v as u32)
 }
 
+/// A building's catalogue entry and behaviour class, looked up once (derived, never saved).
+#[derive(Default)]
+pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind)>);
+
+impl Clone for SpecCache {
+    fn clone(&self) -> Self {
+        let c = SpecCache::default();
+        if let Some(v) = self.0.get() {
+            let _ = c.0.set(*v);
+        }
+        c
+    }
+}
+
+impl PartialEq for SpecCache {
+    /// Always equal: the cache is derived from the prefab name, which is compared anyway.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SpecCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SpecCache")
+    }
+}
+
 /// Farmhouse action setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -289,6 +316,11 @@ pub struct Building {
     pub floodgate_height: f32,
     /// Id of the district (its center's building id) the building belongs to.
     pub district: Option<i32>,
+    /// Placement order (work of equal priority goes oldest first).
+    #[serde(default)]
+    pub seq: u32,
+    #[serde(skip)]
+    pub cache: SpecCache,
 }
 
 impl Building {
@@ -330,15 +362,24 @@ impl Building {
             plantable: None,
             floodgate_height: 0.0,
             district: None,
+            seq: 0,
+            cache: SpecCache::default(),
         }
     }
 
+    fn cached(&self) -> (&'static Spec, Kind) {
+        *self.cache.0.get_or_init(|| {
+            let s = spec(&self.prefab);
+            (s, kind_of(s))
+        })
+    }
+
     pub fn spec(&self) -> &'static Spec {
-        spec(&self.prefab)
+        self.cached().0
     }
 
     pub fn kind(&self) -> Kind {
-        kind_of(self.spec())
+        self.cached().1
     }
 
     /// Units held of one good.

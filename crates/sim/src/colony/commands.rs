@@ -41,22 +41,6 @@ pub struct RangeView {
     pub bounds: [u32; 4],
 }
 
-/// What `/api/path/place` did.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PathPlaced {
-    pub paths: u32,
-    pub stairs: u32,
-    pub platforms: u32,
-    pub skipped: u32,
-    pub connector_edges: u32,
-    pub stopped_at: Option<(u32, u32)>,
-    pub errors: Vec<String>,
-    pub graph_nodes: u32,
-    pub path_nodes: u32,
-    pub placements_attempted: u32,
-}
-
 fn not_found(id: i32) -> CommandError {
     CommandError::new(
         ErrorCode::NotFound,
@@ -465,7 +449,9 @@ impl World {
         Ok((name, h, max))
     }
 
-    /// Up to 10 valid placements of a prefab in an area, ordered as the contract says.
+    /// Up to 10 valid placements of a prefab in an area, ordered as the contract says (water
+    /// buildings by intake depth, deepest first; others by not flooded, reachable, distance,
+    /// path access, near power), ties going to the spot nearest the district center.
     pub fn find_placements(
         &mut self,
         prefab: &str,
@@ -531,6 +517,13 @@ impl World {
                 break;
             }
         }
+        // Ties beyond the contract's keys go to the spot nearest the district center (by its
+        // entrance), then row by row.
+        let near = |p: &PlacementSpot| {
+            dc_door.map_or(0, |d| {
+                (p.entrance_x - i64::from(d[0])).abs() + (p.entrance_y - i64::from(d[1])).abs()
+            })
+        };
         if water {
             let ids: Vec<usize> = (0..found.len()).collect();
             for i in ids {
@@ -549,6 +542,7 @@ impl World {
                 b.water_depth
                     .partial_cmp(&a.water_depth)
                     .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(near(a).cmp(&near(b)))
                     .then((a.y, a.x).cmp(&(b.y, b.x)))
             });
         } else {
@@ -571,6 +565,7 @@ impl World {
                     .cmp(&(kb.0, kb.1))
                     .then(ka.2.partial_cmp(&kb.2).unwrap_or(std::cmp::Ordering::Equal))
                     .then((ka.3, ka.4).cmp(&(kb.3, kb.4)))
+                    .then(near(a).cmp(&near(b)))
                     .then((a.y, a.x).cmp(&(b.y, b.x)))
             });
         }

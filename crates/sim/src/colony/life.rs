@@ -5,8 +5,9 @@
 //! Each full hour, in id order: needs move by their daily delta over 24 (Hunger and Thirst scaled
 //! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home);
 //! decorations and monuments fill their need for beavers within `attractionRadiusTiles`; a beaver
-//! whose Hunger or Thirst reaches its `diesAtPoints` dies. Then homeless beavers move into free
-//! beds of their district, workers leave workplaces that stopped (paused, unfinished, unreachable,
+//! whose Hunger or Thirst reaches its `diesAtPoints` dies. Then homeless beavers move into the
+//! dwelling of their district with a free bed, adults leaving a dwelling's child slots free while
+//! other room exists (so families have space for kits; kits take beds too), workers leave workplaces that stopped (paused, unfinished, unreachable,
 //! fewer desired) and unemployed adults fill vacancies by workplace priority, then distance from
 //! the district center, then id. Breeding pods with nutrients advance. At dawn every beaver ages a
 //! day: children grow up after `childhoodDays`, and a beaver past its lifespan dies of old age.
@@ -27,6 +28,7 @@ impl World {
         if self.colony.beavers.is_empty() && self.colony.buildings.is_empty() {
             return;
         }
+        self.colony.refresh_store_cache();
         self.colony_beavers_tick();
         if t.is_multiple_of(ticks_per_hour()) {
             self.colony_hour();
@@ -271,6 +273,7 @@ impl World {
 
     /// Homeless beavers move into free beds of their district (children first with family).
     fn house_beavers(&mut self) {
+        self.rebalance_homes();
         let homeless: Vec<i32> = self
             .colony
             .beavers
@@ -278,23 +281,33 @@ impl World {
             .filter(|(_, b)| b.home.is_none() && !b.is_bot)
             .map(|(id, _)| *id)
             .collect();
-        if homeless.is_empty() {
+        let any_bed = self.colony.buildings.values().any(|h| {
+            h.finished
+                && h.kind() == Kind::Dwelling
+                && h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize
+        });
+        if homeless.is_empty() || !any_bed {
             return;
         }
         for id in homeless {
             let district = self.colony.beavers[&id].district;
+            let is_child = self.colony.beavers[&id].child;
+            // The home with the most free beds (so families have room for kits), oldest first.
             let home = self
                 .colony
                 .buildings
                 .iter()
-                .filter(|(_, h)| {
-                    h.finished
-                        && h.kind() == Kind::Dwelling
-                        && h.district == district
-                        && (h.dwellers.len() as u32) < dwelling_capacity(h.spec()).0
+                .filter(|(_, h)| h.finished && h.kind() == Kind::Dwelling && h.district == district)
+                .filter(|(_, h)| h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize)
+                .map(|(hid, h)| {
+                    // Adults leave the child slots free while they can (room for a family).
+                    let (beds, kid_slots) = dwelling_capacity(h.spec());
+                    let reserve = if is_child { 0 } else { i64::from(kid_slots) };
+                    let room = i64::from(beds) - reserve - h.dwellers.len() as i64;
+                    (room, std::cmp::Reverse(h.seq), *hid)
                 })
-                .map(|(hid, _)| *hid)
-                .next();
+                .max()
+                .map(|(_, _, hid)| hid);
             if let Some(h) = home {
                 self.colony
                     .buildings
@@ -304,6 +317,52 @@ impl World {
                     .push(id);
                 self.colony.beavers.get_mut(&id).expect("exists").home = Some(h);
             }
+        }
+    }
+
+    /// One adult a hour moves from a full dwelling without kits to a dwelling of its district
+    /// that still has a family's room (beds beyond its child slots), so every home can raise kits.
+    fn rebalance_homes(&mut self) {
+        let mut full: Option<(i32, i32)> = None;
+        let mut roomy: Option<i32> = None;
+        for (hid, h) in &self.colony.buildings {
+            if !h.finished || h.kind() != Kind::Dwelling {
+                continue;
+            }
+            let (beds, kid_slots) = dwelling_capacity(h.spec());
+            let kids = h
+                .dwellers
+                .iter()
+                .filter(|d| self.colony.beavers.get(d).is_some_and(|b| b.child))
+                .count();
+            if full.is_none() && h.dwellers.len() >= beds as usize && kids == 0 && kid_slots > 0 {
+                if let Some(last) = h.dwellers.last() {
+                    full = Some((*hid, *last));
+                }
+            } else if roomy.is_none() && (h.dwellers.len() as u32) + kid_slots < beds {
+                roomy = Some(*hid);
+            }
+        }
+        let (Some((from, who)), Some(to)) = (full, roomy) else {
+            return;
+        };
+        if self.colony.buildings[&from].district != self.colony.buildings[&to].district {
+            return;
+        }
+        self.colony
+            .buildings
+            .get_mut(&from)
+            .expect("exists")
+            .dwellers
+            .retain(|d| *d != who);
+        self.colony
+            .buildings
+            .get_mut(&to)
+            .expect("exists")
+            .dwellers
+            .push(who);
+        if let Some(b) = self.colony.beavers.get_mut(&who) {
+            b.home = Some(to);
         }
     }
 
@@ -357,6 +416,16 @@ impl World {
             ));
         }
         open.sort();
+        if open.is_empty() {
+            return;
+        }
+        let mut idle: std::collections::BTreeMap<Option<i32>, std::collections::VecDeque<i32>> =
+            std::collections::BTreeMap::new();
+        for (id, bv) in &self.colony.beavers {
+            if !bv.child && bv.workplace.is_none() {
+                idle.entry(bv.district).or_default().push_back(*id);
+            }
+        }
         for (_, _, bid) in open {
             loop {
                 let b = &self.colony.buildings[&bid];
@@ -364,19 +433,9 @@ impl World {
                     break;
                 }
                 let district = b.district;
-                let bots_ok = true;
-                let cand = self
-                    .colony
-                    .beavers
-                    .iter()
-                    .find(|(_, bv)| {
-                        !bv.child
-                            && bv.workplace.is_none()
-                            && bv.district == district
-                            && (bots_ok || !bv.is_bot)
-                    })
-                    .map(|(id, _)| *id);
-                let Some(w) = cand else { break };
+                let Some(w) = idle.get_mut(&district).and_then(|q| q.pop_front()) else {
+                    break;
+                };
                 self.colony
                     .buildings
                     .get_mut(&bid)

@@ -3,7 +3,8 @@
 //!
 //! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
 //! `building` (building state and behaviour classes), `beaver` (beavers, needs, wellbeing), `nav`
-//! (navigation graph), `place` (placement rules, placing and demolishing), `behave` (what each
+//! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
+//! path routing and placement for `/api/path/place`), `behave` (what each
 //! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
 //! deaths), `views` (read models), `commands` (building actions).
 //!
@@ -15,9 +16,11 @@ pub mod beaver;
 mod behave;
 pub mod building;
 mod commands;
+pub mod fixtures;
 pub mod geometry;
 mod life;
 pub mod nav;
+mod path_place;
 mod place;
 pub mod rules;
 mod views;
@@ -31,8 +34,12 @@ use crate::rng::WorldRng;
 
 pub use beaver::{Beaver, Step, need_defs, tier_label};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
-pub use commands::{PathPlaced, PlacementSpot, RangeView};
+pub use commands::{PlacementSpot, RangeView};
 pub use geometry::Orientation;
+pub use path_place::{
+    MAX_EXPANDED, PathError, PathGraph, PathPlan, PathRole, PathRoute, PathSnapshot, PathStep,
+    PathStyle,
+};
 pub use views::{
     AlertView, BeaverView, BuildingView, DistributionView, DistrictView, NeedView,
     NotificationView, PopulationView, WellbeingView,
@@ -89,6 +96,9 @@ pub struct Colony {
     pub game_over: bool,
     /// Science points earned (fractional part carried between hours).
     pub science_carry: f64,
+    /// Buildings ever placed (each building's `seq`).
+    #[serde(default)]
+    pub placed: u32,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -106,6 +116,17 @@ pub struct Colony {
     pub block_version: u64,
     #[serde(skip)]
     pub nav: nav::Nav,
+    /// District -> the tick a hauling search there last found nothing (derived; a cache).
+    #[serde(skip)]
+    pub no_haul: BTreeMap<i32, u64>,
+    /// Bumped whenever a building is placed, removed, finished or changes district.
+    #[serde(skip)]
+    pub layout_version: u64,
+    /// District -> its finished stores, valid while `stores_for == layout_version`.
+    #[serde(skip)]
+    pub stores: BTreeMap<i32, Vec<i32>>,
+    #[serde(skip)]
+    pub stores_for: u64,
 }
 
 impl Colony {
@@ -123,11 +144,16 @@ impl Colony {
             started_building: false,
             game_over: false,
             science_carry: 0.0,
+            placed: 0,
             power: Default::default(),
             automation: Default::default(),
             blocks: BTreeMap::new(),
             block_version: 1,
             nav: nav::Nav::default(),
+            no_haul: BTreeMap::new(),
+            layout_version: 1,
+            stores: BTreeMap::new(),
+            stores_for: 0,
         }
     }
 
@@ -173,6 +199,7 @@ impl Colony {
             self.blocks.insert(v, id);
         }
         self.block_version += 1;
+        self.layout_version += 1;
     }
 
     /// Removes a building's voxels from the block index.
@@ -185,6 +212,7 @@ impl Colony {
             }
         }
         self.block_version += 1;
+        self.layout_version += 1;
     }
 
     /// The navigation graph, rebuilt if blocks changed since.
@@ -269,6 +297,7 @@ impl Colony {
                 b.district = d;
             }
         }
+        self.layout_version += 1;
     }
 
     /// Walking distance between two voxels: along the network when both are on it and joined,
@@ -298,6 +327,13 @@ impl Colony {
 
     /// Finished storage buildings (and centers) of a district, in id order.
     pub(crate) fn stores_of(&self, district: i32) -> Vec<i32> {
+        if self.stores_for == self.layout_version {
+            return self.stores.get(&district).cloned().unwrap_or_default();
+        }
+        self.scan_stores(district)
+    }
+
+    fn scan_stores(&self, district: i32) -> Vec<i32> {
         self.buildings
             .iter()
             .filter(|(_, b)| {
@@ -307,6 +343,19 @@ impl Colony {
             })
             .map(|(id, _)| *id)
             .collect()
+    }
+
+    /// Refreshes the cached store lists when buildings changed (called each tick).
+    pub(crate) fn refresh_store_cache(&mut self) {
+        if self.stores_for == self.layout_version {
+            return;
+        }
+        let mut m: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+        for d in self.districts.keys() {
+            m.insert(*d, self.scan_stores(*d));
+        }
+        self.stores = m;
+        self.stores_for = self.layout_version;
     }
 
     /// A district's stock of every good: (available, all).

@@ -10,7 +10,8 @@
 //! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
 //!   (`occupied`; dead stumps are cleared by the placement);
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
-//!   water buildings (dams, levees, floodgates, wheels, intakes) stand in water.
+//!   water buildings (dams, levees, floodgates, wheels) stand in water, pumps only with their
+//!   intake row (the back row of the footprint).
 //!
 //! A refused placement changes nothing: no ghost is left. The error text names the blocker and a
 //! fix, without a code prefix, with `x, y, z, prefab` and `reason`.
@@ -37,12 +38,11 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design (power shafts and water sensors too: the game
-/// lets them be built under water).
+/// Whether a prefab stands in water by design (pumps only with their intake row; power shafts
+/// and water sensors too: the game lets them be built under water).
 fn water_building(s: &Spec) -> bool {
     s.flag("waterObstacle")
         || s.flag("floodable")
-        || s.flag("waterIntake")
         || s.components.iter().any(|c| c == "ModularShaftSpec")
         || crate::automation::Device::of(s).is_some_and(crate::automation::Device::in_water)
 }
@@ -257,7 +257,7 @@ impl World {
                         ).with("blockerId", occ));
                     }
                 }
-                if !water_building(s) && self.water_depth(ux, uy) > water_limit {
+                if !water_building(s) && !over_water && self.water_depth(ux, uy) > water_limit {
                     return Err(refuse(
                         "water",
                         format!(
@@ -293,7 +293,9 @@ impl World {
             self.land.remove_plant(*s);
         }
         let id = self.colony.ids.next_id();
-        let b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        let mut b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        self.colony.placed += 1;
+        b.seq = self.colony.placed;
         let kind = b.kind();
         self.colony.buildings.insert(id, b);
         self.colony.index_building(id);
@@ -323,6 +325,7 @@ impl World {
             if let Some(b) = self.colony.buildings.get_mut(&id) {
                 b.district = d;
             }
+            self.colony.layout_version += 1;
         }
         id
     }
@@ -345,6 +348,7 @@ impl World {
             return;
         }
         b.finished = true;
+        self.colony.layout_version += 1;
         self.colony.power.touch();
         let costs: Vec<(String, u32)> = b
             .spec()

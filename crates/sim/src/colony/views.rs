@@ -410,9 +410,13 @@ impl World {
             .map(|(d, p)| NeedView {
                 id: d.id.clone(),
                 points: (*p * 1000.0).round() / 1000.0,
-                wellbeing: if *p > 0.0 { d.favorable } else { d.unfavorable } as i32,
-                favorable: *p > 0.0,
-                critical: d.critical && *p <= 0.0,
+                wellbeing: if d.favorable_at(*p) {
+                    d.favorable
+                } else {
+                    d.unfavorable
+                } as i32,
+                favorable: d.favorable_at(*p),
+                critical: d.critical && !d.favorable_at(*p),
                 group: full.then(|| d.group.clone()),
             })
             .collect();
@@ -626,7 +630,7 @@ impl World {
                         .map(|b| {
                             idx.iter()
                                 .map(|i| {
-                                    if b.needs[*i] > 0.0 {
+                                    if defs[*i].favorable_at(b.needs[*i]) {
                                         defs[*i].favorable
                                     } else {
                                         defs[*i].unfavorable

@@ -177,6 +177,27 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             .expect("tree species configured")
     };
     let forests = scaled_count(&mut land.rng, lg.forests_per128_square, map);
+    // The first `startForests` forests and `startBushPatches` patches grow near the start spot
+    // (centred on one of the 24 candidate tiles nearest it beyond the clear radius), so every
+    // colony has wood and berries within a flag's reach.
+    let (sx, sy, _) = map.start_spot();
+    let near_start = |cands: &[(u32, u32)], rng: &mut WorldRng| -> Option<(u32, u32)> {
+        let min = i64::from(lg.start_clear_radius) + 4;
+        let mut by_dist: Vec<(i64, (u32, u32))> = cands
+            .iter()
+            .map(|&(x, y)| {
+                (
+                    (i64::from(x) - i64::from(sx)).abs() + (i64::from(y) - i64::from(sy)).abs(),
+                    (x, y),
+                )
+            })
+            .filter(|(d, _)| *d >= min)
+            .collect();
+        by_dist.sort_unstable();
+        by_dist.truncate(24);
+        (!by_dist.is_empty())
+            .then(|| by_dist[rng.range_u32(0, by_dist.len() as u32 - 1) as usize].1)
+    };
     let grow = |land: &mut Land, kind: u16, x: u32, y: u32| {
         let growth = if land.rng.chance(lg.grown_share) {
             1.0
@@ -187,8 +208,14 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
         land.add_plant(kind, x, y, z, growth);
     };
     if !moist.is_empty() {
-        for _ in 0..forests {
-            let (cx, cy) = moist[land.rng.range_u32(0, moist.len() as u32 - 1) as usize];
+        for f in 0..forests + lg.start_forests {
+            let (cx, cy) = match (f < lg.start_forests)
+                .then(|| near_start(&moist, &mut land.rng))
+                .flatten()
+            {
+                Some(c) => c,
+                None => moist[land.rng.range_u32(0, moist.len() as u32 - 1) as usize],
+            };
             let r = land.rng.range_u32(lg.forest_radius[0], lg.forest_radius[1]) as i64;
             let dominant = pick_species(&mut land.rng);
             for dy in -r..=r {
@@ -231,8 +258,14 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
         .collect();
     let patches = scaled_count(&mut land.rng, lg.bush_patches_per128_square, map);
     if !shore.is_empty() {
-        for _ in 0..patches {
-            let (cx, cy) = shore[land.rng.range_u32(0, shore.len() as u32 - 1) as usize];
+        for p in 0..patches + lg.start_bush_patches {
+            let (cx, cy) = match (p < lg.start_bush_patches)
+                .then(|| near_start(&shore, &mut land.rng))
+                .flatten()
+            {
+                Some(c) => c,
+                None => shore[land.rng.range_u32(0, shore.len() as u32 - 1) as usize],
+            };
             let r = land
                 .rng
                 .range_u32(lg.bush_patch_radius[0], lg.bush_patch_radius[1])

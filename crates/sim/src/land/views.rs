@@ -44,7 +44,7 @@ pub struct TileView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub badwater: Option<f32>,
     pub occupants: Vec<Occupant>,
-    /// A building entrance (no buildings yet: always false).
+    /// The doorstep of a building.
     pub entrance: bool,
     /// A living tree or bush that is not yet grown.
     pub seedling: bool,
@@ -130,6 +130,19 @@ impl World {
     ) -> Result<TileRegion, crate::CommandError> {
         let area = self.check_area(x1, y1, x2, y2)?;
         let land = &self.land;
+        let doorsteps: std::collections::BTreeSet<(u32, u32)> = self
+            .colony
+            .buildings
+            .keys()
+            .filter_map(|id| {
+                let b = &self.colony.buildings[id];
+                crate::colony::geometry::has_entrance(b.spec())
+                    .then(|| self.colony.door(*id))
+                    .flatten()
+            })
+            .map(|d| (d[0], d[1]))
+            .collect();
+        let max_z = u32::from(crate::catalog::world_rules().map.max_terrain_height.value) + 16;
         let mut tiles =
             Vec::with_capacity(((area.x2 - area.x1 + 1) * (area.y2 - area.y1 + 1)) as usize);
         for (x, y) in area.tiles() {
@@ -153,6 +166,20 @@ impl World {
                     });
                 }
             }
+            let mut last = None;
+            for z in 0..=max_z {
+                let key = crate::colony::geometry::voxel(x, y, z);
+                if let Some(bid) = self.colony.blocks.get(&key)
+                    && last != Some(*bid)
+                {
+                    last = Some(*bid);
+                    let b = &self.colony.buildings[bid];
+                    occupants.push(Occupant {
+                        name: b.prefab.clone(),
+                        z,
+                    });
+                }
+            }
             tiles.push(TileView {
                 x,
                 y,
@@ -160,7 +187,7 @@ impl World {
                 water: depth,
                 badwater: (share > 0.0).then_some(share),
                 occupants,
-                entrance: false,
+                entrance: doorsteps.contains(&(x, y)),
                 seedling,
                 dead,
                 contaminated: land.soil.is_contaminated(i),

@@ -182,14 +182,36 @@ fn carve_start_area(
     if (high_side && room_high < need) || (!high_side && room_low < need) {
         high_side = room_high >= room_low;
     }
-    let s0 = if high_side { hi + 1 + r } else { lo - 1 - r };
-    let s0 = s0.clamp(r, across - 1 - r);
+    // Small maps: shrink the area to the room on its side of the river.
+    let room = if high_side { room_high } else { room_low };
+    let r = r.min(((room - 2) / 2).max(2));
+    // The area hugs the river bank row by row: on each row it starts right beside that row's
+    // channel, so the water is always at its edge.
+    let base = |t: i64| -> i64 {
+        let [rlo, rhi] = spans[t.clamp(0, along - 1) as usize].map(i64::from);
+        if high_side { rhi + 1 } else { rlo - 1 }
+    };
+    let toward = if high_side { 1 } else { -1 };
+    // The spot stands clear of the channel on its rows and the two either side.
+    let edge = (t0 - 2..=t0 + 2)
+        .map(base)
+        .reduce(|a, b| if high_side { a.max(b) } else { a.min(b) })
+        .unwrap_or(base(t0));
+    let s0 = (edge + toward * (r / 2).max(2)).clamp(0, across - 1);
     let ramp = i64::from(g.start_area_ramp);
     let w = i64::from(width);
     for dt in -(r + ramp)..=(r + ramp) {
-        for ds in -(r + ramp)..=(r + ramp) {
-            let (t, s) = (t0 + dt, s0 + ds);
-            if t < 0 || s < 0 || t >= along || s >= across {
+        let t = t0 + dt;
+        if t < 0 || t >= along {
+            continue;
+        }
+        let b = base(t);
+        // `k` counts tiles away from the bank: 0..=flat is the flat area (at least 2r, and past
+        // the spot's 5x5 square), beyond is the ramp.
+        let flat = (2 * r).max((s0 - b) * toward + 3);
+        for k in 0..=(flat + ramp) {
+            let s = b + toward * k;
+            if s < 0 || s >= across {
                 continue;
             }
             let [rlo, rhi] = spans[t as usize].map(i64::from);
@@ -200,7 +222,7 @@ fn carve_start_area(
                 RiverAxis::AlongX => (t, s),
                 RiverAxis::AlongY => (s, t),
             };
-            let ring = (dt.abs() - r).max(ds.abs() - r).max(0);
+            let ring = (dt.abs() - r).max(k - flat).max(0);
             let cap = i64::from(g.lowest_land_height) + ring;
             let cell = &mut terrain[(y * w + x) as usize];
             *cell = i64::from(*cell)
@@ -368,9 +390,10 @@ mod tests {
                         );
                     }
                 }
-                // River within a few tiles.
-                let near = (sy.saturating_sub(6)..=(sy + 6).min(h - 1))
-                    .flat_map(|y| (sx.saturating_sub(6)..=(sx + 6).min(w - 1)).map(move |x| (x, y)))
+                // The river borders the start area (within half its size plus a few tiles).
+                let d = g.start_area_size / 2 + 3;
+                let near = (sy.saturating_sub(d)..=(sy + d).min(h - 1))
+                    .flat_map(|y| (sx.saturating_sub(d)..=(sx + d).min(w - 1)).map(move |x| (x, y)))
                     .any(|(x, y)| m.is_river(x, y));
                 assert!(near, "seed {seed}: start spot far from the river");
             }

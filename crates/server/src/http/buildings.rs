@@ -1,0 +1,531 @@
+//! Buildings: the list (`GET /api/buildings`), placing and finding placements, demolishing, and
+//! the building actions (pause, workers, priority, hauling, recipe, farmhouse, plantable, storage,
+//! floodgate, range). Reads build their answer from the published snapshot; writes go through the
+//! game host, and the simulation validates each in full before anything changes (a refused
+//! placement leaves nothing behind).
+//!
+//! Every action names its building by `id` (from `GET /api/buildings`); an unknown id is
+//! `not_found` with `id`, a building of the wrong kind `invalid_type` with `id` and `name`, a bad
+//! value `invalid_param` with `got`.
+
+use super::AppState;
+use super::body::{Body, BodySpec};
+use super::error::{ApiResult, AppError, entity_id, invalid_param};
+use super::format::Format;
+use super::land::IdBody;
+use super::list::{Entity, EntityQuery, ListParams};
+use super::rows;
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::Extensions;
+use protocol::error::{ApiError, ErrorCode};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sim::colony::BuildingView;
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(buildings))
+        .routes(routes!(place))
+        .routes(routes!(find_placement))
+        .routes(routes!(demolish))
+        .routes(routes!(pause))
+        .routes(routes!(workers))
+        .routes(routes!(priority))
+        .routes(routes!(hauling))
+        .routes(routes!(recipe))
+        .routes(routes!(farmhouse))
+        .routes(routes!(plantable))
+        .routes(routes!(storage))
+        .routes(routes!(floodgate))
+        .routes(routes!(range))
+}
+
+/// A building's id from a request (`not_found` when it cannot be one).
+fn building_id(id: i64) -> Result<i32, AppError> {
+    entity_id(id, "building", "/api/buildings")
+}
+
+/// A building as a basic row (json and toon alike).
+#[derive(Serialize, ToSchema)]
+pub struct BuildingRow {
+    pub id: i32,
+    /// Faction-qualified, e.g. `LumberjackFlag.Folktails` (as `/api/building/place` takes it).
+    pub name: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    /// `south`, `west`, `north` or `east`.
+    pub orientation: String,
+    pub finished: bool,
+    pub paused: bool,
+    /// Construction priority while a site, workplace priority when finished.
+    pub priority: String,
+    /// `assigned/desired`.
+    pub workers: String,
+}
+
+impl Entity for BuildingView {
+    const KIND: &'static str = "building";
+    const LIST: &'static str = "/api/buildings";
+
+    fn key(&self) -> (&str, i64, i64) {
+        (&self.name, self.x.into(), self.y.into())
+    }
+
+    fn basic(self, _json: bool) -> Value {
+        serde_json::to_value(BuildingRow {
+            id: self.id,
+            name: self.name,
+            x: self.x,
+            y: self.y,
+            z: self.z,
+            orientation: self.orientation,
+            finished: self.finished,
+            paused: self.paused,
+            priority: self.priority,
+            workers: self.workers,
+        })
+        .expect("rows serialize")
+    }
+}
+
+/// Buildings (paginated; `name`, `x`/`y`/`radius` filters). `detail=basic` (default) gives rows
+/// `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every
+/// field of the Building table (json: a member is absent when the building lacks that component;
+/// toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by
+/// `+`). `id=N` gives that one building in full (`not_found` when there is none).
+#[utoipa::path(get, path = "/api/buildings", tag = "colony",
+    params(ListParams,
+        ("detail" = Option<String>, Query, description = "basic (default) or full"),
+        ("id" = Option<i64>, Query, description = "one building, full detail")),
+    responses((status = 200, body = Vec<BuildingRow>)))]
+async fn buildings(
+    State(state): State<AppState>,
+    ext: Extensions,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Value> {
+    let w = state.host.snapshot();
+    EntityQuery::serve(&q, &ext, |id| w.building_view(id), |_| w.buildings())
+}
+
+/// `POST /api/building/place`.
+#[derive(Deserialize, ToSchema)]
+pub struct PlaceBody {
+    /// Faction-qualified prefab name, e.g. `Lodge.Folktails` (`Path` needs none).
+    pub prefab: String,
+    /// Footprint's bottom-left corner, whatever the orientation.
+    pub x: i64,
+    pub y: i64,
+    /// Must equal the terrain height there.
+    pub z: i64,
+    /// `south`, `west`, `north` or `east` (or 0-3).
+    pub orientation: String,
+}
+
+impl BodySpec for PlaceBody {
+    const EXAMPLE: &'static str =
+        r#"{"prefab": "Lodge.Folktails", "x": 10, "y": 12, "z": 4, "orientation": "south"}"#;
+}
+
+/// `POST /api/building/place` answer.
+#[derive(Serialize, ToSchema)]
+pub struct Placed {
+    pub id: i32,
+    pub name: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    /// 0 south, 1 west, 2 north, 3 east.
+    pub orientation: u8,
+}
+
+/// Places a building site (builders bring the materials); emits `building.placed`. Errors:
+/// `invalid_prefab` (with `prefab`, similar names suggested), `not_unlocked` (with `prefab`,
+/// `scienceCost`, `currentPoints`, `x`, `y`, `z`), and placement failures: an error text without
+/// a code prefix naming the blocker and a fix, with `x`, `y`, `z`, `prefab` and `reason`
+/// (`occupied`, `terrain`, `water`, `out_of_bounds`, `unreachable_z`, `no_support`).
+#[utoipa::path(post, path = "/api/building/place", tag = "colony", request_body = PlaceBody, responses((status = 200, body = Placed)))]
+async fn place(State(state): State<AppState>, Body(b): Body<PlaceBody>) -> ApiResult<Placed> {
+    let view = state
+        .host
+        .write(move |w| {
+            let id = w.place_building(&b.prefab, b.x, b.y, b.z, &b.orientation)?;
+            Ok::<_, sim::CommandError>(w.building_view(id).expect("just placed"))
+        })
+        .await??;
+    let orientation = sim::colony::Orientation::parse(&view.orientation)?.index();
+    Ok(Json(Placed {
+        id: view.id,
+        name: view.name,
+        x: view.x,
+        y: view.y,
+        z: view.z,
+        orientation,
+    }))
+}
+
+/// `POST /api/placement/find`.
+#[derive(Deserialize, ToSchema)]
+pub struct PlacementFindBody {
+    pub prefab: String,
+    pub x1: i64,
+    pub y1: i64,
+    pub x2: i64,
+    pub y2: i64,
+    /// `json` or `toon`; overrides the query's `format` (the contract allows either place).
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+impl BodySpec for PlacementFindBody {
+    const EXAMPLE: &'static str =
+        r#"{"prefab": "Lodge.Folktails", "x1": 0, "y1": 0, "x2": 40, "y2": 40}"#;
+}
+
+/// `POST /api/placement/find` json answer.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Placements {
+    pub prefab: String,
+    pub size_x: u32,
+    pub size_y: u32,
+    /// At most 10: x, y, z, orientation (name), entranceX, entranceY, pathAccess, reachable,
+    /// nearPower, flooded (0/1 each), waterDepth (water buildings only), distance (-1
+    /// unreachable).
+    #[schema(value_type = Vec<Object>)]
+    pub placements: Vec<sim::colony::PlacementSpot>,
+}
+
+/// Up to 10 valid spots for a prefab in an area, best first: water buildings by water depth
+/// (deepest first); others by not flooded, then reachable, then path distance from the district
+/// center's entrance, then path access, then power. json: `{prefab, sizeX, sizeY, placements}`;
+/// toon: the bare array of placement rows. A read: it runs on a copy of the published world and
+/// never holds up the game.
+#[utoipa::path(post, path = "/api/placement/find", tag = "colony", request_body = PlacementFindBody, responses((status = 200, body = Placements)))]
+async fn find_placement(
+    State(state): State<AppState>,
+    ext: Extensions,
+    Body(b): Body<PlacementFindBody>,
+) -> ApiResult<Value> {
+    let json = match b.format.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => Format::of(&ext).is_json(),
+        Some("json") => true,
+        Some("toon" | "toon-text") => false,
+        Some(other) => {
+            return Err(invalid_param(
+                format!("format must be toon, json or toon-text; got {other:?}"),
+                other,
+            ));
+        }
+    };
+    let snapshot = state.host.snapshot();
+    let found = tokio::task::spawn_blocking(move || {
+        // The search keeps a navigation cache up to date, so it needs its own copy.
+        let mut w = (*snapshot).clone();
+        w.find_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
+    })
+    .await
+    .map_err(|e| {
+        AppError(ApiError::new(
+            ErrorCode::InternalError,
+            format!("the placement search failed: {e}"),
+        ))
+    })?;
+    let (prefab, size_x, size_y, placements) = found?;
+    Ok(Json(
+        if json {
+            serde_json::to_value(Placements {
+                prefab,
+                size_x,
+                size_y,
+                placements,
+            })
+        } else {
+            serde_json::to_value(rows::flat_rows(placements))
+        }
+        .expect("placements serialize"),
+    ))
+}
+
+/// Demolishes a building (a site is simply removed); emits `building.demolished`.
+#[utoipa::path(post, path = "/api/building/demolish", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, demolished: true}")))]
+async fn demolish(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let name = state.host.write(move |w| w.demolish_building(id)).await??;
+    Ok(Json(json!({"id": id, "name": name, "demolished": true})))
+}
+
+/// `POST /api/building/pause`.
+#[derive(Deserialize, ToSchema)]
+pub struct PauseBody {
+    pub id: i64,
+    pub paused: bool,
+}
+
+impl BodySpec for PauseBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "paused": true}"#;
+}
+
+/// Pauses or resumes a building (workplaces, storage, breeding pods, attractions, power users);
+/// paths, homes and district centers are `invalid_type`.
+#[utoipa::path(post, path = "/api/building/pause", tag = "colony", request_body = PauseBody, responses((status = 200, description = "{id, name, paused}")))]
+async fn pause(State(state): State<AppState>, Body(b): Body<PauseBody>) -> ApiResult<Value> {
+    let (id, paused) = (building_id(b.id)?, b.paused);
+    let name = state
+        .host
+        .write(move |w| w.set_paused(id, paused))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, "paused": paused})))
+}
+
+/// `POST /api/building/workers`.
+#[derive(Deserialize, ToSchema)]
+pub struct WorkersBody {
+    pub id: i64,
+    /// Clamped to 0..maxWorkers.
+    pub count: i64,
+}
+
+impl BodySpec for WorkersBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "count": 2}"#;
+}
+
+/// Sets a workplace's desired workers, clamped to 0..maxWorkers (0 leaves it unstaffed); workers
+/// over the new number leave at once. Not a workplace: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/workers", tag = "colony", request_body = WorkersBody, responses((status = 200, description = "{id, name, desiredWorkers, maxWorkers, assignedWorkers}")))]
+async fn workers(State(state): State<AppState>, Body(b): Body<WorkersBody>) -> ApiResult<Value> {
+    let (id, count) = (building_id(b.id)?, b.count);
+    let (name, desired, max, assigned) = state
+        .host
+        .write(move |w| w.set_workers(id, count))
+        .await??;
+    Ok(Json(json!({
+        "id": id, "name": name, "desiredWorkers": desired, "maxWorkers": max,
+        "assignedWorkers": assigned,
+    })))
+}
+
+/// `POST /api/building/priority`.
+#[derive(Deserialize, ToSchema)]
+pub struct PriorityBody {
+    pub id: i64,
+    /// `VeryLow`, `Low`, `Normal`, `High` or `VeryHigh` (any case).
+    pub priority: String,
+    /// `construction` or `workplace`; empty or absent: the one that applies now.
+    #[serde(default, rename = "type")]
+    pub kind: String,
+}
+
+impl BodySpec for PriorityBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "priority": "High", "type": "workplace"}"#;
+}
+
+/// Sets a construction or workplace priority. The answer names the field it set.
+#[utoipa::path(post, path = "/api/building/priority", tag = "colony", request_body = PriorityBody, responses((status = 200, description = "{id, name, workplacePriority} or {id, name, constructionPriority}")))]
+async fn priority(State(state): State<AppState>, Body(b): Body<PriorityBody>) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let (name, field, p) = state
+        .host
+        .write(move |w| w.set_priority(id, &b.priority, &b.kind))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, field: p.as_str()})))
+}
+
+/// `POST /api/building/hauling`.
+#[derive(Deserialize, ToSchema)]
+pub struct HaulingBody {
+    pub id: i64,
+    pub prioritized: bool,
+}
+
+impl BodySpec for HaulingBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "prioritized": true}"#;
+}
+
+/// Sets or clears haul priority (haulers serve the building first). No inventory: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/hauling", tag = "colony", request_body = HaulingBody, responses((status = 200, description = "{id, name, haulPrioritized}")))]
+async fn hauling(State(state): State<AppState>, Body(b): Body<HaulingBody>) -> ApiResult<Value> {
+    let (id, on) = (building_id(b.id)?, b.prioritized);
+    let name = state
+        .host
+        .write(move |w| w.set_haul_priority(id, on))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, "haulPrioritized": on})))
+}
+
+/// `POST /api/building/recipe`.
+#[derive(Deserialize, ToSchema)]
+pub struct RecipeBody {
+    pub id: i64,
+    /// A recipe id from the building's `recipes`, or `none` to clear.
+    pub recipe: String,
+}
+
+impl BodySpec for RecipeBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "recipe": "Plank"}"#;
+}
+
+/// Selects a manufactory's recipe (`none` clears; the answer's `recipe` is then empty). Unknown
+/// recipe: `not_found` with `recipeId` and `available`.
+#[utoipa::path(post, path = "/api/building/recipe", tag = "colony", request_body = RecipeBody, responses((status = 200, description = "{id, name, recipe}")))]
+async fn recipe(State(state): State<AppState>, Body(b): Body<RecipeBody>) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let (name, recipe) = state
+        .host
+        .write(move |w| w.set_recipe(id, &b.recipe))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, "recipe": recipe})))
+}
+
+/// `POST /api/building/farmhouse`.
+#[derive(Deserialize, ToSchema)]
+pub struct FarmhouseBody {
+    pub id: i64,
+    /// `planting` or `harvesting`.
+    pub action: String,
+}
+
+impl BodySpec for FarmhouseBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "action": "planting"}"#;
+}
+
+/// Sets what a farmhouse does first. `planting` prioritizes planting; `harvesting` is the
+/// farmhouse's normal order (harvest, then plant), so the answer's `action` is then `default`.
+#[utoipa::path(post, path = "/api/building/farmhouse", tag = "colony", request_body = FarmhouseBody, responses((status = 200, description = "{id, name, action}")))]
+async fn farmhouse(
+    State(state): State<AppState>,
+    Body(b): Body<FarmhouseBody>,
+) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let (name, action) = state
+        .host
+        .write(move |w| w.set_farm_action(id, &b.action))
+        .await??;
+    let action = match action {
+        sim::colony::FarmAction::Planting => "planting",
+        _ => "default",
+    };
+    Ok(Json(json!({"id": id, "name": name, "action": action})))
+}
+
+/// `POST /api/building/plantable`.
+#[derive(Deserialize, ToSchema)]
+pub struct PlantableBody {
+    pub id: i64,
+    /// A crop (farmhouse) or tree species (forester), or `none` to clear.
+    pub plantable: String,
+}
+
+impl BodySpec for PlantableBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "plantable": "Carrot"}"#;
+}
+
+/// Prioritizes what a farmhouse or forester plants (`none` clears; `prioritized` is then empty).
+/// Unknown plantable: `not_found` with `plantableName` and `available`.
+#[utoipa::path(post, path = "/api/building/plantable", tag = "colony", request_body = PlantableBody, responses((status = 200, description = "{id, name, prioritized}")))]
+async fn plantable(
+    State(state): State<AppState>,
+    Body(b): Body<PlantableBody>,
+) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let (name, chosen) = state
+        .host
+        .write(move |w| w.set_plantable(id, &b.plantable))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, "prioritized": chosen})))
+}
+
+/// `POST /api/building/storage`.
+#[derive(Deserialize, ToSchema)]
+pub struct StorageBody {
+    pub id: i64,
+    /// The good to store, or `none` to clear; absent leaves it.
+    #[serde(default)]
+    pub good: Option<String>,
+    /// `accept`, `obtain`, `supply` or `empty`; absent leaves it.
+    #[serde(default)]
+    pub mode: Option<String>,
+}
+
+impl BodySpec for StorageBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "good": "Log", "mode": "accept"}"#;
+}
+
+/// Sets a storage building's good and/or mode (at least one). Not storage: `invalid_type`; a good
+/// it cannot hold or an unknown mode: `invalid_param`.
+#[utoipa::path(post, path = "/api/building/storage", tag = "colony", request_body = StorageBody, responses((status = 200, description = "{id, name, good, mode}")))]
+async fn storage(State(state): State<AppState>, Body(b): Body<StorageBody>) -> ApiResult<Value> {
+    let id = building_id(b.id)?;
+    let (name, good, mode) = state
+        .host
+        .write(move |w| w.set_storage(id, b.good.as_deref(), b.mode.as_deref()))
+        .await??;
+    Ok(Json(
+        json!({"id": id, "name": name, "good": good, "mode": mode.as_str()}),
+    ))
+}
+
+/// `POST /api/building/floodgate`.
+#[derive(Deserialize, ToSchema)]
+pub struct FloodgateBody {
+    pub id: i64,
+    /// Clamped to 0..maxHeight.
+    pub height: f64,
+}
+
+impl BodySpec for FloodgateBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "height": 1.5}"#;
+}
+
+/// Sets a floodgate's height, clamped to 0..maxHeight. Not a floodgate: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/floodgate", tag = "colony", request_body = FloodgateBody, responses((status = 200, description = "{id, name, height, maxHeight}")))]
+async fn floodgate(
+    State(state): State<AppState>,
+    Body(b): Body<FloodgateBody>,
+) -> ApiResult<Value> {
+    let (id, height) = (building_id(b.id)?, b.height);
+    let (name, h, max) = state
+        .host
+        .write(move |w| w.set_floodgate(id, height))
+        .await??;
+    Ok(Json(
+        json!({"id": id, "name": name, "height": h, "maxHeight": max}),
+    ))
+}
+
+/// The work range of a flag, planter or area building at its level: `tiles` in range, how many
+/// are `moist`, and the `bounds` box. No work range: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/range", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, tiles, moist, bounds: {x1, y1, x2, y2}}")))]
+async fn range(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
+    let r = state.host.snapshot().building_range(building_id(b.id)?)?;
+    let [x1, y1, x2, y2] = r.bounds;
+    Ok(Json(json!({
+        "id": r.id, "name": r.name, "tiles": r.tiles, "moist": r.moist,
+        "bounds": {"x1": x1, "y1": y1, "x2": x2, "y2": y2},
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::list::Detail;
+
+    #[test]
+    fn unknown_detail_and_wide_ids_are_refused() {
+        let q: HashMap<String, String> = [("detail".to_string(), "most".to_string())].into();
+        assert_eq!(
+            EntityQuery::parse(&q).unwrap_err().code,
+            ErrorCode::InvalidParam
+        );
+        assert_eq!(
+            building_id(1 << 40).unwrap_err().0.code,
+            ErrorCode::NotFound
+        );
+        let q: HashMap<String, String> = [("detail".to_string(), "FULL".to_string())].into();
+        assert_eq!(EntityQuery::parse(&q).unwrap().detail, Detail::Full);
+    }
+}

@@ -1,0 +1,535 @@
+//! `GET /api/summary`: the colony at a glance, built from one published snapshot. json: the
+//! contract's Summary object (plus `projections`); toon: one flat row (see [`summary`] for each
+//! key's definition).
+
+use super::AppState;
+use super::colony::Population;
+use super::format::Format;
+use super::game::{TimeResponse, WeatherResponse};
+use super::land::{ClusterRow, cluster_rows};
+use super::rows::{Row, pairs_text};
+use axum::Json;
+use axum::extract::State;
+use axum::http::Extensions;
+use serde::Serialize;
+use serde_json::Value;
+use sim::World;
+use sim::colony::DistrictView;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(summary))
+}
+
+/// Clusters in the summary: within this Manhattan distance of the district center, at its level.
+pub const CLUSTER_RADIUS: u32 = 40;
+
+/// Goods the toon row always carries (0 when the colony has none), besides every good it holds.
+const ALWAYS_LISTED: [&str; 4] = ["Water", "Log", "Plank", "Gear"];
+
+/// `time`: the Time fields plus `speed`.
+#[derive(Serialize, ToSchema)]
+pub struct SummaryTime {
+    #[serde(flatten)]
+    pub clock: TimeResponse,
+    /// 0 pause, 1 normal, 2 fast, 3 fastest.
+    pub speed: u8,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Housing {
+    pub occupied_beds: u32,
+    pub total_beds: u32,
+    /// Beavers without a home.
+    pub homeless: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Employment {
+    /// Workers at unpaused workplaces.
+    pub assigned: u32,
+    /// Desired workers not yet assigned, at unpaused workplaces.
+    pub vacancies: u32,
+    /// Adults (and bots) without a workplace.
+    pub unemployed: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DistrictWellbeing {
+    pub average: f64,
+    /// Beavers below wellbeing 4.
+    pub miserable: u32,
+    /// Beavers with a critical need.
+    pub critical: u32,
+}
+
+/// The district center: origin, orientation and doorstep.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dc {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub orientation: String,
+    pub entrance_x: u32,
+    pub entrance_y: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DistrictSummary {
+    pub name: String,
+    pub population: Population,
+    /// Good to total stock (`all`).
+    pub resources: BTreeMap<String, u32>,
+    pub housing: Housing,
+    pub employment: Employment,
+    pub wellbeing: DistrictWellbeing,
+    pub dc: Dc,
+}
+
+impl From<DistrictView> for DistrictSummary {
+    fn from(d: DistrictView) -> Self {
+        DistrictSummary {
+            population: Population::from(&d),
+            resources: d
+                .resources
+                .iter()
+                .map(|(g, (_, all))| (g.clone(), *all))
+                .collect(),
+            housing: Housing {
+                occupied_beds: d.occupied_beds,
+                total_beds: d.total_beds,
+                homeless: d.homeless,
+            },
+            employment: Employment {
+                assigned: d.assigned,
+                vacancies: d.vacancies,
+                unemployed: d.unemployed,
+            },
+            wellbeing: DistrictWellbeing {
+                average: d.wellbeing_average,
+                miserable: d.miserable,
+                critical: d.critical,
+            },
+            dc: Dc {
+                x: d.dc[0],
+                y: d.dc[1],
+                z: d.dc[2],
+                orientation: d.dc_orientation,
+                entrance_x: d.entrance[0],
+                entrance_y: d.entrance[1],
+            },
+            name: d.name,
+        }
+    }
+}
+
+/// Trees of one species (alive only).
+#[derive(Serialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeSpecies {
+    pub name: String,
+    pub marked_grown: u32,
+    pub unmarked_grown: u32,
+    /// Not yet grown, marked or not.
+    pub seedling: u32,
+}
+
+/// Living trees: grown and marked for cutting, seedlings marked, grown and unmarked.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeSummary {
+    pub marked_grown: u32,
+    pub marked_seedling: u32,
+    pub unmarked_grown: u32,
+    pub species: Vec<TreeSpecies>,
+}
+
+#[derive(Serialize, ToSchema, Default)]
+pub struct CropSpecies {
+    pub name: String,
+    pub ready: u32,
+    pub growing: u32,
+}
+
+/// Living crops: grown (ready to harvest) and growing.
+#[derive(Serialize, ToSchema)]
+pub struct CropSummary {
+    pub ready: u32,
+    pub growing: u32,
+    pub species: Vec<CropSpecies>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Category {
+    pub group: String,
+    pub current: f64,
+    pub max: f64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct WellbeingSummary {
+    pub average: f64,
+    pub miserable: u32,
+    pub critical: u32,
+    pub categories: Vec<Category>,
+}
+
+/// Alert counts by type.
+#[derive(Serialize, ToSchema, Default)]
+pub struct AlertCounts {
+    pub unstaffed: u32,
+    pub unpowered: u32,
+    pub unreachable: u32,
+}
+
+/// How long stocks last (extension; -1 when nobody is there to use them).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Projections {
+    /// Food stock (every good of category food) / (beavers × foodPerBeaverPerDay × the game
+    /// mode's food consumption).
+    pub food_days: f64,
+    /// Water stock / (beavers × waterPerBeaverPerDay × the game mode's water consumption).
+    pub water_days: f64,
+    /// Log stock / population (adults, children and bots): days of building stock at one unit per
+    /// colonist per day. The simulation keeps no record of recent use, so this is a size measure,
+    /// not a forecast.
+    pub log_days: f64,
+    /// Plank stock / population, as `logDays`.
+    pub plank_days: f64,
+    /// Gear stock / population, as `logDays`.
+    pub gear_days: f64,
+}
+
+/// The Summary object.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryJson {
+    pub settlement: String,
+    pub faction: String,
+    pub time: SummaryTime,
+    pub weather: WeatherResponse,
+    pub districts: Vec<DistrictSummary>,
+    pub trees: TreeSummary,
+    pub crops: CropSummary,
+    pub wellbeing: WellbeingSummary,
+    pub science: u32,
+    pub alerts: AlertCounts,
+    /// Building counts by role: housing, wood, storage, power, food, water, others (paths not
+    /// counted).
+    pub buildings: BTreeMap<String, u32>,
+    /// Top tree clusters within 40 tiles of the (first) district center, at its level.
+    pub tree_clusters: Vec<ClusterRow>,
+    pub food_clusters: Vec<ClusterRow>,
+    pub projections: Projections,
+    /// Colony-wide stock, good to total (the toon row's per-good keys; not in json).
+    #[serde(skip)]
+    pub stock: BTreeMap<String, u32>,
+}
+
+/// Days a stock lasts at `per_day`; -1 when nothing uses it. One decimal.
+fn days(stock: u32, per_day: f64) -> f64 {
+    if per_day <= 0.0 {
+        return -1.0;
+    }
+    (f64::from(stock) / per_day * 10.0).round() / 10.0
+}
+
+/// Living plants counted per species (by name), each species made by `new` and counted by `add`.
+fn per_species<S>(
+    plants: Vec<sim::PlantView>,
+    new: impl Fn(String) -> S,
+    mut add: impl FnMut(&mut S, &sim::PlantView),
+) -> Vec<S> {
+    let mut species: BTreeMap<String, S> = BTreeMap::new();
+    for p in plants.into_iter().filter(|p| p.alive) {
+        let s = species
+            .entry(p.name.clone())
+            .or_insert_with(|| new(p.name.clone()));
+        add(s, &p);
+    }
+    species.into_values().collect()
+}
+
+fn tree_summary(w: &World) -> TreeSummary {
+    let trees = w.trees();
+    let marked_seedling = trees
+        .iter()
+        .filter(|p| p.alive && p.marked && !p.grown)
+        .count() as u32;
+    let species = per_species(
+        trees,
+        |name| TreeSpecies {
+            name,
+            ..TreeSpecies::default()
+        },
+        |s, p| match (p.grown, p.marked) {
+            (true, true) => s.marked_grown += 1,
+            (true, false) => s.unmarked_grown += 1,
+            (false, _) => s.seedling += 1,
+        },
+    );
+    TreeSummary {
+        marked_grown: species.iter().map(|s| s.marked_grown).sum(),
+        marked_seedling,
+        unmarked_grown: species.iter().map(|s| s.unmarked_grown).sum(),
+        species,
+    }
+}
+
+fn crop_summary(w: &World) -> CropSummary {
+    let species = per_species(
+        w.crops(),
+        |name| CropSpecies {
+            name,
+            ..CropSpecies::default()
+        },
+        |s, p| {
+            if p.grown {
+                s.ready += 1;
+            } else {
+                s.growing += 1;
+            }
+        },
+    );
+    CropSummary {
+        ready: species.iter().map(|s| s.ready).sum(),
+        growing: species.iter().map(|s| s.growing).sum(),
+        species,
+    }
+}
+
+impl SummaryJson {
+    /// Everything the summary shows, from one world.
+    pub fn of(w: &World, format: Format) -> SummaryJson {
+        let districts: Vec<DistrictView> = w.districts();
+        let stock: BTreeMap<String, u32> = w
+            .colony_stock()
+            .into_iter()
+            .map(|(g, (_, all))| (g, all))
+            .collect();
+        let (beavers, population) = districts.iter().fold((0, 0), |(b, p), d| {
+            (
+                b + d.adults + d.children,
+                p + d.adults + d.children + d.bots,
+            )
+        });
+        let consumption = &sim::colony::rules::colony_rules().consumption;
+        let mode = sim::catalog::world_rules().mode(w.mode());
+        let goods = &sim::content::content().goods;
+        let food: u32 = stock
+            .iter()
+            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
+            .map(|(_, n)| n)
+            .sum();
+        let of = |g: &str| stock.get(g).copied().unwrap_or(0);
+        let per_beaver = |daily: f64, mult: f64| f64::from(beavers) * daily * mult;
+        let projections = Projections {
+            food_days: days(
+                food,
+                per_beaver(
+                    consumption.food_per_beaver_per_day.value,
+                    mode.food_consumption,
+                ),
+            ),
+            water_days: days(
+                of("Water"),
+                per_beaver(
+                    consumption.water_per_beaver_per_day.value,
+                    mode.water_consumption,
+                ),
+            ),
+            log_days: days(of("Log"), population.into()),
+            plank_days: days(of("Plank"), population.into()),
+            gear_days: days(of("Gear"), population.into()),
+        };
+        let mut alerts = AlertCounts::default();
+        for a in w.alerts() {
+            match a.kind.as_str() {
+                "unstaffed" => alerts.unstaffed += 1,
+                "unpowered" => alerts.unpowered += 1,
+                "unreachable" => alerts.unreachable += 1,
+                _ => {}
+            }
+        }
+        let wb = w.wellbeing();
+        let (tree_clusters, food_clusters) = match districts.first() {
+            Some(d) => {
+                let [x, y, z] = d.dc;
+                (
+                    cluster_rows(w.tree_clusters_near(x, y, z, CLUSTER_RADIUS), format),
+                    cluster_rows(w.food_clusters_near(x, y, z, CLUSTER_RADIUS), format),
+                )
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        SummaryJson {
+            settlement: w.settlement().to_owned(),
+            faction: w.faction().as_str().to_owned(),
+            time: SummaryTime {
+                clock: TimeResponse::of(w),
+                speed: w.speed(),
+            },
+            weather: w.weather().into(),
+            districts: districts.into_iter().map(DistrictSummary::from).collect(),
+            trees: tree_summary(w),
+            crops: crop_summary(w),
+            wellbeing: WellbeingSummary {
+                average: wb.average,
+                miserable: wb.miserable,
+                critical: wb.critical,
+                categories: wb
+                    .categories
+                    .into_iter()
+                    .map(|c| Category {
+                        group: c.group,
+                        current: c.current,
+                        max: c.max,
+                    })
+                    .collect(),
+            },
+            science: w.science_points(),
+            alerts,
+            buildings: w.building_roles(),
+            tree_clusters,
+            food_clusters,
+            projections,
+            stock,
+        }
+    }
+
+    /// The one flat toon row (keys in the contract's order).
+    pub fn row(self) -> Row {
+        let mut r = Row::new();
+        let mut put = |k: &str, v: Value| {
+            r.insert(k.to_owned(), v);
+        };
+        put("settlement", self.settlement.into());
+        put("faction", self.faction.into());
+        put("day", self.time.clock.day_number.into());
+        put("dayProgress", self.time.clock.day_progress.into());
+        put("speed", self.time.speed.into());
+        put("cycle", self.weather.cycle.into());
+        put("cycleDay", self.weather.cycle_day.into());
+        put("isHazardous", self.weather.is_hazardous.into());
+        put("tempDays", self.weather.temperate_weather_duration.into());
+        put("hazardDays", self.weather.hazardous_weather_duration.into());
+        put("markedGrown", self.trees.marked_grown.into());
+        put("markedSeedling", self.trees.marked_seedling.into());
+        put("unmarkedGrown", self.trees.unmarked_grown.into());
+        put("cropReady", self.crops.ready.into());
+        put("cropGrowing", self.crops.growing.into());
+        let ds = &self.districts;
+        let sum = |f: fn(&DistrictSummary) -> u32| ds.iter().map(f).sum::<u32>();
+        put("adults", sum(|d| d.population.adults).into());
+        put("children", sum(|d| d.population.children).into());
+        put("bots", sum(|d| d.population.bots).into());
+        let mut stock = self.stock;
+        for g in ALWAYS_LISTED {
+            stock.entry(g.to_owned()).or_insert(0);
+        }
+        for (g, n) in stock
+            .into_iter()
+            .filter(|(g, n)| *n > 0 || ALWAYS_LISTED.contains(&g.as_str()))
+        {
+            put(&g, n.into());
+        }
+        let p = &self.projections;
+        put("foodDays", p.food_days.into());
+        put("waterDays", p.water_days.into());
+        put("logDays", p.log_days.into());
+        put("plankDays", p.plank_days.into());
+        put("gearDays", p.gear_days.into());
+        let occupied = sum(|d| d.housing.occupied_beds);
+        put(
+            "beds",
+            format!("{occupied}/{}", sum(|d| d.housing.total_beds)).into(),
+        );
+        put("homeless", sum(|d| d.housing.homeless).into());
+        let assigned = sum(|d| d.employment.assigned);
+        let desired = assigned + sum(|d| d.employment.vacancies);
+        put("workers", format!("{assigned}/{desired}").into());
+        put("unemployed", sum(|d| d.employment.unemployed).into());
+        put("wellbeing", self.wellbeing.average.into());
+        put("miserable", self.wellbeing.miserable.into());
+        put("critical", self.wellbeing.critical.into());
+        put("science", self.science.into());
+        let a = &self.alerts;
+        put(
+            "alerts",
+            pairs_text([
+                ("unstaffed", a.unstaffed),
+                ("unpowered", a.unpowered),
+                ("unreachable", a.unreachable),
+            ])
+            .into(),
+        );
+        for (role, n) in &self.buildings {
+            put(role, (*n).into());
+        }
+        let clusters = |cs: &[ClusterRow]| {
+            cs.iter()
+                .map(|c| format!("{},{},{}:{}", c.x, c.y, c.z, c.grown))
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        put("treeClusters", clusters(&self.tree_clusters).into());
+        put("foodClusters", clusters(&self.food_clusters).into());
+        r
+    }
+}
+
+/// The colony at a glance.
+///
+/// json: the Summary object: `settlement`, `faction`, `time` (Time fields plus `speed`),
+/// `weather`, `districts` (population; `resources` good to total; `housing`; `employment`;
+/// `wellbeing`; `dc` with its doorstep as `entranceX/Y`), `trees` (living trees: `markedGrown`,
+/// `markedSeedling`, `unmarkedGrown`, per species), `crops` (`ready` = grown, `growing`),
+/// `wellbeing` (colony-wide, with categories), `science` (points), `alerts` (counts by type),
+/// `buildings` (counts by role), `treeClusters`/`foodClusters` (within 40 tiles of the first
+/// district center, at its level), and `projections` (an extension, see below).
+///
+/// toon: one flat row. `day`, `dayProgress`, `speed`; `cycle`, `cycleDay`, `isHazardous`,
+/// `tempDays` and `hazardDays` (this cycle's temperate and hazardous durations); tree and crop
+/// counts as in json (`cropReady`, `cropGrowing`); `adults`, `children`, `bots` summed over
+/// districts; one key per good (its colony-wide total) for every good in stock, and always
+/// `Water`, `Log`, `Plank`, `Gear`; the projections; `beds` as `occupied/total`; `homeless`;
+/// `workers` as `assigned/desired` (desired = assigned + vacancies); `unemployed`; `wellbeing`
+/// (average), `miserable`, `critical`; `science`; `alerts` as
+/// `unstaffed:N/unpowered:N/unreachable:N`; one key per building role; `treeClusters` and
+/// `foodClusters` as `x,y,z:grown` items joined by `/`.
+///
+/// Projections (days, one decimal, -1 when nobody is there): `foodDays` = food stock (goods of
+/// category food) / (beavers × foodPerBeaverPerDay × the mode's food consumption); `waterDays`
+/// likewise with water; `logDays`, `plankDays`, `gearDays` = stock / population (adults,
+/// children and bots): days of building stock at one unit per colonist per day. The game keeps
+/// no record of recent use, so these three measure the stock's size, not a forecast.
+#[utoipa::path(get, path = "/api/summary", tag = "colony", responses((status = 200, body = SummaryJson)))]
+async fn summary(State(state): State<AppState>, ext: Extensions) -> Json<Value> {
+    let format = Format::of(&ext);
+    let s = SummaryJson::of(&state.host.snapshot(), format);
+    Json(
+        if format.is_json() {
+            serde_json::to_value(s)
+        } else {
+            serde_json::to_value(s.row())
+        }
+        .expect("the summary serializes"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_round_to_a_tenth_and_say_minus_one_without_users() {
+        assert_eq!(days(100, 0.0), -1.0);
+        assert_eq!(days(100, 3.0), 33.3);
+        assert_eq!(days(0, 3.0), 0.0);
+    }
+}
