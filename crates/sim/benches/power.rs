@@ -5,13 +5,12 @@
 //! relays, memory cells, linked in chains that drive clutches and workshops); and a whole game
 //! tick of that colony for scale.
 //!
-//! The colony is placed through the public commands; the sites are finished by editing the save
-//! (`finished: true`) and loading it, so no builder or hauler is involved.
+//! The colony is placed through the public commands; the sites are finished at once
+//! (`colony::fixtures::finish_all`), so no builder or hauler is involved.
 //!
 //! Run: `cargo bench -p colony-sim --bench power`.
 
 use divan::Bencher;
-use serde_json::Value;
 use sim::{NewGame, World};
 
 const DAY: u64 = 768;
@@ -91,16 +90,7 @@ fn powered_world(target: usize) -> World {
         }
     }
     assert!(placed >= target, "placed {placed}");
-    // Finish every site through the save format.
-    let mut save: Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
-    for b in save["colony"]["buildings"]
-        .as_object_mut()
-        .unwrap()
-        .values_mut()
-    {
-        b["finished"] = Value::Bool(true);
-    }
-    let mut w = World::load_from_bytes(&serde_json::to_vec(&save).unwrap()).unwrap();
+    sim::colony::fixtures::finish_all(&mut w);
     w.advance_ticks(1);
     w
 }
@@ -170,16 +160,7 @@ fn automated_world(n: usize) -> World {
         }
     }
     assert!(placed.len() >= n, "placed {}", placed.len());
-    // Finish the new sites through the save format, as `powered_world` does.
-    let mut save: Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
-    for b in save["colony"]["buildings"]
-        .as_object_mut()
-        .unwrap()
-        .values_mut()
-    {
-        b["finished"] = Value::Bool(true);
-    }
-    let mut w = World::load_from_bytes(&serde_json::to_vec(&save).unwrap()).unwrap();
+    sim::colony::fixtures::finish_all(&mut w);
     for (i, id) in placed.iter().enumerate() {
         let name = &w.building_view(*id).unwrap().name;
         if name.starts_with("Relay") {

@@ -78,7 +78,7 @@ async fn power_networks_in_both_formats_and_clutch_errors() {
 }
 
 /// Writes a save of a 64x64 game prepared with the simulation's own commands (construction
-/// sites finished through the save format, as no builder would in time) and loads it.
+/// sites finished at once, as no builder would in time) and loads it.
 pub async fn load_prepared(s: &Server, name: &str, prepare: impl FnOnce(&mut sim::World)) {
     let mut w = sim::World::new(&sim::NewGame {
         seed: 7,
@@ -87,21 +87,10 @@ pub async fn load_prepared(s: &Server, name: &str, prepare: impl FnOnce(&mut sim
         ..sim::NewGame::default()
     });
     prepare(&mut w);
-    let mut save: Value = serde_json::from_slice(&w.save_to_bytes()).unwrap();
-    for b in save["colony"]["buildings"]
-        .as_object_mut()
-        .unwrap()
-        .values_mut()
-    {
-        b["finished"] = Value::Bool(true);
-    }
+    sim::colony::fixtures::finish_all(&mut w);
     let dir = s.data_dir().join("saves");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join(format!("{name}.colony.json")),
-        serde_json::to_vec(&save).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(dir.join(format!("{name}.colony.json")), w.save_to_bytes()).unwrap();
     let (_, r) = s.post("/api/game/load", json!({ "name": name })).await;
     assert_eq!(r["name"], name, "{r}");
     s.post("/api/ready", json!({"ready": true})).await;
