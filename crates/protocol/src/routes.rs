@@ -461,6 +461,72 @@ pub const ROUTES: &[Route] = &[
         "Remove a crop by id",
         &[p("id", Int, true, "crop id")],
     ),
+    // Power.
+    route(
+        Get,
+        "/api/power",
+        "power",
+        "List the power networks: supply, demand and buildings of each",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/building/clutch",
+        "clutch",
+        "Engage or disengage a clutch (disengaged, it cuts its power network)",
+        &[
+            p("id", Int, true, "clutch building id"),
+            p("engaged", Bool, true, "true joins, false cuts"),
+        ],
+    ),
+    // Automation.
+    route(
+        Post,
+        "/api/automation/link",
+        "link",
+        "Link a transmitter to an input of a relay, memory cell or automatable building",
+        &[
+            p(
+                "sourceId",
+                Int,
+                true,
+                "transmitter id (sensor, counter, lever, relay...)",
+            ),
+            p(
+                "targetId",
+                Int,
+                true,
+                "relay, memory cell or automatable building id",
+            ),
+            p(
+                "input",
+                Str,
+                false,
+                "relay a-h, memory a, b or reset (default a)",
+            ),
+        ],
+    ),
+    route(
+        Post,
+        "/api/automation/unlink",
+        "unlink",
+        "Empty an automation input (later letters keep theirs)",
+        &[
+            p("id", Int, true, "building id"),
+            p("input", Str, false, "input letter (default a)"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/automation/configure",
+        "configure",
+        "Set one property of an automation device",
+        &[
+            p("id", Int, true, "device id"),
+            p("property", Str, true, "e.g. threshold, mode, goodId"),
+            p("value", Str, true, "value as text, e.g. 0.5, Greater, true"),
+        ],
+    ),
     route(
         Post,
         "/api/path/place",
@@ -877,7 +943,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 63);
+        assert_eq!(ROUTES.len(), 68);
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
         );

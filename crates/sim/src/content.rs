@@ -24,10 +24,25 @@ pub struct Size {
 }
 
 /// Mechanical power in and out (hp).
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Power {
     pub input: f64,
     pub output: f64,
+    /// Engines: the good they burn and how much per hour while running.
+    #[serde(default)]
+    pub fuel: Option<Fuel>,
+    /// Engines: units of fuel they hold.
+    #[serde(default)]
+    pub fuel_storage: Option<u32>,
+}
+
+/// An engine's fuel.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fuel {
+    pub good: String,
+    pub per_hour: f64,
 }
 
 /// One building prefab.

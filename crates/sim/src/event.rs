@@ -27,13 +27,18 @@
 //! | `building.unlocked` | `unlock` (science) | `{name, cost, remaining}` |
 //! | `tree.cut` | `cut_tree` | `{id, name, x, y, z}` |
 //! | `cuttable.cut` | right after `tree.cut` | `{id, name, x, y, z}` |
+//! | `power.network.created` | a power network id appeared (a power building finished, a network split, a clutch moved) | `{id, buildings, supply, demand}` |
+//! | `power.network.removed` | a power network id went (merged into a smaller id, demolished, clutch) | `{id}` |
+//! | `power.generator.added` | the first tick a finished generator is in a network | `{id, name, networkId, output, nominalOutput}` |
+//! | `power.generator.updated` | a generator's output moved by 10% of its nominal output since last announced, or stopped or started | `{id, name, networkId, output, previous, nominalOutput}` |
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile) | `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now) |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
 //! `cycle.start`, `weather.selected`, `cycle.day`, `drought.start`, `drought.approaching`), then
-//! land events (`contamination.changed`, `wind.changed`). Command events come in the order the
+//! land events (`contamination.changed`, `wind.changed`), then power events (networks removed,
+//! created, generators added, updated). Command events come in the order the
 //! commands ran.
 
 use serde_json::Value;
@@ -64,6 +69,10 @@ pub mod names {
     pub const PLANTING_COORDS_UNSET: &str = "planting.coords.unset";
     pub const CONTAMINATION_CHANGED: &str = "contamination.changed";
     pub const WIND_CHANGED: &str = "wind.changed";
+    pub const POWER_NETWORK_CREATED: &str = "power.network.created";
+    pub const POWER_NETWORK_REMOVED: &str = "power.network.removed";
+    pub const POWER_GENERATOR_ADDED: &str = "power.generator.added";
+    pub const POWER_GENERATOR_UPDATED: &str = "power.generator.updated";
     pub const BUILDING_PLACED: &str = "building.placed";
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";

@@ -5,11 +5,12 @@
 //! owns a [`World`], calls [`World::tick`] as real time passes (pacing by [`World::speed`] and
 //! [`speed_multiplier`]), applies commands, and drains events with [`World::take_events`].
 //!
-//! Modules: `catalog` (world rules from `data/world.json`), `config` (new-game settings),
+//! Modules: `automation` (signals, relays, memory, automated buildings), `catalog` (world rules from `data/world.json`), `config` (new-game settings),
 //! `clock` (time), `weather` (cycles and hazards), `map` (terrain generation), `land` (water,
 //! soil, plants, ruins, wind; land commands and read models), `world` (state, tick loop,
-//! commands), `save` (save format and hash), `ids` (entity ids), `event`, `error`, `rng`.
+//! commands), `power` (power networks), `save` (save format and hash), `ids` (entity ids), `event`, `error`, `rng`.
 
+mod automation;
 pub mod catalog;
 mod clock;
 pub mod colony;
@@ -20,12 +21,18 @@ mod event;
 mod ids;
 mod land;
 pub mod map;
+mod power;
 mod rng;
 mod save;
 mod science;
+#[cfg(test)]
+mod testutil;
 mod weather;
 mod world;
 
+pub use automation::{
+    AutomationView, ConfigureView, InputView, LinkView, OutputView, Signal as AutomationSignal,
+};
 pub use clock::{TimeView, real_seconds_per_tick_at_1x, speed_multiplier, ticks_per_day};
 pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame};
 pub use error::{CommandError, ErrorCode, SaveError};
@@ -35,6 +42,7 @@ pub use land::{
     RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
 };
 pub use map::{Map, River, RiverAxis};
+pub use power::{ClutchView, PowerNetworkBuilding, PowerNetworkView, PowerState};
 pub use save::{FORMAT as SAVE_FORMAT, VERSION as SAVE_VERSION, fnv1a64};
 pub use science::{PrefabView, Science, UnlockableView, Unlocked};
 pub use weather::{HazardKind, WeatherView, hazard_days_bounds};

@@ -91,7 +91,7 @@ impl World {
     }
 
     /// Advances exactly one tick: the clock, the weather, the land (water, soil, plants, wind),
-    /// then the colony (beavers' steps; hourly needs, homes, jobs and births). Queues the events
+    /// power (networks, generators, batteries), automation (signals), then the colony (beavers' steps; hourly needs, homes, jobs and births). Queues the events
     /// it causes.
     pub fn tick(&mut self) {
         self.ticks += 1;
@@ -101,6 +101,8 @@ impl World {
             .step(t, self.mode, &mut self.rng, &mut self.events);
         self.land
             .tick(t, &self.map, &self.weather, &mut self.events);
+        self.power_tick();
+        self.automation_tick();
         self.colony_tick(t);
     }
 

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod agent_routes;
+pub mod automation;
 pub mod body;
 pub mod buildings;
 pub mod colony;
@@ -16,6 +17,7 @@ pub mod lifecycle;
 pub mod list;
 pub mod paths;
 pub mod pipeline;
+pub mod power;
 pub mod rows;
 pub mod science;
 pub mod summary;
@@ -84,6 +86,8 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(summary::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
+        .merge(power::routes())
+        .merge(automation::routes())
         .merge(admin::routes())
 }
 

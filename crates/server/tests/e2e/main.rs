@@ -2,11 +2,13 @@
 //! real HTTP and WebSocket.
 
 mod agent;
+mod automation;
 mod colony;
 mod game;
 mod http_rules;
 mod land;
 mod paths;
+mod power;
 mod science;
 mod support;
 mod websocket;

@@ -985,7 +985,7 @@ impl World {
         let Some(recipe) = content().recipes.get(rid) else {
             return Some("no recipe selected");
         };
-        if b.spec().power.input > 0.0 {
+        if !self.is_powered(w) {
             return Some("unpowered");
         }
         if b.spec().flag("waterIntake") && self.intake_water(w) <= 0.0 {
@@ -1054,7 +1054,8 @@ impl World {
         }
         let rid = b.recipe.clone().expect("can_run checked the recipe");
         let recipe = &content().recipes[&rid];
-        let mut left = hours;
+        // An underpowered network slows its workshops (see `power`).
+        let mut left = hours * self.power_efficiency(w);
         let mut science = 0u32;
         let mut pumped = 0u32;
         while left > 1e-9 {
@@ -1253,6 +1254,7 @@ pub(crate) fn input_wants(b: &super::building::Building) -> Vec<(String, u32)> {
             out.push((g.to_owned(), 1));
         }
     }
+    out.extend(crate::power::fuel_want(b));
     out
 }
 

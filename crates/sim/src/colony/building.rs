@@ -109,7 +109,7 @@ impl StorageMode {
 pub enum Kind {
     Path,
     Stairs,
-    /// Solid blocks something can stand on (platforms, levees, dams).
+    /// Solid blocks something can stand on (platforms, levees, dams, vertical power shafts).
     Solid,
     DistrictCenter,
     Dwelling,
@@ -140,7 +140,8 @@ pub fn kind_of(spec: &Spec) -> Kind {
         Kind::Path
     } else if has("StraightStairsSpec") {
         Kind::Stairs
-    } else if spec.base_name == "Platform" || spec.flag("waterObstacle") && !spec.flag("floodgate")
+    } else if matches!(spec.base_name.as_str(), "Platform" | "VerticalPowerShaft")
+        || spec.flag("waterObstacle") && !spec.flag("floodgate")
     {
         Kind::Solid
     } else if has("DistrictCenterSpec") {

@@ -470,6 +470,7 @@ impl World {
             .and_then(|c| self.colony.door(*c));
         let mut found: Vec<PlacementSpot> = Vec::new();
         let mut scanned = 0u32;
+        let powered = self.powered_nodes_for(&s.name);
         for (x, y) in area.tiles() {
             for o in Orientation::ALL {
                 let z = i64::from(self.map.terrain_height(x, y));
@@ -505,7 +506,7 @@ impl World {
                     entrance_y: ey,
                     path_access: u8::from(path_access),
                     reachable: u8::from(distance >= 0.0),
-                    near_power: 0,
+                    near_power: self.near_power(&s.name, p.x, p.y, p.z, o, &powered),
                     flooded: u8::from(flooded && !water),
                     water_depth: None,
                     distance,

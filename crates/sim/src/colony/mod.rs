@@ -45,6 +45,13 @@ pub use views::{
     NotificationView, PopulationView, WellbeingView,
 };
 
+pub(crate) use views::pausable;
+
+/// Goods a finished building takes as inputs (recipe inputs, nutrients, fuel).
+pub(crate) fn input_goods(b: &Building) -> Vec<String> {
+    behave::input_wants(b).into_iter().map(|(g, _)| g).collect()
+}
+
 /// The ChaCha8 stream of the game seed the colony draws from.
 pub const COLONY_STREAM: u64 = 0x636f_6c6f; // "colo"
 
@@ -92,6 +99,15 @@ pub struct Colony {
     /// Buildings ever placed (each building's `seq`).
     #[serde(default)]
     pub placed: u32,
+    /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
+    #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
+    pub power: crate::power::Power,
+    /// Automation: device settings and outputs, links (see `automation`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::automation::Automation::is_blank"
+    )]
+    pub automation: crate::automation::Automation,
     /// Voxel -> building id (derived; rebuilt on load).
     #[serde(skip)]
     pub blocks: BTreeMap<u64, i32>,
@@ -129,6 +145,8 @@ impl Colony {
             game_over: false,
             science_carry: 0.0,
             placed: 0,
+            power: Default::default(),
+            automation: Default::default(),
             blocks: BTreeMap::new(),
             block_version: 1,
             nav: nav::Nav::default(),

@@ -38,9 +38,13 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design (pumps only with their intake row).
+/// Whether a prefab stands in water by design (pumps only with their intake row; power shafts
+/// and water sensors too: the game lets them be built under water).
 fn water_building(s: &Spec) -> bool {
-    s.flag("waterObstacle") || s.flag("floodable")
+    s.flag("waterObstacle")
+        || s.flag("floodable")
+        || s.components.iter().any(|c| c == "ModularShaftSpec")
+        || crate::automation::Device::of(s).is_some_and(crate::automation::Device::in_water)
 }
 
 /// A placement failure with the contract's extras.
@@ -345,6 +349,7 @@ impl World {
         }
         b.finished = true;
         self.colony.layout_version += 1;
+        self.colony.power.touch();
         let costs: Vec<(String, u32)> = b
             .spec()
             .cost

@@ -51,6 +51,22 @@ pub struct BuildingView {
     pub is_consumer: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nominal_power_input: Option<i64>,
+    /// Power buildings only (see `power`): role, nominal output, the network's demand and supply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_generator: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nominal_power_output: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_demand: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_supply: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_clutch: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clutch_engaged: Option<bool>,
+    /// Automation devices and automated buildings (see `automation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<crate::automation::AutomationView>,
     pub build_progress: f64,
     pub material_progress: f64,
     pub has_materials: bool,
@@ -289,8 +305,8 @@ impl World {
         if kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
             out.push("lacks nutrients".to_owned());
         }
-        if b.spec().power.input > 0.0 && kind != Kind::Manufactory {
-            out.push("unpowered".to_owned());
+        if let Some(s) = self.power_status(id) {
+            out.push(s.to_owned());
         }
         if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
             out.push("unstaffed".to_owned());
@@ -309,6 +325,7 @@ impl World {
         let floodgate = s.flag("floodgate");
         let (beds, _) = dwelling_capacity(s);
         let has_inventory = b.capacity() > 0 || kind == Kind::BreedingPod || !b.finished;
+        let p = self.power_state(id);
         Some(BuildingView {
             id,
             name: b.prefab.clone(),
@@ -338,9 +355,16 @@ impl World {
             assigned_workers: workplace.then_some(b.workers.len() as u32),
             reachable: b.district.is_some(),
             district: self.district_name(b.district),
-            powered: (s.power.input > 0.0).then_some(false),
-            is_consumer: (s.power.input > 0.0).then_some(true),
-            nominal_power_input: (s.power.input > 0.0).then_some(s.power.input as i64),
+            powered: p.as_ref().map(|p| p.powered),
+            is_consumer: p.as_ref().map(|p| p.is_consumer),
+            nominal_power_input: p.as_ref().map(|p| p.nominal_input.round() as i64),
+            is_generator: p.as_ref().map(|p| p.is_generator),
+            nominal_power_output: p.as_ref().map(|p| p.nominal_output.round() as i64),
+            power_demand: p.as_ref().map(|p| p.demand.round() as i64),
+            power_supply: p.as_ref().map(|p| p.supply.round() as i64),
+            is_clutch: p.as_ref().map(|p| p.is_clutch),
+            clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
+            automation: self.automation_view(id),
             build_progress: b.build_progress(),
             material_progress: b.material_progress(),
             has_materials: b.finished || b.material_progress() >= 1.0,
