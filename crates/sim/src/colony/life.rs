@@ -92,48 +92,6 @@ impl World {
         id
     }
 
-    /// Creates a bot (from a bot assembler) at a voxel. Returns the id.
-    #[allow(dead_code)] // bot assembly arrives with the bot recipes
-    pub(crate) fn spawn_bot(&mut self, at: [u32; 3], district: Option<i32>) -> i32 {
-        let r = colony_rules();
-        let name = format!("Bot {}", self.colony.named + 1);
-        self.colony.named += 1;
-        let b = Beaver {
-            name: name.clone(),
-            is_bot: true,
-            child: false,
-            age_days: 0.0,
-            lifespan_days: r.population.bot_lifespan_days.value,
-            growth: 1.0,
-            needs: need_defs(self.faction, true)
-                .iter()
-                .map(|d| d.max)
-                .collect(),
-            from: at,
-            to: at,
-            depart: self.ticks,
-            arrive: self.ticks,
-            home: None,
-            workplace: None,
-            district,
-            plan: Default::default(),
-            step_until: 0,
-            carrying: None,
-            contaminated: false,
-            deterioration: 0.0,
-            last_roll_day: 0,
-        };
-        let id = self.colony.ids.next_id();
-        self.colony.beavers.insert(id, b);
-        let day = self.day();
-        let data = json!({ "id": id, "name": name, "isBot": true });
-        self.events
-            .push(names::CHARACTER_CREATED, day, data.clone());
-        self.events.push(names::BOT_MANUFACTURED, day, data);
-        self.population_changed();
-        id
-    }
-
     /// Queues `population.changed` with the current counts.
     pub(crate) fn population_changed(&mut self) {
         let (a, c, b) = self.colony.counts(None);
