@@ -665,6 +665,14 @@ impl World {
             b.home = None;
             b.workplace = None;
             b.district = Some(t);
+            let name = b.name.clone();
+            let day = self.day();
+            self.events.push(
+                crate::event::names::MIGRATION_DISTRICT_CHANGED,
+                day,
+                json!({ "id": id, "name": name, "from": from, "to": to }),
+            );
+            let b = self.colony.beavers.get_mut(&id).expect("exists");
             if let Some(d) = door {
                 b.plan.push_back(super::behave::walk(d));
             }

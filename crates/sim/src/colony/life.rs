@@ -227,6 +227,37 @@ impl World {
         self.employ_beavers();
         self.breed_in_pods();
         self.check_wellbeing_record();
+        self.announce_alerts();
+    }
+
+    /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert
+    /// counts changed since the last announcement (checked hourly).
+    fn announce_alerts(&mut self) {
+        let mut counts = [0u32; 4];
+        for a in self.alerts() {
+            let i = match a.kind.as_str() {
+                "unstaffed" => 0,
+                "unpowered" => 1,
+                "unreachable" => 2,
+                _ => 3,
+            };
+            counts[i] += 1;
+        }
+        if counts != self.colony.alert_counts {
+            self.colony.alert_counts = counts;
+            let day = self.day();
+            self.events.push(
+                names::STATUS_ALERT,
+                day,
+                json!({
+                    "unstaffed": counts[0],
+                    "unpowered": counts[1],
+                    "unreachable": counts[2],
+                    "status": counts[3],
+                    "total": counts.iter().sum::<u32>(),
+                }),
+            );
+        }
     }
 
     /// Homeless beavers move into free beds of their district (children first with family).

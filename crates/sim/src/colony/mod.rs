@@ -99,6 +99,9 @@ pub struct Colony {
     /// Buildings ever placed (each building's `seq`).
     #[serde(default)]
     pub placed: u32,
+    /// Alert counts (unstaffed, unpowered, unreachable, status) last announced by `status.alert`.
+    #[serde(default)]
+    pub alert_counts: [u32; 4],
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -145,6 +148,7 @@ impl Colony {
             game_over: false,
             science_carry: 0.0,
             placed: 0,
+            alert_counts: [0; 4],
             power: Default::default(),
             automation: Default::default(),
             blocks: BTreeMap::new(),
@@ -288,16 +292,22 @@ impl Colony {
         }
     }
 
-    /// Recomputes every building's district (after the network changed).
-    pub(crate) fn refresh_districts(&mut self) {
+    /// Recomputes every building's district (after the network changed); returns how many
+    /// buildings joined or left a district.
+    pub(crate) fn refresh_districts(&mut self) -> u32 {
         let ids: Vec<i32> = self.buildings.keys().copied().collect();
+        let mut changed = 0;
         for id in ids {
             let d = self.district_reaching(id);
             if let Some(b) = self.buildings.get_mut(&id) {
+                if b.district != d {
+                    changed += 1;
+                }
                 b.district = d;
             }
         }
         self.layout_version += 1;
+        changed
     }
 
     /// Walking distance between two voxels: along the network when both are on it and joined,

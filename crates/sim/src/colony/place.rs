@@ -319,7 +319,7 @@ impl World {
             self.finish_building(id);
         }
         if matches!(kind, Kind::Path | Kind::Stairs) {
-            self.colony.refresh_districts();
+            self.refresh_districts_announced();
         } else {
             let d = self.colony.district_reaching(id);
             if let Some(b) = self.colony.buildings.get_mut(&id) {
@@ -328,6 +328,20 @@ impl World {
             self.colony.layout_version += 1;
         }
         id
+    }
+
+    /// Recomputes districts; queues `district.connections.changed {buildings}` when buildings
+    /// joined or left a district.
+    pub(crate) fn refresh_districts_announced(&mut self) {
+        let changed = self.colony.refresh_districts();
+        if changed > 0 {
+            let day = self.day();
+            self.events.push(
+                names::DISTRICT_CONNECTIONS_CHANGED,
+                day,
+                json!({ "buildings": changed }),
+            );
+        }
     }
 
     /// `{id, name, x, y, z}` of a building, for events.
@@ -385,7 +399,7 @@ impl World {
                 },
             );
             self.colony.block_version += 1;
-            self.colony.refresh_districts();
+            self.refresh_districts_announced();
             self.events.push(
                 names::DISTRICT_CHANGED,
                 day,
@@ -468,7 +482,7 @@ impl World {
             .push(names::BUILDING_DEMOLISHED, day, data.clone());
         if matches!(b.kind(), Kind::Path | Kind::Stairs | Kind::Solid) {
             self.events.push(names::BLOCK_UNSET, day, data);
-            self.colony.refresh_districts();
+            self.refresh_districts_announced();
         }
         Ok(())
     }
