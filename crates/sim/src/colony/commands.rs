@@ -51,6 +51,26 @@ fn not_found(id: i32) -> CommandError {
     .with("id", id)
 }
 
+/// `none` (or empty) as `None`, else the entry of `available` matching `want` ignoring case, else
+/// `not_found` with the detail from `missing`, `available` and the input under `key`.
+fn pick_or_none(
+    want: &str,
+    available: &[String],
+    key: &str,
+    missing: impl FnOnce(&str) -> String,
+) -> Result<Option<String>, CommandError> {
+    let want = want.trim();
+    if want.eq_ignore_ascii_case("none") || want.is_empty() {
+        return Ok(None);
+    }
+    match available.iter().find(|a| a.eq_ignore_ascii_case(want)) {
+        Some(a) => Ok(Some(a.clone())),
+        None => Err(CommandError::new(ErrorCode::NotFound, missing(want))
+            .with(key, want)
+            .with("available", available.to_vec())),
+    }
+}
+
 fn wrong_type(id: i32, name: &str, what: &str) -> CommandError {
     CommandError::new(
         ErrorCode::InvalidType,
@@ -209,30 +229,17 @@ impl World {
     /// Selects a recipe (`none` clears). Returns (name, recipe or "").
     pub fn set_recipe(&mut self, id: i32, recipe: &str) -> Result<(String, String), CommandError> {
         let name = self.building_name(id)?;
-        let b = self.colony.buildings.get_mut(&id).expect("exists");
-        let available = b.spec().recipes.clone();
+        let available = self.colony.buildings[&id].spec().recipes.clone();
         if available.is_empty() {
             return Err(wrong_type(id, &name, "a manufactory (it has no recipes)"));
         }
-        let want = recipe.trim();
-        let chosen = if want.eq_ignore_ascii_case("none") || want.is_empty() {
-            None
-        } else {
-            match available.iter().find(|r| r.eq_ignore_ascii_case(want)) {
-                Some(r) => Some(r.clone()),
-                None => {
-                    return Err(CommandError::new(
-                        ErrorCode::NotFound,
-                        format!(
-                            "{name} has no recipe {want:?}; available: {} (or none)",
-                            available.join(", ")
-                        ),
-                    )
-                    .with("recipeId", want)
-                    .with("available", available));
-                }
-            }
-        };
+        let chosen = pick_or_none(recipe, &available, "recipeId", |want| {
+            format!(
+                "{name} has no recipe {want:?}; available: {} (or none)",
+                available.join(", ")
+            )
+        })?;
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
         if b.recipe != chosen {
             b.recipe = chosen.clone();
             b.progress = 0.0;
@@ -292,25 +299,12 @@ impl World {
             })
             .map(|s| s.name.clone())
             .collect();
-        let want = plantable.trim();
-        let chosen = if want.eq_ignore_ascii_case("none") || want.is_empty() {
-            None
-        } else {
-            match available.iter().find(|s| s.eq_ignore_ascii_case(want)) {
-                Some(s) => Some(s.clone()),
-                None => {
-                    return Err(CommandError::new(
-                        ErrorCode::NotFound,
-                        format!(
-                            "{name} cannot plant {want:?}; available: {} (or none)",
-                            available.join(", ")
-                        ),
-                    )
-                    .with("plantableName", want)
-                    .with("available", available));
-                }
-            }
-        };
+        let chosen = pick_or_none(plantable, &available, "plantableName", |want| {
+            format!(
+                "{name} cannot plant {want:?}; available: {} (or none)",
+                available.join(", ")
+            )
+        })?;
         self.colony
             .buildings
             .get_mut(&id)
