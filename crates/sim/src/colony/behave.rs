@@ -1277,7 +1277,7 @@ fn nutrition_need_of(good: &str) -> Option<&'static str> {
 }
 
 impl super::Colony {
-    /// Drops every plan step that uses building `id` (the building is going).
+    /// The beavers whose plan uses building `id`.
     pub(crate) fn plans_touching(&self, id: i32) -> Vec<i32> {
         self.beavers
             .iter()

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::building::{FarmAction, Kind, Priority, StorageMode, work_range};
-use super::geometry::{Orientation, doorstep, turned_size, voxel};
+use super::geometry::{Orientation, doorstep, voxel};
 use super::nav::manhattan;
 use crate::content::content;
 use crate::error::{CommandError, ErrorCode};
@@ -483,14 +483,12 @@ impl World {
                         .map_or(-1.0, f64::from),
                     _ => -1.0,
                 };
-                let (w, d) = turned_size(s, o);
                 let flooded = super::geometry::footprint(s, p.x.into(), p.y.into(), o)
                     .iter()
                     .any(|(tx, ty)| {
                         self.water_depth(*tx as u32, *ty as u32)
                             > super::rules::colony_rules().colony.flooded_depth.value
                     });
-                let _ = (w, d);
                 let spot = PlacementSpot {
                     x: p.x,
                     y: p.y,
@@ -588,37 +586,35 @@ impl World {
         best
     }
 
-    /// Moves up to `count` adults from one district to another. Returns the number moved.
-    pub fn migrate(&mut self, from: &str, to: &str, count: i64) -> Result<u32, CommandError> {
-        let find = |name: &str| {
-            self.colony
-                .districts
-                .iter()
-                .find(|(_, d)| d.name.eq_ignore_ascii_case(name.trim()))
-                .map(|(id, _)| *id)
-        };
+    /// The district of a name (case-insensitive), or `not_found` with the input under `key` and
+    /// the district names.
+    fn district_named(&self, name: &str, key: &str) -> Result<i32, CommandError> {
+        if let Some((id, _)) = self
+            .colony
+            .districts
+            .iter()
+            .find(|(_, d)| d.name.eq_ignore_ascii_case(name.trim()))
+        {
+            return Ok(*id);
+        }
         let names: Vec<String> = self
             .colony
             .districts
             .values()
             .map(|d| d.name.clone())
             .collect();
-        let Some(f) = find(from) else {
-            return Err(CommandError::new(
-                ErrorCode::NotFound,
-                format!("no district {from:?}; districts: {}", names.join(", ")),
-            )
-            .with("from", from)
-            .with("districts", names));
-        };
-        let Some(t) = find(to) else {
-            return Err(CommandError::new(
-                ErrorCode::NotFound,
-                format!("no district {to:?}; districts: {}", names.join(", ")),
-            )
-            .with("from", to)
-            .with("districts", names));
-        };
+        Err(CommandError::new(
+            ErrorCode::NotFound,
+            format!("no district {name:?}; districts: {}", names.join(", ")),
+        )
+        .with(key, name)
+        .with("districts", names))
+    }
+
+    /// Moves up to `count` adults from one district to another. Returns the number moved.
+    pub fn migrate(&mut self, from: &str, to: &str, count: i64) -> Result<u32, CommandError> {
+        let f = self.district_named(from, "from")?;
+        let t = self.district_named(to, "from")?;
         if count < 1 {
             return Err(CommandError::invalid_param(
                 format!("count must be at least 1; got {count}"),
@@ -688,26 +684,7 @@ impl World {
         import: Option<&str>,
         export_threshold: Option<i64>,
     ) -> Result<(String, String, String, f64), CommandError> {
-        let names: Vec<String> = self
-            .colony
-            .districts
-            .values()
-            .map(|d| d.name.clone())
-            .collect();
-        let Some(did) = self
-            .colony
-            .districts
-            .iter()
-            .find(|(_, d)| d.name.eq_ignore_ascii_case(district.trim()))
-            .map(|(id, _)| *id)
-        else {
-            return Err(CommandError::new(
-                ErrorCode::NotFound,
-                format!("no district {district:?}; districts: {}", names.join(", ")),
-            )
-            .with("district", district)
-            .with("districts", names));
-        };
+        let did = self.district_named(district, "district")?;
         let Some(g) = content()
             .goods
             .keys()

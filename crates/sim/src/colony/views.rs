@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::beaver::{need_defs, tier_label};
-use super::building::{Building, Kind, dwelling_capacity, storage_capacity};
+use super::building::{Building, Kind, dwelling_capacity};
 use crate::world::World;
 
 /// A building as `/api/buildings` shows it (`detail=full`; absent fields are components the
@@ -749,14 +749,6 @@ impl World {
             }
         }
         out
-    }
-
-    /// Whether a storage prefab's capacity is known (for views).
-    pub fn storage_kind(prefab: &str) -> Option<(String, u32)> {
-        crate::content::content()
-            .buildings
-            .get(prefab)
-            .and_then(storage_capacity)
     }
 }
 
