@@ -71,23 +71,35 @@ impl Server {
                 .build()
                 .unwrap(),
         };
-        s.launch();
-        s
+        // Another test can take a picked port before colonyd binds it: retry on fresh ports.
+        for _attempt in 0..5 {
+            match s.launch() {
+                Ok(()) => return s,
+                Err(log) if log.contains("cannot listen") => {
+                    s.http_port = free_port();
+                    s.ws_port = free_port();
+                }
+                Err(log) => panic!("colonyd exited at start-up: {log}"),
+            }
+        }
+        panic!("colonyd could not listen on free ports in 5 attempts");
     }
 
-    fn launch(&mut self) {
+    /// Starts colonyd and waits for `/api/ping`; returns its stderr if it exits first.
+    fn launch(&mut self) -> Result<(), String> {
         let mut settings = json!({"httpPort": self.http_port, "wsPort": self.ws_port});
         for (k, v) in self.extra_settings.as_object().unwrap() {
             settings[k] = v.clone();
         }
         std::fs::write(self.dir.path().join("settings.json"), settings.to_string()).unwrap();
+        let log = tempfile::NamedTempFile::new().unwrap();
         let child = Command::new(colonyd_bin())
             .arg("--data-dir")
             .arg(self.dir.path())
             .args(["--ready", "--seed", "7", "--map", "64"])
             .env_remove("COLONY_DATA_DIR")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::from(log.reopen().unwrap()))
             .spawn()
             .expect("start colonyd");
         self.child = Some(child);
@@ -96,10 +108,11 @@ impl Server {
             if let Ok(r) = self.http.get(self.url("/api/ping")).send()
                 && r.status().is_success()
             {
-                return;
+                return Ok(());
             }
             if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
-                panic!("colonyd exited at start-up: {status}");
+                let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+                return Err(format!("({status}) {text}"));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -117,7 +130,9 @@ impl Server {
     /// Starts it again on the same ports and data folder.
     pub fn restart(&mut self) {
         self.kill();
-        self.launch();
+        if let Err(log) = self.launch() {
+            panic!("colonyd exited at restart: {log}");
+        }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -58,59 +58,79 @@ impl Server {
         Server::start_in(dir, opts).await
     }
 
-    /// Starts in an existing data folder (to test persistence across restarts).
-    pub async fn start_in(dir: tempfile::TempDir, opts: Opts) -> Server {
-        let http_port = free_port();
-        let ws_port = free_port();
-        let mut settings = json!({"httpPort": http_port, "wsPort": ws_port});
-        for (k, v) in opts.settings.as_object().unwrap() {
-            settings[k] = v.clone();
+    /// Starts in an existing data folder (to test persistence across restarts). Ports are picked
+    /// free but another test can take one between the pick and colonyd's bind: a start that fails
+    /// to listen is retried on fresh ports.
+    pub async fn start_in(mut dir: tempfile::TempDir, opts: Opts) -> Server {
+        for _attempt in 0..5 {
+            let http_port = free_port();
+            let ws_port = free_port();
+            let mut settings = json!({"httpPort": http_port, "wsPort": ws_port});
+            for (k, v) in opts.settings.as_object().unwrap() {
+                settings[k] = v.clone();
+            }
+            let token = settings
+                .get("authToken")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+                .map(String::from);
+            std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+            let log = tempfile::NamedTempFile::new().unwrap();
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_colonyd"));
+            cmd.arg("--data-dir").arg(dir.path()).args(&opts.args);
+            if opts.ready {
+                cmd.arg("--ready");
+            }
+            // The server's stderr goes to a log shown when a start fails; E2E_SERVER_LOG=1 (with
+            // COLONY_LOG=debug) shows it live while debugging a test.
+            cmd.stdout(Stdio::null())
+                .stderr(if std::env::var("E2E_SERVER_LOG").is_ok() {
+                    Stdio::inherit()
+                } else {
+                    Stdio::from(log.reopen().unwrap())
+                });
+            let child = cmd.spawn().expect("start colonyd");
+            let mut server = Server {
+                child: Some(child),
+                http_port,
+                ws_port,
+                dir,
+                token,
+                client: reqwest::Client::builder()
+                    .timeout(Duration::from_secs(120))
+                    .build()
+                    .unwrap(),
+            };
+            match server.wait_ready().await {
+                Ok(()) => return server,
+                Err(exit) => {
+                    let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+                    if !text.contains("cannot listen") {
+                        panic!("colonyd exited at start-up ({exit}): {text}");
+                    }
+                    server.child = None;
+                    dir = server.stop();
+                }
+            }
         }
-        let token = settings
-            .get("authToken")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
-            .map(String::from);
-        std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_colonyd"));
-        cmd.arg("--data-dir").arg(dir.path()).args(&opts.args);
-        if opts.ready {
-            cmd.arg("--ready");
-        }
-        // E2E_SERVER_LOG=1 (with COLONY_LOG=debug) shows the server's log while debugging a test.
-        cmd.stdout(Stdio::null())
-            .stderr(if std::env::var("E2E_SERVER_LOG").is_ok() {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            });
-        let child = cmd.spawn().expect("start colonyd");
-        let server = Server {
-            child: Some(child),
-            http_port,
-            ws_port,
-            dir,
-            token,
-            client: reqwest::Client::builder()
-                .timeout(Duration::from_secs(120))
-                .build()
-                .unwrap(),
-        };
-        server.wait_ready().await;
-        server
+        panic!("colonyd could not listen on free ports in 5 attempts");
     }
 
-    async fn wait_ready(&self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
+    /// Waits for `/api/ping`; returns the exit status if the server ends first.
+    async fn wait_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
             if let Ok(r) = self.client.get(self.url("/api/ping")).send().await
                 && r.status().is_success()
             {
-                return;
+                return Ok(());
+            }
+            if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().unwrap()) {
+                return Err(status.to_string());
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("colonyd did not answer /api/ping within 30 s");
+        panic!("colonyd did not answer /api/ping within 60 s");
     }
 
     pub fn url(&self, path: &str) -> String {
