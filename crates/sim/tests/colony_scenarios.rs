@@ -107,20 +107,23 @@ fn try_place_toward(
     target: (i64, i64),
 ) -> Option<i32> {
     let door = dc_door(w);
+    // Keep the district center's doorstep and its neighbours clear.
+    let at_door = |w: &World| {
+        w.tiles(door.0 - 1, door.1 - 1, door.0 + 1, door.1 + 1)
+            .unwrap()
+            .tiles
+            .iter()
+            .map(|t| t.occupants.iter().filter(|o| o.name != "Path").count())
+            .sum::<usize>()
+    };
+    let before = at_door(w);
     let mut spots: Vec<(i64, i64, i64, String, i64, i64)> = Vec::new();
     for y in area.1..=area.3 {
         for x in area.0..=area.2 {
             for o in ["south", "west", "north", "east"] {
                 let mut probe = w.clone();
                 if let Ok(id) = probe.place_building(prefab, x, y, door.2, o) {
-                    // Keep the district center's doorstep and its neighbours clear.
-                    let crowds_door = probe
-                        .tiles(door.0 - 1, door.1 - 1, door.0 + 1, door.1 + 1)
-                        .unwrap()
-                        .tiles
-                        .iter()
-                        .any(|t| t.occupants.iter().any(|o| o.name == prefab));
-                    if crowds_door {
+                    if at_door(&probe) > before {
                         continue;
                     }
                     let b = probe.building_view(id).unwrap();
@@ -137,12 +140,41 @@ fn try_place_toward(
     for (x, y, z, o, ex, ey) in spots {
         let mut trial = w.clone();
         let id = trial.place_building(prefab, x, y, z, &o).unwrap();
-        if connect(&mut trial, (door.0, door.1), (ex, ey), z) {
+        if connect(&mut trial, (door.0, door.1), (ex, ey), z) && room_at_door(&trial) >= 200 {
             *w = trial;
             return Some(id);
         }
     }
     None
+}
+
+/// How many free, dry tiles at the district center's level (paths included) the doorstep reaches
+/// within 20 tiles: placements that wall the doorstep in are refused.
+fn room_at_door(w: &World) -> usize {
+    let door = dc_door(w);
+    let (x0, y0) = (door.0 - 20, door.1 - 20);
+    let region = w.tiles(x0, y0, door.0 + 20, door.1 + 20).unwrap();
+    let free: std::collections::HashSet<(i64, i64)> = region
+        .tiles
+        .iter()
+        .filter(|t| {
+            i64::from(t.terrain) == door.2
+                && t.water <= 0.05
+                && t.occupants.iter().all(|o| o.name == "Path")
+        })
+        .map(|t| (i64::from(t.x), i64::from(t.y)))
+        .collect();
+    let mut seen = BTreeSet::from([(door.0, door.1)]);
+    let mut q = VecDeque::from([(door.0, door.1)]);
+    while let Some(p) = q.pop_front() {
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = (p.0 + dx, p.1 + dy);
+            if free.contains(&n) && seen.insert(n) {
+                q.push_back(n);
+            }
+        }
+    }
+    seen.len()
 }
 
 /// Places a water pump at the deepest spot by the river whose doorstep the paths can reach,
@@ -239,10 +271,15 @@ fn sensible_opening(w: &mut World) {
     place_near(w, n.pile, near);
     // Food: a gatherer by the nearest bushes, a farm with carrots on moist land, first in line.
     let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
+    // The densest bushes whose surroundings the paths can reach (some lie across the river).
     let food = w.food_clusters_near(dx, dy, dz, 40);
-    let f0 = food.first().expect("bushes near the start");
-    let (fx, fy) = (i64::from(f0.x), i64::from(f0.y));
-    place_toward(w, n.gatherer, (fx - 6, fy - 6, fx + 6, fy + 6), (fx, fy));
+    let (fx, fy) = food
+        .iter()
+        .map(|f| (i64::from(f.x), i64::from(f.y)))
+        .find(|&(fx, fy)| {
+            try_place_toward(w, n.gatherer, (fx - 6, fy - 6, fx + 6, fy + 6), (fx, fy)).is_some()
+        })
+        .expect("reachable bushes near the start");
     let wide = (door.0 - 14, door.1 - 14, door.0 + 14, door.1 + 14);
     let farm = place_toward(w, n.farm, wide, (fx, fy));
     w.set_priority(farm, "High", "construction").unwrap();
@@ -299,6 +336,20 @@ fn sensible_opening(w: &mut World) {
             true,
         )
         .unwrap();
+    }
+}
+
+/// The sensible opening, then `extra` more small water tanks (built last).
+fn opening_with_tanks(w: &mut World, extra: usize) {
+    sensible_opening(w);
+    let n = Names::of(w.faction());
+    let door = dc_door(w);
+    for _ in 0..extra {
+        place_near(
+            w,
+            n.tank,
+            (door.0 - 14, door.1 - 14, door.0 + 14, door.1 + 14),
+        );
     }
 }
 
@@ -636,4 +687,93 @@ fn a_drought_dries_the_pumps_and_stored_water_carries_the_colony() {
     assert!(water_in_drought > 0, "stored water lasted into the drought");
     assert!(resumed, "the pumps worked again after the drought");
     assert!(w.population()[0].adults > 0);
+}
+
+/// How a colony fared through the long drought of [`long_drought`].
+struct DroughtRun {
+    /// Thirst deaths before the long drought began, and from then to the end of the run.
+    thirst_before: usize,
+    thirst_after: usize,
+    /// Water in stock on the eve of the long drought, and the least while it lasted (and the day
+    /// after, while the river refills).
+    eve: u32,
+    least: u32,
+    alive: u32,
+}
+
+/// Hard mode, seed 32: the opening (with `extra` more tanks) meets a 2-day drought from day 8, then
+/// a long one from day 21 that dries the pumps for five days. Runs to day 28.
+fn long_drought(extra: usize) -> DroughtRun {
+    let mut w = World::new(&NewGame {
+        mode: GameMode::Hard,
+        ..game(32, Faction::Folktails)
+    });
+    opening_with_tanks(&mut w, extra);
+    let mut run = DroughtRun {
+        thirst_before: 0,
+        thirst_after: 0,
+        eve: 0,
+        least: u32::MAX,
+        alive: 0,
+    };
+    let mut long_began = false;
+    for day in 1..=28 {
+        w.advance_ticks(ticks_per_day());
+        let thirst = w
+            .take_events()
+            .iter()
+            .filter(|e| e.name == "beaver.died" && e.data.as_ref().unwrap()["cause"] == "thirst")
+            .count();
+        let wx = w.weather();
+        let water = stock(&w, "Water");
+        if wx.cycle == 2 && wx.is_hazardous {
+            long_began = true;
+        }
+        if long_began {
+            run.thirst_after += thirst;
+            if day <= 26 {
+                run.least = run.least.min(water);
+            }
+        } else {
+            run.thirst_before += thirst;
+            run.eve = water;
+        }
+        if std::env::var("COLONY_DEBUG").is_ok() {
+            eprintln!(
+                "day {day} cycle {} hazard {} water {water} thirst deaths {thirst}",
+                wx.cycle, wx.is_hazardous
+            );
+        }
+    }
+    assert!(long_began, "the long drought came");
+    let p = &w.population()[0];
+    run.alive = p.adults + p.children;
+    run
+}
+
+#[test]
+fn a_long_drought_kills_without_water_storage_and_not_with_full_tanks() {
+    // The opening's single tank holds about a day of water: the long drought empties it and
+    // beavers die of thirst.
+    let without = long_drought(0);
+    assert_eq!(
+        without.thirst_before, 0,
+        "no thirst before the long drought"
+    );
+    assert_eq!(without.least, 0, "the stock ran dry");
+    assert!(
+        without.thirst_after >= 1,
+        "the long drought killed: {}",
+        without.thirst_after
+    );
+    // Eleven more tanks, full on the eve of the drought, carry the colony through it.
+    let with = long_drought(11);
+    assert!(with.eve >= 300, "the tanks were full: {}", with.eve);
+    assert!(with.least > 0, "water lasted through the drought");
+    assert_eq!(
+        with.thirst_before + with.thirst_after,
+        0,
+        "nobody died of thirst"
+    );
+    assert!(with.alive >= 12, "the colony lives: {}", with.alive);
 }
