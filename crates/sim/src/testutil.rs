@@ -92,6 +92,17 @@ pub fn events_named(w: &mut World, name: &str) -> Vec<serde_json::Value> {
 
 /// Tiles from `from` to `to` at height `z` where a path can go (breadth first).
 pub fn path_route(w: &World, from: (u32, u32), to: (u32, u32), z: u32) -> Option<Vec<(u32, u32)>> {
+    path_route_avoiding(w, from, to, z, |_| false)
+}
+
+/// As [`path_route`], never through a tile `avoid` names.
+pub fn path_route_avoiding(
+    w: &World,
+    from: (u32, u32),
+    to: (u32, u32),
+    z: u32,
+    avoid: impl Fn((u32, u32)) -> bool,
+) -> Option<Vec<(u32, u32)>> {
     let mut prev = std::collections::BTreeMap::new();
     let mut q = VecDeque::from([from]);
     let mut seen = BTreeSet::from([from]);
@@ -112,6 +123,9 @@ pub fn path_route(w: &World, from: (u32, u32), to: (u32, u32), z: u32) -> Option
                 continue;
             }
             let n = (nx as u32, ny as u32);
+            if avoid(n) {
+                continue;
+            }
             let path_there = w
                 .colony
                 .blocks

@@ -439,7 +439,11 @@ impl World {
         let full = b.stock() >= b.capacity() && b.capacity() > 0;
         let here = self.colony.beavers[&id].to;
         match kind {
-            Kind::Manufactory | Kind::Attraction | Kind::AreaEffect | Kind::Other => {
+            Kind::Manufactory
+            | Kind::Attraction
+            | Kind::AreaEffect
+            | Kind::Crossing
+            | Kind::Other => {
                 if kind == Kind::Manufactory && !self.can_run(w) {
                     // A full workplace: its worker takes the output to storage itself.
                     if self.manufactory_blocker(w) == Some("output full")

@@ -112,6 +112,8 @@ pub enum Kind {
     /// Solid blocks something can stand on (platforms, levees, dams, vertical power shafts).
     Solid,
     DistrictCenter,
+    /// A district crossing: goods cross it between two districts (see `distribute`).
+    Crossing,
     Dwelling,
     Storage,
     Lumberjack,
@@ -146,6 +148,8 @@ pub fn kind_of(spec: &Spec) -> Kind {
         Kind::Solid
     } else if has("DistrictCenterSpec") {
         Kind::DistrictCenter
+    } else if has("DistrictCrossingSpec") {
+        Kind::Crossing
     } else if spec.flag("dwelling") {
         Kind::Dwelling
     } else if spec.flag("stockpile") {

@@ -9,7 +9,7 @@
 //! dwelling of their district with a free bed, adults leaving a dwelling's child slots free while
 //! other room exists (so families have space for kits; kits take beds too), workers leave workplaces that stopped (paused, unfinished, unreachable,
 //! fewer desired) and unemployed adults fill vacancies by workplace priority, then distance from
-//! the district center, then id. Breeding pods with nutrients advance. At dawn every beaver ages a
+//! the district center, then id. Goods cross district crossings (`distribute`). Breeding pods with nutrients advance. At dawn every beaver ages a
 //! day: children grow up after `childhoodDays`, and a beaver past its lifespan dies of old age.
 
 use serde_json::json;
@@ -225,6 +225,7 @@ impl World {
         }
         self.house_beavers();
         self.employ_beavers();
+        self.distribute_goods();
         self.breed_in_pods();
         self.check_wellbeing_record();
         self.announce_alerts();

@@ -16,6 +16,7 @@ pub mod beaver;
 mod behave;
 pub mod building;
 mod commands;
+mod distribute;
 pub mod fixtures;
 pub mod geometry;
 mod life;
@@ -254,25 +255,15 @@ impl Colony {
         let b = self.buildings.get(&id)?;
         let has_door = geometry::has_entrance(b.spec());
         let kind = b.kind();
-        let centers = self.centers();
-        let roots: Vec<(i32, [u32; 3])> = centers
-            .iter()
-            .filter_map(|c| Some((*c, self.door(*c)?)))
-            .collect();
-        let nav = self.nav();
-        if has_door {
-            let comp = nav.component(geometry::voxel(door[0], door[1], door[2]))?;
-            roots
-                .iter()
-                .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
-                .map(|(c, _)| *c)
-        } else if matches!(kind, Kind::Path | Kind::Stairs) {
-            let comp = nav.component(geometry::voxel(door[0], door[1], door[2]))?;
-            roots
-                .iter()
-                .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
-                .map(|(c, _)| *c)
+        if has_door || matches!(kind, Kind::Path | Kind::Stairs) {
+            self.district_at(door)
         } else {
+            let roots: Vec<(i32, [u32; 3])> = self
+                .centers()
+                .iter()
+                .filter_map(|c| Some((*c, self.door(*c)?)))
+                .collect();
+            let nav = self.nav();
             // Doorless buildings: builders reach them from a connected path within range.
             let reach = rules::colony_rules().districts.builder_reach_off_path.value;
             let mut best: Option<(u32, i32)> = None;
@@ -290,6 +281,22 @@ impl Colony {
             }
             best.map(|(_, c)| c)
         }
+    }
+
+    /// The district whose network holds a voxel: the first center (in id order) whose doorstep
+    /// is in the voxel's component.
+    pub(crate) fn district_at(&mut self, v: [u32; 3]) -> Option<i32> {
+        let roots: Vec<(i32, [u32; 3])> = self
+            .centers()
+            .iter()
+            .filter_map(|c| Some((*c, self.door(*c)?)))
+            .collect();
+        let nav = self.nav();
+        let comp = nav.component(geometry::voxel(v[0], v[1], v[2]))?;
+        roots
+            .iter()
+            .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
+            .map(|(c, _)| *c)
     }
 
     /// Recomputes every building's district (after the network changed); returns how many

@@ -91,6 +91,7 @@ pub struct HaulingRules {
 pub struct DistrictRules {
     pub builder_reach_off_path: Fact<u32>,
     pub dc_builders: Fact<u32>,
+    pub crossing_trips_per_hour: Fact<f64>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
 }
