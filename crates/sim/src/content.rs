@@ -191,6 +191,12 @@ pub struct Need {
     /// Bots: wellbeing while favourable.
     #[serde(default)]
     pub bot_wellbeing_when_favorable: Option<f64>,
+    /// Ailments: the beaver takes no work while the need is unfavourable.
+    #[serde(default)]
+    pub prevents_work: Option<bool>,
+    /// Bonus deltas (`MovementSpeed`, ...) while the need is unfavourable.
+    #[serde(default)]
+    pub penalties_while_unfavorable: Option<BTreeMap<String, f64>>,
     #[serde(default)]
     pub estimated: BTreeMap<String, String>,
 }

@@ -31,7 +31,7 @@
 //! | `power.network.removed` | a power network id went (merged into a smaller id, demolished, clutch) | `{id}` |
 //! | `power.generator.added` | the first tick a finished generator is in a network | `{id, name, networkId, output, nominalOutput}` |
 //! | `power.generator.updated` | a generator's output moved by 10% of its nominal output since last announced, or stopped or started | `{id, name, networkId, output, previous, nominalOutput}` |
-//! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile) | `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now) |
+//! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,

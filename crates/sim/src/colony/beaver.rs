@@ -7,7 +7,7 @@
 //! A need with a critical state is critical while unfavourable. Hunger and Thirst kill at their
 //! `lethal.diesAtPoints`.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,10 @@ pub struct NeedDef {
     pub unfavorable: f64,
     pub critical: bool,
     pub dies_at: Option<f64>,
+    /// No work while unfavourable (ailments).
+    pub prevents_work: bool,
+    /// Bonus deltas while unfavourable (`MovementSpeed`, `WorkingSpeed`, ...).
+    pub penalties: BTreeMap<String, f64>,
 }
 
 fn range_of(n: &Need) -> (f64, f64) {
@@ -77,6 +81,8 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
             .as_ref()
             .and_then(|l| l.get("diesAtPoints"))
             .and_then(|v| v.as_f64()),
+        prevents_work: n.prevents_work.unwrap_or(false),
+        penalties: n.penalties_while_unfavorable.clone().unwrap_or_default(),
     }
 }
 
@@ -262,6 +268,13 @@ pub struct Beaver {
     pub deterioration: f64,
     /// Day of the last breeding roll.
     pub last_roll_day: u32,
+    /// Tick of the last cure dose (Antidote); 0 before any.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_dose: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Beaver {
@@ -316,13 +329,32 @@ impl Beaver {
         }
     }
 
-    /// Working speed multiplier: base 1 plus the wellbeing tier bonus, minus penalties.
+    /// Whether an ailment keeps it from work and hauling (a need marked `preventsWork` is
+    /// unfavourable).
+    pub fn kept_from_work(&self, faction: Faction) -> bool {
+        !self.is_bot
+            && need_defs(faction, false)
+                .iter()
+                .zip(&self.needs)
+                .any(|(d, p)| d.prevents_work && !d.favorable_at(*p))
+    }
+
+    /// The summed penalty of unfavourable needs for a bonus key (beavers only).
+    fn penalty(&self, faction: Faction, key: &str) -> f64 {
+        if self.is_bot {
+            0.0
+        } else {
+            super::ailments::penalty(faction, &self.needs, key)
+        }
+    }
+
+    /// Working speed multiplier: base 1 plus the wellbeing tier bonus, plus the catalogue's
+    /// penalties of unfavourable needs (Hunger: -0.5).
     pub fn working_speed(&self, faction: Faction) -> f64 {
         let r = &colony_rules().wellbeing.adult_tiers.value;
-        let mut m = 1.0 + tier_bonus(&r.working_speed, self.wellbeing(faction));
-        if self.need(faction, "Hunger").is_some_and(|p| p <= 0.0) {
-            m -= 0.5;
-        }
+        let m = 1.0
+            + tier_bonus(&r.working_speed, self.wellbeing(faction))
+            + self.penalty(faction, "WorkingSpeed");
         m.clamp(0.05, 10.0)
     }
 
@@ -347,9 +379,7 @@ impl Beaver {
                 &r.wellbeing.adult_tiers.value.movement_speed,
                 self.wellbeing(faction),
             );
-        if self.need(faction, "Thirst").is_some_and(|p| p <= 0.0) {
-            m -= 0.25;
-        }
+        m += self.penalty(faction, "MovementSpeed");
         // Tiles per second at 1x, times the real seconds one tick lasts at 1x.
         base * m.clamp(0.25, 2.0) * crate::clock::real_seconds_per_tick_at_1x()
     }

@@ -152,7 +152,10 @@ impl World {
         }
         match step {
             Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } => {}
-            Step::Work { building, hours } => self.work_done(building, hours * speed),
+            Step::Work { building, hours } => {
+                self.work_done(building, hours * speed);
+                self.injury_roll(id, building, hours);
+            }
             Step::Build { site, hours } => self.build_done(site, hours * speed),
             Step::Pickup {
                 from,
@@ -200,9 +203,15 @@ impl World {
                 }
             }
             Step::Consume { building, good } => self.consume(id, building, &good),
-            Step::Visit { need, hours, .. } => {
-                let per = colony_rules().colony.attraction_per_hour.value;
-                b.set_need(faction, &need, |p| p + per * hours);
+            Step::Visit {
+                building,
+                need,
+                hours,
+            } => {
+                let per = self.visit_rate(building, &need);
+                if let Some(b) = self.colony.beavers.get_mut(&id) {
+                    b.set_need(faction, &need, |p| p + per * hours);
+                }
             }
             Step::Cut { plant } => {
                 if let Ok(y) = self.cut_tree(plant)
@@ -246,6 +255,9 @@ impl World {
 
     /// Eats or drinks from a building until the need is full or the good runs out.
     fn consume(&mut self, id: i32, building: i32, good: &str) {
+        if self.take_dose(id, building, good) {
+            return;
+        }
         let faction = self.faction;
         let r = &colony_rules().colony;
         let (need, per) = if good == "Water" {
@@ -314,8 +326,11 @@ impl World {
                         good: src.1,
                     },
                 );
+            } else if let Some(cure) = self.cure_plan(id, d) {
+                plan = cure;
             }
         }
+        let ailing = self.colony.beavers[&id].kept_from_work(faction);
         if plan.is_empty() && (!working || child) && !is_bot {
             let max_sleep = super::beaver::need_defs(faction, false)
                 .iter()
@@ -343,7 +358,7 @@ impl World {
                 plan.push(Step::Idle { hours: 1.0 });
             }
         }
-        if plan.is_empty() {
+        if plan.is_empty() && !ailing {
             plan = match workplace {
                 Some(w) if working || is_bot => self.work_plan(id, w),
                 _ => Vec::new(),
@@ -352,6 +367,7 @@ impl World {
         if plan.is_empty()
             && (working || is_bot)
             && !child
+            && !ailing
             && let Some(d) = district
         {
             plan = self.haul_plan(d, here);

@@ -5,7 +5,7 @@
 //! Each full hour, in id order: needs move by their daily delta over 24 (Hunger and Thirst scaled
 //! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home);
 //! decorations and monuments fill their need for beavers within `attractionRadiusTiles`; a beaver
-//! whose Hunger or Thirst reaches its `diesAtPoints` dies. Then homeless beavers move into the
+//! whose Hunger or Thirst reaches its `diesAtPoints` dies; ailments follow (`ailments`). Then homeless beavers move into the
 //! dwelling of their district with a free bed, adults leaving a dwelling's child slots free while
 //! other room exists (so families have space for kits; kits take beds too), workers leave workplaces that stopped (paused, unfinished, unreachable,
 //! fewer desired) and unemployed adults fill vacancies by workplace priority, then distance from
@@ -81,6 +81,7 @@ impl World {
             contaminated: false,
             deterioration: 0.0,
             last_roll_day: 0,
+            last_dose: 0,
         };
         let id = self.colony.ids.next_id();
         self.colony.beavers.insert(id, b);
@@ -223,6 +224,7 @@ impl World {
         for (id, cause) in dead {
             self.kill_beaver(id, cause);
         }
+        self.ailments_hour();
         self.house_beavers();
         self.employ_beavers();
         self.distribute_goods();

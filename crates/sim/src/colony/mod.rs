@@ -12,6 +12,7 @@
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
 //! beavers age. Order is always by id, so the colony is deterministic.
 
+pub mod ailments;
 pub mod beaver;
 mod behave;
 pub mod building;

@@ -21,6 +21,7 @@ pub struct ColonyRules {
     pub districts: DistrictRules,
     pub wellbeing: WellbeingRules,
     pub construction: ConstructionRules,
+    pub ailments: super::ailments::AilmentRules,
     pub colony: Estimates,
 }
 
