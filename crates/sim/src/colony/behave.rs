@@ -10,6 +10,8 @@
 //! drink, sleep and play. Goods moved by haulers are reserved on both ends (`outgoing`,
 //! `incoming`) from planning until delivery, so two haulers never count on the same units.
 //!
+//! A bot assembler's `Bot.*` recipe (no outputs) makes a bot at its doorstep when a cycle ends.
+//!
 //! Durations: walks take their distance (network or Manhattan) over the walker's speed; work
 //! steps are hour-long chunks (`workChunkHours`) whose output scales with working speed.
 
@@ -1043,9 +1045,9 @@ impl World {
         best
     }
 
-    /// Work-hours done at a workplace: recipes advance (inputs taken at a cycle's start, outputs
-    /// and science at its end).
-    fn work_done(&mut self, w: i32, hours: f64) {
+    /// Work-hours done at a workplace: recipes advance (inputs taken at a cycle's start, outputs,
+    /// science and bots at its end).
+    pub(crate) fn work_done(&mut self, w: i32, hours: f64) {
         let Some(b) = self.colony.buildings.get(&w) else {
             return;
         };
@@ -1058,6 +1060,7 @@ impl World {
         let mut left = hours * self.power_efficiency(w);
         let mut science = 0u32;
         let mut pumped = 0u32;
+        let mut bots = 0u32;
         while left > 1e-9 {
             if !self.can_run(w) {
                 break;
@@ -1084,6 +1087,9 @@ impl World {
                 }
             }
             science += recipe.science_points.unwrap_or(0);
+            if makes_bot(recipe) {
+                bots += 1;
+            }
         }
         if science > 0 {
             self.add_science(science);
@@ -1091,6 +1097,29 @@ impl World {
         if pumped > 0 {
             self.draw_intake_water(w, pumped);
         }
+        for _ in 0..bots {
+            self.manufacture_bot(w);
+        }
+    }
+
+    /// A bot assembler finished a bot: it stands at the doorstep, in the assembler's district
+    /// (`character.created`, `beaver.born`, `bot.manufactured {id, name, buildingId, x, y, z}`,
+    /// `population.changed`).
+    fn manufacture_bot(&mut self, w: i32) {
+        let Some(b) = self.colony.buildings.get(&w) else {
+            return;
+        };
+        let district = b.district;
+        let at = self.colony.door(w).unwrap_or([b.x, b.y, b.z]);
+        let id = self.spawn_bot(at, district);
+        let name = self.colony.beavers[&id].name.clone();
+        let day = self.day();
+        self.events.push(
+            crate::event::names::BOT_MANUFACTURED,
+            day,
+            json!({ "id": id, "name": name, "buildingId": w, "x": at[0], "y": at[1], "z": at[2] }),
+        );
+        self.population_changed();
     }
 
     /// Removes pumped water from the deepest intake tile.
@@ -1209,6 +1238,12 @@ impl World {
             }
         }
     }
+}
+
+/// Whether a recipe makes a bot rather than goods: no outputs and a `Bot.` id (the bot
+/// assemblers' `Bot.Folktails` and `Bot.IronTeeth`).
+pub(crate) fn makes_bot(r: &crate::content::Recipe) -> bool {
+    r.outputs.is_empty() && r.id.starts_with("Bot.")
 }
 
 /// `Walk` to a voxel.

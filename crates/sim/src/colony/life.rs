@@ -1,6 +1,6 @@
 //! The colony's hourly and daily life: needs decay and recover, beavers find homes and jobs, age,
 //! grow up, breed (IronTeeth pods), visit nothing they cannot reach, and die of thirst, hunger or
-//! old age. Also births, deaths and the population events.
+//! old age; bots wear out. Also births, bots joining, deaths and the population events.
 //!
 //! Each full hour, in id order: needs move by their daily delta over 24 (Hunger and Thirst scaled
 //! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home);
@@ -52,22 +52,41 @@ impl World {
             r.population.average_lifespan_days.value * self.colony.rng.range_f64(0.9, 1.1);
         let childhood = r.population.childhood_days.value;
         let name = self.colony.next_name();
-        let needs = need_defs(self.faction, false)
-            .iter()
-            .map(|d| d.start)
-            .collect();
-        let b = Beaver {
-            name: name.clone(),
-            is_bot: false,
-            child,
-            age_days: if child {
-                life_progress * childhood
-            } else {
-                childhood + life_progress * (lifespan - childhood)
-            },
-            lifespan_days: lifespan,
-            growth: if child { life_progress } else { 1.0 },
-            needs,
+        let mut b = self.newcomer(name, false, at, district);
+        b.child = child;
+        b.age_days = if child {
+            life_progress * childhood
+        } else {
+            childhood + life_progress * (lifespan - childhood)
+        };
+        b.lifespan_days = lifespan;
+        b.growth = if child { life_progress } else { 1.0 };
+        self.add_character(b)
+    }
+
+    /// Creates a new bot (adult, its needs at their start values, `botLifespanDays` to live) at a
+    /// voxel. Returns the id.
+    pub(crate) fn spawn_bot(&mut self, at: [u32; 3], district: Option<i32>) -> i32 {
+        let name = self.colony.next_bot_name();
+        let mut b = self.newcomer(name, true, at, district);
+        b.lifespan_days = colony_rules().population.bot_lifespan_days.value;
+        self.add_character(b)
+    }
+
+    /// A new adult beaver or bot standing at a voxel: needs at their catalogue start values, no
+    /// age, home or job.
+    fn newcomer(&self, name: String, is_bot: bool, at: [u32; 3], district: Option<i32>) -> Beaver {
+        Beaver {
+            name,
+            is_bot,
+            child: false,
+            age_days: 0.0,
+            lifespan_days: 1.0,
+            growth: 1.0,
+            needs: need_defs(self.faction, is_bot)
+                .iter()
+                .map(|d| d.start)
+                .collect(),
             from: at,
             to: at,
             depart: self.ticks,
@@ -81,11 +100,16 @@ impl World {
             contaminated: false,
             deterioration: 0.0,
             last_roll_day: 0,
-        };
+        }
+    }
+
+    /// Adds a new beaver or bot to the colony with `character.created` and `beaver.born`
+    /// (`{id, name, isBot, child}`). Returns its id.
+    fn add_character(&mut self, b: Beaver) -> i32 {
         let id = self.colony.ids.next_id();
+        let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "child": b.child });
         self.colony.beavers.insert(id, b);
         let day = self.day();
-        let data = json!({ "id": id, "name": name, "isBot": false, "child": child });
         self.events
             .push(names::CHARACTER_CREATED, day, data.clone());
         self.events.push(names::BEAVER_BORN, day, data);
