@@ -60,6 +60,10 @@ mod bots {
         assert!(w.building_view(id).unwrap().reachable);
     }
 
+    fn need(w: &World, bot: i32, id: &str) -> f64 {
+        w.colony.beavers[&bot].need(w.faction, id).unwrap()
+    }
+
     fn set_need(w: &mut World, bot: i32, id: &str, v: f64) {
         let f = w.faction;
         w.colony
@@ -170,6 +174,151 @@ mod bots {
     }
 
     #[test]
+    fn a_bot_low_on_grease_takes_grease_from_a_store() {
+        let mut w = world_of(Faction::IronTeeth);
+        let (dc, door) = center(&w);
+        w.colony.buildings.get_mut(&dc).unwrap().add("Grease", 5);
+        let bot = w.spawn_bot(door, Some(dc));
+        set_need(&mut w, bot, "Grease", 0.1);
+        let mut refuelled = false;
+        for _ in 0..4 * HOUR {
+            w.advance_ticks(1);
+            refuelled |= w.beaver_view(bot, false).unwrap().activity == "refuelling with Grease";
+            if need(&w, bot, "Grease") > 0.5 {
+                break;
+            }
+        }
+        assert!(refuelled);
+        assert!(need(&w, bot, "Grease") > 0.9);
+        // Two units: 0.1 + 2 x 0.5 fills it.
+        assert_eq!(w.colony.buildings[&dc].has("Grease"), 3);
+        assert!(w.colony.beavers.contains_key(&bot));
+    }
+
+    #[test]
+    fn a_control_tower_keeps_bots_in_range_and_burns_science() {
+        let mut w = world_of(Faction::IronTeeth);
+        let (x, y, z) = flat_area(&mut w, 3, 3);
+        let tower = build(&mut w, "ControlTower.IronTeeth", x + 1, y + 1, z, "south");
+        w.add_science(7);
+        // Without a district the bots stand where they are.
+        let near = w.spawn_bot([x + 1, y, z], None);
+        let far_spot = [x.saturating_sub(20), y, z];
+        let far = w.spawn_bot(far_spot, None);
+        w.advance_ticks(HOUR - w.ticks() % HOUR);
+        assert_eq!(need(&w, near, "ControlTower"), 1.0);
+        assert_eq!(need(&w, far, "ControlTower"), 0.0);
+        assert_eq!(w.science_points(), 4, "3 points an hour");
+        assert!(
+            w.beaver_view(near, false).unwrap().wellbeing
+                > w.beaver_view(far, false).unwrap().wellbeing
+        );
+        w.advance_ticks(HOUR);
+        assert_eq!(
+            (need(&w, near, "ControlTower"), w.science_points()),
+            (1.0, 1)
+        );
+        // Out of science the tower stops: the need drains and the tower says why.
+        w.advance_ticks(HOUR);
+        assert_eq!(
+            (need(&w, near, "ControlTower"), w.science_points()),
+            (0.0, 1)
+        );
+        assert!(
+            w.building_statuses(tower)
+                .contains(&"lacks science".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_bot_out_of_energy_stops_then_recharges_and_works_again() {
+        let mut w = world_of(Faction::IronTeeth);
+        let (dc, door) = center(&w);
+        let (x, y, z) = flat_area_at(&mut w, 8, 4, Some(door[2] as u8));
+        build(&mut w, "GeothermalEngine.IronTeeth", x, y + 1, z, "south");
+        let asm = build(&mut w, "BotAssembler.IronTeeth", x + 3, y + 1, z, "south");
+        connect(&mut w, asm);
+        add_parts(&mut w, asm);
+        let bot = w.spawn_bot(door, Some(dc));
+        // The bot is the assembler's only worker.
+        {
+            let b = w.colony.buildings.get_mut(&asm).unwrap();
+            b.desired_workers = 1;
+            b.workers = vec![bot];
+        }
+        w.colony.beavers.get_mut(&bot).unwrap().workplace = Some(asm);
+        set_need(&mut w, bot, "Energy", 0.0);
+        w.advance_ticks(3 * HOUR);
+        let asm_b = &w.colony.buildings[&asm];
+        assert!(asm_b.progress == 0.0 && !asm_b.cycle_started, "no work");
+        assert_eq!(
+            w.beaver_view(bot, false).unwrap().activity,
+            "stopped: out of Energy"
+        );
+        assert!(
+            w.colony.beavers[&bot]
+                .plan
+                .iter()
+                .all(|s| !matches!(s, Step::Work { .. } | Step::Pickup { .. }))
+        );
+        assert!(w.colony.beavers[&bot].critical_needs(w.faction) == ["Energy"]);
+
+        // A powered charging station beside the assembler.
+        let station = build(
+            &mut w,
+            "ChargingStation.IronTeeth",
+            x + 6,
+            y + 1,
+            z,
+            "south",
+        );
+        connect(&mut w, station);
+        assert!(w.is_powered(station) && w.is_powered(asm));
+        let mut charging = false;
+        for _ in 0..8 * HOUR {
+            w.advance_ticks(1);
+            charging |= w.beaver_view(bot, false).unwrap().activity == "recharging (Energy)";
+            if w.colony.buildings[&asm].progress > 0.0 {
+                break;
+            }
+        }
+        assert!(charging);
+        assert!(need(&w, bot, "Energy") > 0.8);
+        assert!(
+            w.colony.buildings[&asm].progress > 0.0,
+            "the bot works again"
+        );
+    }
+
+    #[test]
+    fn a_folktails_bot_runs_on_biofuel() {
+        let mut w = world_of(Faction::Folktails);
+        let (dc, door) = center(&w);
+        let bot = w.spawn_bot(door, Some(dc));
+        assert_eq!(w.colony.beavers[&bot].needs.len(), 3);
+        set_need(&mut w, bot, "Biofuel", 0.0);
+        w.advance_ticks(2 * HOUR);
+        assert_eq!(
+            w.beaver_view(bot, false).unwrap().activity,
+            "stopped: out of Biofuel"
+        );
+        w.colony.buildings.get_mut(&dc).unwrap().add("Biofuel", 10);
+        for _ in 0..2 * HOUR {
+            w.advance_ticks(1);
+            if need(&w, bot, "Biofuel") > 0.5 {
+                break;
+            }
+        }
+        // Empty to full: four units of 0.3.
+        assert!(need(&w, bot, "Biofuel") > 0.9);
+        assert_eq!(w.colony.buildings[&dc].has("Biofuel"), 6);
+        assert_ne!(
+            w.beaver_view(bot, false).unwrap().activity,
+            "stopped: out of Biofuel"
+        );
+    }
+
+    #[test]
     fn bots_wear_out_at_their_lifespan_and_keep_out_of_homes() {
         let mut w = world_of(Faction::IronTeeth);
         let (dc, door) = center(&w);
@@ -193,6 +342,40 @@ mod bots {
         let b = &w.colony.beavers[&bot];
         assert!(b.home.is_none() && b.needs.len() == 3);
         assert!(b.plan.iter().all(|s| !matches!(s, Step::Sleep { .. })));
+    }
+
+    #[test]
+    fn bots_are_hired_like_adults_and_work_around_the_clock() {
+        let mut w = world_of(Faction::IronTeeth);
+        let (dc, door) = center(&w);
+        let adults: Vec<i32> = w
+            .colony
+            .beavers
+            .iter()
+            .filter(|(_, b)| !b.child)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in adults {
+            w.kill_beaver(id, "test");
+        }
+        let bot = w.spawn_bot(door, Some(dc));
+        w.advance_ticks(HOUR);
+        assert_eq!(w.colony.beavers[&bot].workplace, Some(dc));
+        assert!(w.colony.buildings[&dc].workers.contains(&bot));
+        assert!(!w.colony.game_over);
+        // Out of working hours the bot still plans work, never sleep.
+        while w.are_working_hours() {
+            w.advance_ticks(HOUR);
+        }
+        w.advance_ticks(2 * HOUR);
+        let b = &w.colony.beavers[&bot];
+        assert!(
+            b.plan
+                .iter()
+                .all(|s| !matches!(s, Step::Sleep { .. } | Step::Visit { .. }))
+        );
+        assert!(b.home.is_none());
+        assert_eq!(w.districts()[0].bots, 1);
     }
 
     #[test]
