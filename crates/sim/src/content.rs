@@ -88,6 +88,8 @@ pub struct Building {
     pub breeding: Option<Value>,
     #[serde(default)]
     pub wonder: Option<Value>,
+    /// Other effects: `{needId, radius?, visitors?, sciencePerHour?}` for the bots' charging
+    /// station and control tower; other shapes for the beehive and decontamination pod.
     #[serde(default)]
     pub effect: Option<Value>,
     #[serde(default)]

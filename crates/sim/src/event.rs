@@ -86,6 +86,7 @@ pub mod names {
     pub const BEAVER_DIED: &str = "beaver.died";
     pub const CHARACTER_CREATED: &str = "character.created";
     pub const CHARACTER_KILLED: &str = "character.killed";
+    pub const BOT_MANUFACTURED: &str = "bot.manufactured";
     pub const POPULATION_CHANGED: &str = "population.changed";
     pub const MIGRATION: &str = "migration";
     pub const DISTRICT_CHANGED: &str = "district.changed";

@@ -5,7 +5,9 @@
 //! over the hours of the day. A need is favourable while its points are above 0 and then adds its
 //! `favorableWellbeing`; otherwise it adds its `unfavorableWellbeing` (negative for basic needs).
 //! A need with a critical state is critical while unfavourable. Hunger and Thirst kill at their
-//! `lethal.diesAtPoints`.
+//! `lethal.diesAtPoints`. A need whose critical state `stopsWork` (bots' Energy and Biofuel) stops
+//! its bearer working while unfavourable. Bots' goods needs name the good that restores them in
+//! `data/colony.json` (`botNeedGoods`); their wellbeing gives the `botTiers` bonuses.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::OnceLock;
@@ -29,11 +31,15 @@ pub struct NeedDef {
     pub favorable: f64,
     pub unfavorable: f64,
     pub critical: bool,
+    /// Unfavourable, the need stops work (`critical.stopsWork`).
+    pub stops_work: bool,
     pub dies_at: Option<f64>,
     /// No work while unfavourable (ailments).
     pub prevents_work: bool,
     /// Bonus deltas while unfavourable (`MovementSpeed`, `WorkingSpeed`, ...).
     pub penalties: BTreeMap<String, f64>,
+    /// Bots: the good that restores the need and the points one unit gives.
+    pub good: Option<(String, f64)>,
 }
 
 fn range_of(n: &Need) -> (f64, f64) {
@@ -76,6 +82,12 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
             .unwrap_or(0.0),
         unfavorable: n.unfavorable_wellbeing.unwrap_or(0.0),
         critical: n.critical.is_some(),
+        stops_work: n
+            .critical
+            .as_ref()
+            .and_then(|c| c.get("stopsWork"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false),
         dies_at: n
             .lethal
             .as_ref()
@@ -83,6 +95,26 @@ fn def_of(n: &Need, bot: bool) -> NeedDef {
             .and_then(|v| v.as_f64()),
         prevents_work: n.prevents_work.unwrap_or(false),
         penalties: n.penalties_while_unfavorable.clone().unwrap_or_default(),
+        good: if bot {
+            colony_rules()
+                .colony
+                .bot_need_goods
+                .value
+                .get(&n.id)
+                .map(|g| (g.good.clone(), g.per_unit))
+        } else {
+            None
+        },
+    }
+}
+
+/// The need id of a bot (`bot`) or beaver that a catalogue need id names: bots' needs are the
+/// `Bot.`-prefixed ones (without the prefix), beavers' the others.
+pub fn need_id_for(bot: bool, catalogue_id: &str) -> Option<&str> {
+    match catalogue_id.strip_prefix("Bot.") {
+        Some(id) if bot => Some(id),
+        None if !bot => Some(catalogue_id),
+        _ => None,
     }
 }
 
@@ -211,6 +243,17 @@ pub enum Step {
     Idle {
         hours: f64,
     },
+    /// Bots: recharge a need at a station (it rises each hour while the station is powered).
+    Charge {
+        building: i32,
+        need: String,
+        hours: f64,
+    },
+    /// Bots: stand still because a need that stops work is unmet and nothing can restore it.
+    Stopped {
+        need: String,
+        hours: f64,
+    },
 }
 
 impl Step {
@@ -223,7 +266,15 @@ impl Step {
             Step::Pickup { good, .. } => format!("fetching {good}"),
             Step::Deliver { .. } => "delivering".into(),
             Step::Consume { good, .. } if good == "Water" => "drinking".into(),
-            Step::Consume { good, .. } => format!("eating {good}"),
+            Step::Consume { good, .. }
+                if content()
+                    .goods
+                    .get(good)
+                    .is_some_and(|g| g.category == "food") =>
+            {
+                format!("eating {good}")
+            }
+            Step::Consume { good, .. } => format!("refuelling with {good}"),
             Step::Sleep { home: Some(_), .. } => "sleeping at home".into(),
             Step::Sleep { home: None, .. } => "sleeping outdoors".into(),
             Step::Visit { need, .. } => format!("visiting ({need})"),
@@ -233,6 +284,8 @@ impl Step {
             Step::Plant { species, .. } => format!("planting {species}"),
             Step::Scavenge { .. } => "scavenging".into(),
             Step::Idle { .. } => "idle".into(),
+            Step::Charge { need, .. } => format!("recharging ({need})"),
+            Step::Stopped { need, .. } => format!("stopped: out of {need}"),
         }
     }
 }
@@ -318,6 +371,15 @@ impl Beaver {
             .collect()
     }
 
+    /// The first need that stops work and is unfavourable (the bot does not work), if any.
+    pub fn stopped_by(&self, faction: Faction) -> Option<&'static str> {
+        need_defs(faction, self.is_bot)
+            .iter()
+            .zip(&self.needs)
+            .find(|(d, p)| d.stops_work && !d.favorable_at(**p))
+            .map(|(d, _)| d.id.as_str())
+    }
+
     pub fn need(&self, faction: Faction, id: &str) -> Option<f64> {
         need_index(faction, self.is_bot, id).map(|i| self.needs[i])
     }
@@ -348,12 +410,17 @@ impl Beaver {
         }
     }
 
-    /// Working speed multiplier: base 1 plus the wellbeing tier bonus, plus the catalogue's
-    /// penalties of unfavourable needs (Hunger: -0.5).
+    /// Working speed multiplier: base 1 plus the wellbeing tier bonus (bots: the bot tiers),
+    /// plus the catalogue's penalties of unfavourable needs (Hunger: -0.5).
     pub fn working_speed(&self, faction: Faction) -> f64 {
-        let r = &colony_rules().wellbeing.adult_tiers.value;
+        let w = &colony_rules().wellbeing;
+        let table = if self.is_bot {
+            &w.bot_tiers.value.working_speed
+        } else {
+            &w.adult_tiers.value.working_speed
+        };
         let m = 1.0
-            + tier_bonus(&r.working_speed, self.wellbeing(faction))
+            + tier_bonus(table, self.wellbeing(faction))
             + self.penalty(faction, "WorkingSpeed");
         m.clamp(0.05, 10.0)
     }
@@ -374,12 +441,14 @@ impl Beaver {
         } else {
             base
         };
-        let mut m = 1.0
-            + tier_bonus(
-                &r.wellbeing.adult_tiers.value.movement_speed,
-                self.wellbeing(faction),
-            );
-        m += self.penalty(faction, "MovementSpeed");
+        let table = if self.is_bot {
+            &r.wellbeing.bot_tiers.value.movement_speed
+        } else {
+            &r.wellbeing.adult_tiers.value.movement_speed
+        };
+        let m = 1.0
+            + tier_bonus(table, self.wellbeing(faction))
+            + self.penalty(faction, "MovementSpeed");
         // Tiles per second at 1x, times the real seconds one tick lasts at 1x.
         base * m.clamp(0.25, 2.0) * crate::clock::real_seconds_per_tick_at_1x()
     }
@@ -415,6 +484,15 @@ mod tests {
         let bots = need_defs(Faction::IronTeeth, true);
         let ids: Vec<&str> = bots.iter().map(|d| d.id.as_str()).collect();
         assert_eq!(ids, ["Energy", "ControlTower", "Grease"]);
+        assert!(bots[0].stops_work && !bots[2].stops_work);
+        assert_eq!(bots[2].good, Some(("Grease".to_owned(), 0.5)));
+        let tails = need_defs(Faction::Folktails, true);
+        assert!(tails.iter().all(|d| d.good.is_some()));
+        assert!(tails[0].id == "Biofuel" && tails[0].stops_work);
+        assert_eq!(need_id_for(true, "Bot.Energy"), Some("Energy"));
+        assert_eq!(need_id_for(false, "Bot.Energy"), None);
+        assert_eq!(need_id_for(true, "Beauty"), None);
+        assert_eq!(need_id_for(false, "Beauty"), Some("Beauty"));
         assert_eq!(tier_label(12.0), "happy");
         assert_eq!(tier_label(3.9), "miserable");
     }

@@ -1,14 +1,20 @@
-//! What beavers do: each beaver follows a plan of steps (walk, work, fetch, deliver, eat, sleep,
-//! visit...). When a step's time is up it takes effect and the next starts; an empty plan is
-//! planned anew from the beaver's needs, the hour and its job.
+//! What beavers and bots do: each follows a plan of steps (walk, work, fetch, deliver, eat,
+//! sleep, visit, charge...). When a step's time is up it takes effect and the next starts; an
+//! empty plan is planned anew from the beaver's needs, the hour and its job.
 //!
 //! Planning order: drink when Thirst is under `seekWaterBelow` and the district has water; eat
 //! when Hunger is under `seekFoodBelow` and it has food; outside working hours sleep (at home, or
 //! outdoors without one) until Sleep is full, then visit the attraction whose need is lowest, else
 //! rest; in working hours work the workplace (production, cutting, gathering, planting, building,
 //! hauling by its kind) or, without one, build and haul for the district. Children only eat,
-//! drink, sleep and play. Goods moved by haulers are reserved on both ends (`outgoing`,
-//! `incoming`) from planning until delivery, so two haulers never count on the same units.
+//! drink, sleep and play. Bots work and haul at every hour; a bot whose need is under
+//! `botSeekNeedBelow` first fetches the good that restores it (`botNeedGoods`) or goes to
+//! recharge at a powered station of its district, needs that stop work first; a bot out of such
+//! a need with nothing to restore it stands stopped. Goods moved by haulers are reserved on both
+//! ends (`outgoing`, `incoming`) from planning until delivery, so two haulers never count on the
+//! same units.
+//!
+//! A bot assembler's `Bot.*` recipe (no outputs) makes a bot at its doorstep when a cycle ends.
 //!
 //! Durations: walks take their distance (network or Manhattan) over the walker's speed; work
 //! steps are hour-long chunks (`workChunkHours`) whose output scales with working speed.
@@ -108,7 +114,9 @@ impl World {
             Step::Work { hours, .. } | Step::Build { hours, .. } | Step::Visit { hours, .. } => {
                 hours_to_ticks(*hours)
             }
-            Step::Idle { hours } => hours_to_ticks(*hours),
+            Step::Idle { hours } | Step::Charge { hours, .. } | Step::Stopped { hours, .. } => {
+                hours_to_ticks(*hours)
+            }
             Step::Sleep { home, until } => {
                 if let Some(h) = home {
                     self.on_enter_dwelling(id, *h);
@@ -145,13 +153,23 @@ impl World {
         let speed = b.working_speed(faction);
         if !matches!(
             step,
-            Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } | Step::Visit { .. }
+            Step::Walk { .. }
+                | Step::Idle { .. }
+                | Step::Sleep { .. }
+                | Step::Visit { .. }
+                | Step::Charge { .. }
+                | Step::Stopped { .. }
         ) {
             // Goods may have moved: hauling searches must look again.
             self.colony.no_haul.clear();
         }
         match step {
-            Step::Walk { .. } | Step::Idle { .. } | Step::Sleep { .. } => {}
+            // Charging works hourly (see `life`).
+            Step::Walk { .. }
+            | Step::Idle { .. }
+            | Step::Sleep { .. }
+            | Step::Charge { .. }
+            | Step::Stopped { .. } => {}
             Step::Work { building, hours } => {
                 self.work_done(building, hours * speed);
                 self.injury_roll(id, building, hours);
@@ -253,28 +271,40 @@ impl World {
         }
     }
 
-    /// Eats or drinks from a building until the need is full or the good runs out.
+    /// Eats or drinks from a building until the need is full or the good runs out (bots take
+    /// the good of their need that it restores).
     fn consume(&mut self, id: i32, building: i32, good: &str) {
         if self.take_dose(id, building, good) {
             return;
         }
         let faction = self.faction;
         let r = &colony_rules().colony;
-        let (need, per) = if good == "Water" {
+        let Some(b) = self.colony.beavers.get(&id) else {
+            return;
+        };
+        let defs = super::beaver::need_defs(faction, b.is_bot);
+        let (need, per) = if b.is_bot {
+            let Some((d, per)) = defs.iter().find_map(|d| {
+                d.good
+                    .as_ref()
+                    .filter(|(g, _)| g == good)
+                    .map(|(_, p)| (d, *p))
+            }) else {
+                return;
+            };
+            (d.id.as_str(), per)
+        } else if good == "Water" {
             ("Thirst", r.thirst_per_water_unit.value)
         } else {
             ("Hunger", r.hunger_per_food_unit.value)
         };
-        let Some(b) = self.colony.beavers.get(&id) else {
+        if per <= 0.0 {
             return;
-        };
+        }
         let Some(points) = b.need(faction, need) else {
             return;
         };
-        let max = super::beaver::need_defs(faction, false)
-            .iter()
-            .find(|d| d.id == need)
-            .map_or(1.0, |d| d.max);
+        let max = defs.iter().find(|d| d.id == need).map_or(1.0, |d| d.max);
         let want = (((max - points) / per).ceil().max(1.0)) as u32;
         let Some(src) = self.colony.buildings.get_mut(&building) else {
             return;
@@ -282,7 +312,7 @@ impl World {
         let got = src.take(good, want.min(src.available(good)));
         let b = self.colony.beavers.get_mut(&id).expect("exists");
         b.set_need(faction, need, |p| p + per * f64::from(got));
-        if got > 0 && good != "Water" {
+        if got > 0 && good != "Water" && !b.is_bot {
             // Eating a food also feeds the nutrition need of the same name, if any.
             let nut = nutrition_need_of(good);
             if let Some(n) = nut {
@@ -331,6 +361,20 @@ impl World {
             }
         }
         let ailing = self.colony.beavers[&id].kept_from_work(faction);
+        if is_bot {
+            if let Some(d) = district {
+                plan = self.bot_care_plan(id, d, here);
+            }
+            if plan.is_empty()
+                && let Some(need) = self.colony.beavers[&id].stopped_by(faction)
+            {
+                // Out of a need that stops work, with nothing to restore it: no work, no hauling.
+                plan.push(Step::Stopped {
+                    need: need.to_owned(),
+                    hours: 0.5,
+                });
+            }
+        }
         if plan.is_empty() && (!working || child) && !is_bot {
             let max_sleep = super::beaver::need_defs(faction, false)
                 .iter()
@@ -377,6 +421,91 @@ impl World {
         }
         let b = self.colony.beavers.get_mut(&id).expect("exists");
         b.plan = plan.into();
+    }
+
+    /// A bot's trip to restore its most pressing need under `botSeekNeedBelow` (needs that stop
+    /// work first, then the lowest): fetch its good from the nearest store, or recharge at the
+    /// nearest powered station of the district with room. Empty when nothing is low or nothing
+    /// can restore what is.
+    fn bot_care_plan(&mut self, id: i32, district: i32, here: [u32; 3]) -> Vec<Step> {
+        let faction = self.faction;
+        let r = &colony_rules().colony;
+        let b = &self.colony.beavers[&id];
+        let defs = super::beaver::need_defs(faction, true);
+        let mut low: Vec<(bool, f64, usize)> = defs
+            .iter()
+            .zip(&b.needs)
+            .enumerate()
+            .filter(|(_, (_, p))| **p < r.bot_seek_need_below.value)
+            .map(|(i, (d, p))| (!d.stops_work, *p, i))
+            .collect();
+        low.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for (_, points, i) in low {
+            let d = &defs[i];
+            if let Some((good, _)) = &d.good {
+                if let Some((src, g)) = self.nearest_with(district, here, |g| g == good) {
+                    return self.fetch_plan(
+                        src,
+                        Step::Consume {
+                            building: src,
+                            good: g,
+                        },
+                    );
+                }
+            } else if let Some(st) = self.charger_for(district, &d.id, here)
+                && let Some(door) = self.colony.door(st)
+            {
+                let rate = r.bot_recharge_per_hour.value.max(0.01);
+                let hours = ((d.max - points) / rate).ceil().clamp(1.0, 24.0);
+                return vec![
+                    walk(door),
+                    Step::Charge {
+                        building: st,
+                        need: d.id.clone(),
+                        hours,
+                    },
+                ];
+            }
+        }
+        Vec::new()
+    }
+
+    /// The nearest finished, unpaused, powered station of a district that recharges a bot need
+    /// and has room (`effect.visitors`, counting bots whose plans charge there).
+    fn charger_for(&self, district: i32, need: &str, here: [u32; 3]) -> Option<i32> {
+        let mut best: Option<(u32, i32)> = None;
+        for (bid, bl) in &self.colony.buildings {
+            if !bl.finished
+                || bl.paused
+                || bl.district != Some(district)
+                || bl.kind() != Kind::Attraction
+            {
+                continue;
+            }
+            let serves = super::building::need_served(bl.spec())
+                .is_some_and(|(n, _)| super::beaver::need_id_for(true, &n) == Some(need));
+            if !serves || !self.is_powered(*bid) {
+                continue;
+            }
+            let using = self
+                .colony
+                .beavers
+                .values()
+                .filter(|v| {
+                    v.plan
+                        .iter()
+                        .any(|s| matches!(s, Step::Charge { building, .. } if building == bid))
+                })
+                .count();
+            if using >= super::building::effect_visitors(bl.spec()) {
+                continue;
+            }
+            let d = manhattan(here, self.colony.door(*bid).unwrap_or(here));
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, *bid));
+            }
+        }
+        best.map(|(_, b)| b)
     }
 
     /// `[walk to the building's door, then the step]`.
@@ -426,6 +555,9 @@ impl World {
                 continue;
             }
             let Some((need, _)) = super::building::need_served(bl.spec()) else {
+                continue;
+            };
+            let Some(need) = super::beaver::need_id_for(false, &need).map(str::to_owned) else {
                 continue;
             };
             let Some(p) = b.need(faction, &need) else {
@@ -1063,9 +1195,9 @@ impl World {
         best
     }
 
-    /// Work-hours done at a workplace: recipes advance (inputs taken at a cycle's start, outputs
-    /// and science at its end).
-    fn work_done(&mut self, w: i32, hours: f64) {
+    /// Work-hours done at a workplace: recipes advance (inputs taken at a cycle's start, outputs,
+    /// science and bots at its end).
+    pub(crate) fn work_done(&mut self, w: i32, hours: f64) {
         let Some(b) = self.colony.buildings.get(&w) else {
             return;
         };
@@ -1078,6 +1210,7 @@ impl World {
         let mut left = hours * self.power_efficiency(w);
         let mut science = 0u32;
         let mut pumped = 0u32;
+        let mut bots = 0u32;
         while left > 1e-9 {
             if !self.can_run(w) {
                 break;
@@ -1104,6 +1237,9 @@ impl World {
                 }
             }
             science += recipe.science_points.unwrap_or(0);
+            if makes_bot(recipe) {
+                bots += 1;
+            }
         }
         if science > 0 {
             self.add_science(science);
@@ -1111,6 +1247,29 @@ impl World {
         if pumped > 0 {
             self.draw_intake_water(w, pumped);
         }
+        for _ in 0..bots {
+            self.manufacture_bot(w);
+        }
+    }
+
+    /// A bot assembler finished a bot: it stands at the doorstep, in the assembler's district
+    /// (`character.created`, `beaver.born`, `bot.manufactured {id, name, buildingId, x, y, z}`,
+    /// `population.changed`).
+    fn manufacture_bot(&mut self, w: i32) {
+        let Some(b) = self.colony.buildings.get(&w) else {
+            return;
+        };
+        let district = b.district;
+        let at = self.colony.door(w).unwrap_or([b.x, b.y, b.z]);
+        let id = self.spawn_bot(at, district);
+        let name = self.colony.beavers[&id].name.clone();
+        let day = self.day();
+        self.events.push(
+            crate::event::names::BOT_MANUFACTURED,
+            day,
+            json!({ "id": id, "name": name, "buildingId": w, "x": at[0], "y": at[1], "z": at[2] }),
+        );
+        self.population_changed();
     }
 
     /// Removes pumped water from the deepest intake tile.
@@ -1231,6 +1390,12 @@ impl World {
     }
 }
 
+/// Whether a recipe makes a bot rather than goods: no outputs and a `Bot.` id (the bot
+/// assemblers' `Bot.Folktails` and `Bot.IronTeeth`).
+pub(crate) fn makes_bot(r: &crate::content::Recipe) -> bool {
+    r.outputs.is_empty() && r.id.starts_with("Bot.")
+}
+
 /// `Walk` to a voxel.
 pub(crate) fn walk(v: [u32; 3]) -> Step {
     Step::Walk {
@@ -1305,7 +1470,8 @@ impl super::Colony {
                 b.plan.iter().any(|s| match s {
                     Step::Work { building, .. }
                     | Step::Consume { building, .. }
-                    | Step::Visit { building, .. } => *building == id,
+                    | Step::Visit { building, .. }
+                    | Step::Charge { building, .. } => *building == id,
                     Step::Build { site, .. } => *site == id,
                     Step::Pickup { from, to, .. } => *from == id || *to == id,
                     Step::Deliver { to, .. } => *to == id,

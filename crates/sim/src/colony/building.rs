@@ -128,9 +128,11 @@ pub enum Kind {
     BuilderHub,
     /// Workplaces whose workers haul (hauling posts).
     HaulingPost,
-    /// Beavers visit it to satisfy a need (campfires, shower...).
+    /// Beavers visit it to satisfy a need (campfires, shower...); bots recharge at charging
+    /// stations.
     Attraction,
-    /// Satisfies a need of beavers passing within range (decorations, monuments).
+    /// Satisfies a need of beavers passing within range (decorations, monuments), or of bots
+    /// (the control tower).
     AreaEffect,
     /// Anything else (power parts, automation, water control...): it stands and exists.
     Other,
@@ -170,9 +172,9 @@ pub fn kind_of(spec: &Spec) -> Kind {
         Kind::BuilderHub
     } else if has("HaulingCenterSpec") {
         Kind::HaulingPost
-    } else if spec.flag("attraction") && spec.wellbeing_effect.is_some() {
+    } else if spec.flag("attraction") && need_effect(spec).is_some() {
         Kind::Attraction
-    } else if spec.wellbeing_effect.is_some() {
+    } else if need_effect(spec).is_some() {
         Kind::AreaEffect
     } else {
         Kind::Other
@@ -221,13 +223,51 @@ pub fn dwelling_capacity(spec: &Spec) -> (u32, u32) {
     (beds, kids)
 }
 
-/// The wellbeing need a building serves and how much (attractions and decorations).
+/// The effect of a building that serves a need: its `wellbeingEffect` (attractions, decorations),
+/// else an `effect` naming a `needId` (bots' charging stations and control towers).
+fn need_effect(spec: &Spec) -> Option<&serde_json::Value> {
+    spec.wellbeing_effect
+        .as_ref()
+        .or_else(|| spec.effect.as_ref().filter(|e| e.get("needId").is_some()))
+}
+
+/// The need a building serves (the catalogue id, `Bot.`-prefixed for bots' needs) and how much
+/// wellbeing it gives (attractions, decorations, bot stations and towers).
 pub fn need_served(spec: &Spec) -> Option<(String, f64)> {
-    let e = spec.wellbeing_effect.as_ref()?;
+    let e = need_effect(spec)?;
     Some((
         e.get("needId")?.as_str()?.to_owned(),
         e.get("wellbeing").and_then(|v| v.as_f64()).unwrap_or(1.0),
     ))
+}
+
+/// The reach (Manhattan tiles) of an area effect: its catalogue `effect.radius`, else
+/// `attractionRadiusTiles`.
+pub fn effect_radius(spec: &Spec) -> u32 {
+    need_effect(spec)
+        .and_then(|e| e.get("radius"))
+        .and_then(|v| v.as_u64())
+        .map_or(colony_rules().colony.attraction_radius_tiles.value, |v| {
+            v.min(u64::from(u32::MAX)) as u32
+        })
+}
+
+/// Science points an area effect burns each hour it works (`effect.sciencePerHour`; 0 if none).
+pub fn effect_science_per_hour(spec: &Spec) -> u32 {
+    need_effect(spec)
+        .and_then(|e| e.get("sciencePerHour"))
+        .and_then(|v| v.as_u64())
+        .map_or(0, |v| v.min(u64::from(u32::MAX)) as u32)
+}
+
+/// Bots a station (an attraction serving a bot need) holds at once (`effect.visitors`, else the
+/// building's `visitors`; 1 if neither is set).
+pub fn effect_visitors(spec: &Spec) -> usize {
+    need_effect(spec)
+        .and_then(|e| e.get("visitors"))
+        .and_then(|v| v.as_u64())
+        .or(spec.visitors.map(u64::from))
+        .map_or(1, |v| v.clamp(1, 1000) as usize)
 }
 
 /// Work range (Manhattan tiles from the doorstep) of flags and planters.

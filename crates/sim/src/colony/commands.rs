@@ -378,7 +378,13 @@ impl World {
         if s.range.is_none() && s.effect.is_none() {
             return Err(wrong_type(id, &name, "a building with a work range"));
         }
-        let r = work_range(s);
+        // An effect with a radius (the control tower) reaches that far.
+        let r = if s.range.is_none() && s.effect.as_ref().is_some_and(|e| e.get("radius").is_some())
+        {
+            super::building::effect_radius(s)
+        } else {
+            work_range(s)
+        };
         let door = self.colony.door(id).expect("exists");
         let (w, h) = (self.map.width(), self.map.height());
         let x1 = door[0].saturating_sub(r);

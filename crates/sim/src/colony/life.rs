@@ -1,21 +1,29 @@
 //! The colony's hourly and daily life: needs decay and recover, beavers find homes and jobs, age,
 //! grow up, breed (IronTeeth pods), visit nothing they cannot reach, and die of thirst, hunger or
-//! old age. Also births, deaths and the population events.
+//! old age; bots wear out. Also births, bots joining, deaths and the population events.
 //!
 //! Each full hour, in id order: needs move by their daily delta over 24 (Hunger and Thirst scaled
-//! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home);
-//! decorations and monuments fill their need for beavers within `attractionRadiusTiles`; a beaver
-//! whose Hunger or Thirst reaches its `diesAtPoints` dies; ailments follow (`ailments`). Then homeless beavers move into the
+//! by the game mode's consumption); sleeping beavers recover Sleep (and Shelter at home); bots
+//! charging at a powered station regain `botRechargePerHour`; decorations and monuments fill their
+//! need for beavers within their `effect.radius` (else `attractionRadiusTiles`), and the control
+//! tower fills its bot need the same way while it can burn its `sciencePerHour` from the colony's
+//! points; a beaver whose Hunger or Thirst reaches its `diesAtPoints` dies (bots never die of
+//! needs); ailments follow (`ailments`). Then homeless beavers move into the
 //! dwelling of their district with a free bed, adults leaving a dwelling's child slots free while
 //! other room exists (so families have space for kits; kits take beds too), workers leave workplaces that stopped (paused, unfinished, unreachable,
-//! fewer desired) and unemployed adults fill vacancies by workplace priority, then distance from
-//! the district center, then id. Goods cross district crossings (`distribute`). Breeding pods with nutrients advance. At dawn every beaver ages a
-//! day: children grow up after `childhoodDays`, and a beaver past its lifespan dies of old age.
+//! fewer desired) and unemployed adults and bots fill vacancies by workplace priority, then
+//! distance from the district center, then id. Goods cross district crossings (`distribute`).
+//! Breeding pods with nutrients advance. At dawn every
+//! beaver ages a day: children grow up after `childhoodDays`, and a beaver past its lifespan dies
+//! of old age; a bot's deterioration is its age over `botLifespanDays`, and at 1 it dies
+//! (`deterioration`). Bots have no home, sleep, food, water or breeding.
 
 use serde_json::json;
 
-use super::beaver::{Beaver, Step, need_defs};
-use super::building::{Kind, dwelling_capacity, need_served};
+use super::beaver::{Beaver, Step, need_defs, need_id_for};
+use super::building::{
+    Kind, dwelling_capacity, effect_radius, effect_science_per_hour, need_served,
+};
 use super::nav::manhattan;
 use super::rules::colony_rules;
 use crate::clock::{ticks_per_day, ticks_per_hour};
@@ -52,22 +60,41 @@ impl World {
             r.population.average_lifespan_days.value * self.colony.rng.range_f64(0.9, 1.1);
         let childhood = r.population.childhood_days.value;
         let name = self.colony.next_name();
-        let needs = need_defs(self.faction, false)
-            .iter()
-            .map(|d| d.start)
-            .collect();
-        let b = Beaver {
-            name: name.clone(),
-            is_bot: false,
-            child,
-            age_days: if child {
-                life_progress * childhood
-            } else {
-                childhood + life_progress * (lifespan - childhood)
-            },
-            lifespan_days: lifespan,
-            growth: if child { life_progress } else { 1.0 },
-            needs,
+        let mut b = self.newcomer(name, false, at, district);
+        b.child = child;
+        b.age_days = if child {
+            life_progress * childhood
+        } else {
+            childhood + life_progress * (lifespan - childhood)
+        };
+        b.lifespan_days = lifespan;
+        b.growth = if child { life_progress } else { 1.0 };
+        self.add_character(b)
+    }
+
+    /// Creates a new bot (adult, its needs at their start values, `botLifespanDays` to live) at a
+    /// voxel. Returns the id.
+    pub(crate) fn spawn_bot(&mut self, at: [u32; 3], district: Option<i32>) -> i32 {
+        let name = self.colony.next_bot_name();
+        let mut b = self.newcomer(name, true, at, district);
+        b.lifespan_days = colony_rules().population.bot_lifespan_days.value;
+        self.add_character(b)
+    }
+
+    /// A new adult beaver or bot standing at a voxel: needs at their catalogue start values, no
+    /// age, home or job.
+    fn newcomer(&self, name: String, is_bot: bool, at: [u32; 3], district: Option<i32>) -> Beaver {
+        Beaver {
+            name,
+            is_bot,
+            child: false,
+            age_days: 0.0,
+            lifespan_days: 1.0,
+            growth: 1.0,
+            needs: need_defs(self.faction, is_bot)
+                .iter()
+                .map(|d| d.start)
+                .collect(),
             from: at,
             to: at,
             depart: self.ticks,
@@ -82,11 +109,16 @@ impl World {
             deterioration: 0.0,
             last_roll_day: 0,
             last_dose: 0,
-        };
+        }
+    }
+
+    /// Adds a new beaver or bot to the colony with `character.created` and `beaver.born`
+    /// (`{id, name, isBot, child}`). Returns its id.
+    fn add_character(&mut self, b: Beaver) -> i32 {
         let id = self.colony.ids.next_id();
+        let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "child": b.child });
         self.colony.beavers.insert(id, b);
         let day = self.day();
-        let data = json!({ "id": id, "name": name, "isBot": false, "child": child });
         self.events
             .push(names::CHARACTER_CREATED, day, data.clone());
         self.events.push(names::BEAVER_BORN, day, data);
@@ -167,14 +199,8 @@ impl World {
         let faction = self.faction;
         let mode = crate::catalog::world_rules().mode(self.mode);
         let r = colony_rules();
-        let area: Vec<([u32; 3], String)> = self
-            .colony
-            .buildings
-            .values()
-            .filter(|b| b.finished && b.kind() == Kind::AreaEffect)
-            .filter_map(|b| Some(([b.x, b.y, b.z], need_served(b.spec())?.0)))
-            .collect();
-        let radius = r.colony.attraction_radius_tiles.value;
+        let area = self.working_area_effects();
+        let chargers = self.powered_chargers();
         let now = self.ticks;
         let mut dead: Vec<(i32, &'static str)> = Vec::new();
         for (id, b) in self.colony.beavers.iter_mut() {
@@ -203,9 +229,18 @@ impl World {
                     });
                 }
             }
+            if let Some(Step::Charge { building, need, .. }) = b.plan.front()
+                && b.step_until > 0
+                && chargers.contains(building)
+            {
+                let need = need.clone();
+                b.set_need(faction, &need, |p| p + r.colony.bot_recharge_per_hour.value);
+            }
             let pos = b.position(now);
-            for (at, need) in &area {
-                if manhattan(pos, *at) <= radius {
+            for (at, need, radius) in &area {
+                if let Some(need) = need_id_for(b.is_bot, need)
+                    && manhattan(pos, *at) <= *radius
+                {
                     b.set_need(faction, need, |p| p + r.colony.attraction_per_hour.value);
                 }
             }
@@ -231,6 +266,47 @@ impl World {
         self.breed_in_pods();
         self.check_wellbeing_record();
         self.announce_alerts();
+    }
+
+    /// The finished area effects working this hour, in id order: (origin, catalogue need id,
+    /// radius). One that burns science (`effect.sciencePerHour`, the control tower) spends it
+    /// now, and does not work this hour when the colony lacks the points.
+    fn working_area_effects(&mut self) -> Vec<([u32; 3], String, u32)> {
+        let mut out = Vec::new();
+        for b in self.colony.buildings.values() {
+            if !b.finished || b.kind() != Kind::AreaEffect {
+                continue;
+            }
+            let Some((need, _)) = need_served(b.spec()) else {
+                continue;
+            };
+            let cost = effect_science_per_hour(b.spec());
+            if cost > 0 {
+                if self.science.points < cost {
+                    continue;
+                }
+                self.science.points -= cost;
+            }
+            out.push(([b.x, b.y, b.z], need, effect_radius(b.spec())));
+        }
+        out
+    }
+
+    /// Finished, unpaused, powered stations where bots recharge a need (attractions serving a
+    /// bot need).
+    fn powered_chargers(&self) -> std::collections::BTreeSet<i32> {
+        self.colony
+            .buildings
+            .iter()
+            .filter(|(id, b)| {
+                b.finished
+                    && !b.paused
+                    && b.kind() == Kind::Attraction
+                    && need_served(b.spec()).is_some_and(|(n, _)| need_id_for(true, &n).is_some())
+                    && self.is_powered(**id)
+            })
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert

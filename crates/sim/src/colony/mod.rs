@@ -10,7 +10,9 @@
 //!
 //! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
-//! beavers age. Order is always by id, so the colony is deterministic.
+//! beavers age and bots wear. Bot assemblers make bots (`behave`), which then live through the
+//! same systems as beavers, with their own needs. Order is always by id, so the colony is
+//! deterministic.
 
 pub mod ailments;
 pub mod beaver;
@@ -91,6 +93,9 @@ pub struct Colony {
     pub notifications: Vec<Notification>,
     /// Beavers ever named (for new names).
     pub named: u32,
+    /// Bots ever made (for their names).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bots_made: u32,
     /// Best average wellbeing reached (for `wellbeing.highscore`).
     pub wellbeing_high: f64,
     /// A building was placed by the player already (`game.starting.building`).
@@ -145,6 +150,7 @@ impl Colony {
             districts: BTreeMap::new(),
             notifications: Vec::new(),
             named: 0,
+            bots_made: 0,
             wellbeing_high: 0.0,
             started_building: false,
             game_over: false,
@@ -343,6 +349,12 @@ impl Colony {
         }
     }
 
+    /// The next bot name (`Bot 1`, `Bot 2`...).
+    pub(crate) fn next_bot_name(&mut self) -> String {
+        self.bots_made += 1;
+        format!("Bot {}", self.bots_made)
+    }
+
     /// Finished storage buildings (and centers) of a district, in id order.
     pub(crate) fn stores_of(&self, district: i32) -> Vec<i32> {
         if self.stores_for == self.layout_version {
@@ -389,6 +401,10 @@ impl Colony {
         }
         out
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

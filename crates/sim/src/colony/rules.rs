@@ -108,10 +108,21 @@ pub struct AdultTiers {
     pub life_expectancy: BTreeMap<String, f64>,
 }
 
+/// Bonuses of a bot's wellbeing (added to the base 1.0 like the adult tiers).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BotTiers {
+    #[serde(rename = "WorkingSpeed")]
+    pub working_speed: BTreeMap<String, f64>,
+    #[serde(rename = "MovementSpeed")]
+    pub movement_speed: BTreeMap<String, f64>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WellbeingRules {
     pub adult_tiers: Fact<AdultTiers>,
+    pub bot_tiers: Fact<BotTiers>,
     pub child_growth_speed_tiers: Fact<BTreeMap<String, f64>>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
@@ -162,6 +173,22 @@ pub struct Estimates {
     pub pump_volume_per_unit: Fact<f32>,
     pub off_path_range: Fact<u32>,
     pub baby_names: Fact<Vec<String>>,
+    /// A bot goes to satisfy a need (fetch its good, recharge) once its points fall under this.
+    pub bot_seek_need_below: Fact<f64>,
+    /// Bot need id (catalogue id, `Bot.` prefix included) -> the good that satisfies it and the
+    /// points one unit restores.
+    pub bot_need_goods: Fact<BTreeMap<String, BotNeedGood>>,
+    /// Points of the need a charging station serves that a bot regains per hour there while the
+    /// station is powered.
+    pub bot_recharge_per_hour: Fact<f64>,
+}
+
+/// The good that satisfies a bot need.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BotNeedGood {
+    pub good: String,
+    pub per_unit: f64,
 }
 
 /// The colony rules (parsed once from the embedded data file).
@@ -198,5 +225,11 @@ mod tests {
         assert_eq!(tier_bonus(ws, 0.0), 0.0);
         assert_eq!(tier_bonus(ws, 12.0), 0.4);
         assert_eq!(tier_bonus(ws, 100.0), 3.0);
+        let bot = &r.wellbeing.bot_tiers.value.working_speed;
+        assert_eq!(tier_bonus(bot, 0.0), 0.65);
+        assert_eq!(tier_bonus(bot, 2.0), 1.7);
+        let goods = &r.colony.bot_need_goods.value;
+        assert_eq!(goods["Bot.Grease"].good, "Grease");
+        assert_eq!(goods["Bot.Biofuel"].per_unit, 0.3);
     }
 }

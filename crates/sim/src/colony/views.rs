@@ -302,6 +302,11 @@ impl World {
         {
             out.push(why.to_owned());
         }
+        if kind == Kind::AreaEffect
+            && super::building::effect_science_per_hour(b.spec()) > self.science.points
+        {
+            out.push("lacks science".to_owned());
+        }
         if kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
             out.push("lacks nutrients".to_owned());
         }
