@@ -93,6 +93,7 @@ pub mod names {
     pub const DISTRICT_CONNECTIONS_CHANGED: &str = "district.connections.changed";
     pub const MIGRATION_DISTRICT_CHANGED: &str = "migration.district.changed";
     pub const STATUS_ALERT: &str = "status.alert";
+    pub const STATUS_DYNAMIC_ALERT: &str = "status.dynamic.alert";
     pub const WELLBEING_HIGHSCORE: &str = "wellbeing.highscore";
     pub const GAME_OVER: &str = "game.over";
     pub const GAME_STARTING_BUILDING: &str = "game.starting.building";

@@ -18,6 +18,8 @@
 //! of old age; a bot's deterioration is its age over `botLifespanDays`, and at 1 it dies
 //! (`deterioration`). Bots have no home, sleep, food, water or breeding.
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
 use super::beaver::{Beaver, Step, need_defs, need_id_for};
@@ -311,8 +313,12 @@ impl World {
 
     /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert
     /// counts changed since the last announcement (checked hourly).
+    /// Also queues `status.dynamic.alert {id, name, x, y, z, status, active}` per building status
+    /// alert (lacks inputs, output full, no water to pump, ...) that appeared (`active: true`) or
+    /// went (`false`) since the last hour.
     fn announce_alerts(&mut self) {
         let mut counts = [0u32; 4];
+        let mut dynamic = BTreeMap::new();
         for a in self.alerts() {
             let i = match a.kind.as_str() {
                 "unstaffed" => 0,
@@ -321,6 +327,25 @@ impl World {
                 _ => 3,
             };
             counts[i] += 1;
+            if i == 3 {
+                dynamic.insert((a.id, a.status), (a.name, [a.x, a.y, a.z]));
+            }
+        }
+        let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
+        if dynamic != old {
+            let day = self.day();
+            let gone = old.iter().filter(|(k, _)| !dynamic.contains_key(*k));
+            let came = dynamic.iter().filter(|(k, _)| !old.contains_key(*k));
+            let changes = gone.map(|e| (e, false)).chain(came.map(|e| (e, true)));
+            for (((id, status), (name, [x, y, z])), active) in changes {
+                self.events.push(
+                    names::STATUS_DYNAMIC_ALERT,
+                    day,
+                    json!({ "id": id, "name": name, "x": x, "y": y, "z": z,
+                            "status": status, "active": active }),
+                );
+            }
+            self.colony.dynamic_alerts = dynamic.into_iter().collect();
         }
         if counts != self.colony.alert_counts {
             self.colony.alert_counts = counts;

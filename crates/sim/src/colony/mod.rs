@@ -109,6 +109,11 @@ pub struct Colony {
     /// Alert counts (unstaffed, unpowered, unreachable, status) last announced by `status.alert`.
     #[serde(default)]
     pub alert_counts: [u32; 4],
+    /// Building statuses (id, status) last announced by `status.dynamic.alert`, with the
+    /// building's name and position (announced again when the status goes).
+    /// Kept as a sorted list (JSON maps need string keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dynamic_alerts: Vec<((i32, String), (String, [u32; 3]))>,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -157,6 +162,7 @@ impl Colony {
             science_carry: 0.0,
             placed: 0,
             alert_counts: [0; 4],
+            dynamic_alerts: Vec::new(),
             power: Default::default(),
             automation: Default::default(),
             blocks: BTreeMap::new(),

@@ -405,3 +405,42 @@ mod bots {
         );
     }
 }
+
+#[test]
+fn building_status_alerts_come_and_go_as_events() {
+    use crate::testutil::{HOUR, build, events_named, flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 3, 3);
+    let herbalist = build(&mut w, "Herbalist.Folktails", x, y, z, "south");
+    let status = w
+        .alerts()
+        .into_iter()
+        .find(|a| a.id == herbalist && a.kind == "status")
+        .expect("a status alert for the idle herbalist")
+        .status;
+    w.take_events();
+    w.advance_ticks(HOUR);
+    let came = events_named(&mut w, crate::event::names::STATUS_DYNAMIC_ALERT);
+    assert!(
+        came.iter().any(|e| e["id"] == herbalist
+            && e["status"] == status.as_str()
+            && e["active"] == true
+            && e["name"] == "Herbalist.Folktails"),
+        "{came:?}"
+    );
+    // Nothing new: no event.
+    w.advance_ticks(HOUR);
+    assert!(
+        !events_named(&mut w, crate::event::names::STATUS_DYNAMIC_ALERT)
+            .iter()
+            .any(|e| e["id"] == herbalist)
+    );
+    w.demolish_building(herbalist).unwrap();
+    w.advance_ticks(HOUR);
+    let gone = events_named(&mut w, crate::event::names::STATUS_DYNAMIC_ALERT);
+    assert!(
+        gone.iter()
+            .any(|e| e["id"] == herbalist && e["active"] == false && e["x"] == x),
+        "{gone:?}"
+    );
+}
