@@ -71,6 +71,9 @@ pub struct District {
     pub distribution: BTreeMap<String, (String, f64)>,
 }
 
+/// An announced building status: `((building id, status), (building name, position))`.
+pub type DynamicAlert = ((i32, String), (String, [u32; 3]));
+
 /// A message for the player: deaths, births, hazards and milestones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -113,7 +116,7 @@ pub struct Colony {
     /// building's name and position (announced again when the status goes).
     /// Kept as a sorted list (JSON maps need string keys).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dynamic_alerts: Vec<((i32, String), (String, [u32; 3]))>,
+    pub dynamic_alerts: Vec<DynamicAlert>,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
