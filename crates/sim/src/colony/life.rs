@@ -114,11 +114,23 @@ impl World {
         }
     }
 
+    /// Queues the low-level `entity.created {id, kind, name}` (kind `building` or `character`),
+    /// before the entity's own events.
+    pub(crate) fn announce_entity(&mut self, id: i32, kind: &str, name: &str) {
+        let day = self.day();
+        self.events.push(
+            names::ENTITY_CREATED,
+            day,
+            json!({ "id": id, "kind": kind, "name": name }),
+        );
+    }
+
     /// Adds a new beaver or bot to the colony with `character.created` and `beaver.born`
     /// (`{id, name, isBot, child}`). Returns its id.
     fn add_character(&mut self, b: Beaver) -> i32 {
         let id = self.colony.ids.next_id();
         let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "child": b.child });
+        self.announce_entity(id, "character", &b.name);
         self.colony.beavers.insert(id, b);
         let day = self.day();
         self.events

@@ -300,6 +300,7 @@ impl World {
         self.colony.buildings.insert(id, b);
         self.colony.index_building(id);
         let day = self.day();
+        self.announce_entity(id, "building", p.prefab);
         let data = self.building_event_data(id);
         self.events.push(names::BUILDING_PLACED, day, data.clone());
         if matches!(kind, Kind::Path | Kind::Stairs | Kind::Solid) {

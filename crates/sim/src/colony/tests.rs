@@ -120,13 +120,18 @@ mod bots {
         assert_eq!(
             names,
             [
+                names::ENTITY_CREATED,
                 names::CHARACTER_CREATED,
                 names::BEAVER_BORN,
                 names::BOT_MANUFACTURED,
                 names::POPULATION_CHANGED
             ]
         );
-        let made = events[2].data.clone().unwrap();
+        assert_eq!(
+            events[0].data.clone().unwrap(),
+            serde_json::json!({"id": id, "kind": "character", "name": "Bot 1"})
+        );
+        let made = events[3].data.clone().unwrap();
         assert_eq!(made["id"], id);
         assert_eq!(made["name"], "Bot 1");
         assert_eq!(made["buildingId"], asm);
@@ -134,8 +139,8 @@ mod bots {
             [&made["x"], &made["y"], &made["z"]],
             [door[0], door[1], door[2]]
         );
-        assert_eq!(events[1].data.as_ref().unwrap()["isBot"], true);
-        assert_eq!(events[3].data.as_ref().unwrap()["bots"], 1);
+        assert_eq!(events[2].data.as_ref().unwrap()["isBot"], true);
+        assert_eq!(events[4].data.as_ref().unwrap()["bots"], 1);
         // Without parts nothing more is made.
         w.work_done(asm, 40.0);
         assert_eq!(bots(&w), 1);
