@@ -299,20 +299,19 @@ impl Colony {
         }
     }
 
-    /// The district whose network holds a voxel: the first center (in id order) whose doorstep
-    /// is in the voxel's component.
+    /// The district whose network holds a voxel: the center nearest it along the network (ties
+    /// to the lower id).
     pub(crate) fn district_at(&mut self, v: [u32; 3]) -> Option<i32> {
-        let roots: Vec<(i32, [u32; 3])> = self
+        let roots: Vec<(i32, u64)> = self
             .centers()
             .iter()
-            .filter_map(|c| Some((*c, self.door(*c)?)))
+            .filter_map(|c| {
+                let d = self.door(*c)?;
+                Some((*c, geometry::voxel(d[0], d[1], d[2])))
+            })
             .collect();
-        let nav = self.nav();
-        let comp = nav.component(geometry::voxel(v[0], v[1], v[2]))?;
-        roots
-            .iter()
-            .find(|(_, r)| nav.component(geometry::voxel(r[0], r[1], r[2])) == Some(comp))
-            .map(|(c, _)| *c)
+        self.nav()
+            .nearest_root(geometry::voxel(v[0], v[1], v[2]), &roots)
     }
 
     /// Recomputes every building's district (after the network changed); returns how many

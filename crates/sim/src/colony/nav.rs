@@ -8,6 +8,9 @@
 //! not speed, as the catalogue says). A building is reachable when its doorstep is a node of its
 //! district center's component.
 //!
+//! Where several district centers share one network, each node belongs to the nearest center
+//! along it (ties to the lower id): the network is split between them.
+//!
 //! The graph is derived state: rebuilt from the buildings whenever a block changes (`version`),
 //! never saved. Distances between nodes come from a breadth-first search, cached per pair until
 //! the graph changes. Off the network (trees in a lumberjack's range, ground around a site)
@@ -34,6 +37,9 @@ pub struct Nav {
     nodes: HashMap<u64, NodeKind>,
     comp: HashMap<u64, u32>,
     dist: HashMap<(u64, u64), u32>,
+    /// The nearest root (district center) of every node, for the roots in `owners_for`.
+    owners: HashMap<u64, i32>,
+    owners_for: Vec<(i32, u64)>,
 }
 
 impl Nav {
@@ -42,6 +48,8 @@ impl Nav {
         self.nodes.clear();
         self.comp.clear();
         self.dist.clear();
+        self.owners.clear();
+        self.owners_for.clear();
         for b in buildings {
             match b.kind() {
                 Kind::Path => {
@@ -183,6 +191,33 @@ impl Nav {
             }
         }
         None
+    }
+
+    /// The root (a district center and its doorstep node) nearest node `v` along the network;
+    /// ties go to the root listed first. Computed for all nodes at once (a breadth-first search
+    /// from every root together) and kept until the graph or the roots change.
+    pub fn nearest_root(&mut self, v: u64, roots: &[(i32, u64)]) -> Option<i32> {
+        if self.owners_for != roots {
+            self.owners.clear();
+            self.owners_for = roots.to_vec();
+            let mut q = VecDeque::new();
+            for (id, r) in roots {
+                if self.is_node(*r) && !self.owners.contains_key(r) {
+                    self.owners.insert(*r, *id);
+                    q.push_back(*r);
+                }
+            }
+            while let Some(n) = q.pop_front() {
+                let owner = self.owners[&n];
+                for m in self.neighbours(n) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.owners.entry(m) {
+                        e.insert(owner);
+                        q.push_back(m);
+                    }
+                }
+            }
+        }
+        self.owners.get(&v).copied()
     }
 
     /// Every node of a component, sorted.

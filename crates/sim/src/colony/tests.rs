@@ -449,3 +449,29 @@ fn building_status_alerts_come_and_go_as_events() {
         "{gone:?}"
     );
 }
+
+#[test]
+fn two_centers_on_one_network_split_it_by_distance() {
+    use crate::colony::geometry::voxel;
+    use crate::testutil::{build, flat_area, path_route, world};
+    let mut w = world();
+    let first = w.colony.centers()[0];
+    let d1 = w.colony.door(first).unwrap();
+    let (x, y, z) = flat_area(&mut w, 3, 4);
+    let second = build(&mut w, "DistrictCenter.Folktails", x, y + 1, z, "south");
+    let d2 = w.colony.door(second).unwrap();
+    let route = path_route(&w, (d1[0], d1[1]), (d2[0], d2[1]), z).expect("a route");
+    assert!(route.len() >= 6, "the centers stand apart: {}", route.len());
+    for &(px, py) in &route {
+        if !w.colony.blocks.contains_key(&voxel(px, py, z)) && (px, py) != (d2[0], d2[1]) {
+            build(&mut w, "Path", px, py, z, "south");
+        }
+    }
+    // One network, two districts: each path tile belongs to the nearer center.
+    let near_first = route[1];
+    let near_second = route[route.len() - 2];
+    let district_of = |w: &mut World, (px, py): (u32, u32)| w.colony.district_at([px, py, z]);
+    assert_eq!(district_of(&mut w, near_first), Some(first));
+    assert_eq!(district_of(&mut w, near_second), Some(second));
+    assert_eq!(w.colony.district_at(d2), Some(second));
+}
