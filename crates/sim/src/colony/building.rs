@@ -140,11 +140,26 @@ pub enum Kind {
 
 pub fn kind_of(spec: &Spec) -> Kind {
     let has = |c: &str| spec.components.iter().any(|x| x == c);
-    if spec.base_name == "Path" {
+    // Walkways: paths, suspension bridges, gates and tubeways (not stairs, spiral stairs,
+    // vertical tubes or zipline towers, which move beavers between levels their own way, nor
+    // buildings that carry a path, such as the district center).
+    let walkway = has("PathSpec")
+        && (has("DrivewayModelSpec") || has("GateSpec") || has("TubeSpec"))
+        && ![
+            "TubePlatformSpec",
+            "BuildingAccessibleSpec",
+            "EnterableSpec",
+        ]
+        .iter()
+        .any(|c| has(c));
+    if spec.base_name == "Path" || walkway {
         Kind::Path
     } else if has("StraightStairsSpec") {
         Kind::Stairs
-    } else if matches!(spec.base_name.as_str(), "Platform" | "VerticalPowerShaft")
+    } else if spec.base_name.contains("Platform")
+        || spec.base_name.starts_with("Overhang")
+        || has("GroundRaiserSpec")
+        || spec.base_name == "VerticalPowerShaft"
         || spec.flag("waterObstacle") && !spec.flag("floodgate")
     {
         Kind::Solid

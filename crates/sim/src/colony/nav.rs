@@ -1,7 +1,8 @@
 //! The navigation graph: where beavers walk between buildings, how far apart two places are and
 //! which buildings a district center reaches.
 //!
-//! Nodes are voxels `(x, y, z)` beavers stand on: every path (on the terrain or on a platform),
+//! Nodes are voxels `(x, y, z)` beavers stand on: every tile of a walkway (paths on the terrain or
+//! on a platform, suspension bridges, gates, tubeways),
 //! every stairs block, and each district center's doorstep (the root of its network). Edges join
 //! 4-neighbours on the same level; stairs facing `o` join the tile in front of them at their own
 //! level with the tile behind them one level up. Every edge costs 1 tile (paths give connectivity,
@@ -19,7 +20,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::building::{Building, Kind};
-use super::geometry::{Orientation, doorstep, unvoxel, voxel};
+use super::geometry::{Orientation, doorstep, footprint, unvoxel, voxel};
 
 /// What stands at a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +54,11 @@ impl Nav {
         for b in buildings {
             match b.kind() {
                 Kind::Path => {
-                    self.nodes.insert(voxel(b.x, b.y, b.z), NodeKind::Path);
+                    // Every tile of a walkway (bridges span several).
+                    for (x, y) in footprint(b.spec(), b.x.into(), b.y.into(), b.orientation) {
+                        self.nodes
+                            .insert(voxel(x as u32, y as u32, b.z), NodeKind::Path);
+                    }
                 }
                 Kind::Stairs => {
                     self.nodes

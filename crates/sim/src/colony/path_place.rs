@@ -48,7 +48,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use serde::Serialize;
 
 use super::building::Kind;
-use super::geometry::{Orientation, doorstep, voxel};
+use super::geometry::{Orientation, doorstep, footprint, voxel};
 use super::rules::colony_rules;
 use crate::error::{CommandError, ErrorCode};
 use crate::world::World;
@@ -305,8 +305,13 @@ impl World {
         let mut roots = Vec::new();
         for b in self.colony.buildings.values() {
             match b.kind() {
-                Kind::Path if inside(b.x, b.y) => {
-                    existing.insert((b.y, b.x, b.z), PathRole::Path);
+                Kind::Path => {
+                    for (x, y) in footprint(b.spec(), b.x.into(), b.y.into(), b.orientation) {
+                        let (x, y) = (x as u32, y as u32);
+                        if inside(x, y) {
+                            existing.insert((y, x, b.z), PathRole::Path);
+                        }
+                    }
                 }
                 Kind::Stairs if inside(b.x, b.y) => {
                     existing.insert((b.y, b.x, b.z), PathRole::Stairs(b.orientation));

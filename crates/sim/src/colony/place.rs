@@ -10,8 +10,10 @@
 //! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
 //!   (`occupied`; dead stumps are cleared by the placement);
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
-//!   water buildings (dams, levees, floodgates, wheels) stand in water, pumps only with their
-//!   intake row (the back row of the footprint).
+//!   water buildings (dams, levees, floodgates, wheels, platforms) stand in water, pumps only
+//!   with their intake row (the back row of the footprint);
+//! - suspension bridges hang from the tiles just beyond their two short ends (ground at `z`, a
+//!   platform under `z` or a walkway at `z`; else `no_support`) and need nothing under themselves.
 //!
 //! A refused placement changes nothing: no ghost is left. The error text names the blocker and a
 //! fix, without a code prefix, with `x, y, z, prefab` and `reason`.
@@ -38,13 +40,31 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
     out
 }
 
-/// Whether a prefab stands in water by design (pumps only with their intake row; power shafts
-/// and water sensors too: the game lets them be built under water).
+/// Whether a prefab stands in water by design (pumps only with their intake row; platforms, power
+/// shafts and water sensors too: the game lets them be built under water).
 fn water_building(s: &Spec) -> bool {
     s.flag("waterObstacle")
         || s.flag("floodable")
+        || s.base_name.contains("Platform")
         || s.components.iter().any(|c| c == "ModularShaftSpec")
         || crate::automation::Device::of(s).is_some_and(crate::automation::Device::in_water)
+}
+
+/// Whether a prefab spans a gap (suspension bridges): it hangs between the tiles just beyond its
+/// two short ends, which must hold it, and needs no support or dry land under itself.
+fn spans(s: &Spec) -> bool {
+    let has = |c: &str| s.components.iter().any(|x| x == c);
+    has("PathSpec") && has("DrivewayModelSpec")
+}
+
+/// The two tiles a spanning prefab hangs from: just beyond the ends of its long (catalogue x)
+/// axis, turned with it.
+fn span_ends(s: &Spec, x: i64, y: i64, o: Orientation) -> [(i64, i64); 2] {
+    let (w, d) = turned_size(s, o);
+    match o {
+        Orientation::South | Orientation::North => [(x - 1, y), (x + i64::from(w), y)],
+        Orientation::West | Orientation::East => [(x, y - 1), (x, y + i64::from(d))],
+    }
 }
 
 /// A placement failure with the contract's extras.
@@ -58,6 +78,7 @@ fn refuse(reason: &str, text: String, prefab: &str, x: i64, y: i64, z: i64) -> C
 }
 
 /// A checked placement.
+#[derive(Debug)]
 pub(crate) struct Placement {
     pub prefab: &'static str,
     pub x: u32,
@@ -182,6 +203,37 @@ impl World {
         let zu = z as u32;
         let mut stumps = Vec::new();
         let water_limit = colony_rules().colony.water_blocks_placement.value;
+        let spanning = spans(s);
+        if spanning {
+            for (ex, ey) in span_ends(s, x, y, o) {
+                let held = self.map.contains(ex, ey) && {
+                    let (ux, uy) = (ex as u32, ey as u32);
+                    let ground = u32::from(self.map.terrain_height(ux, uy)) == zu;
+                    let block = |v| {
+                        self.colony
+                            .blocks
+                            .get(&v)
+                            .and_then(|id| self.colony.buildings.get(id))
+                            .map(|b| b.kind())
+                    };
+                    ground
+                        || zu > 0 && block(voxel(ux, uy, zu - 1)) == Some(Kind::Solid)
+                        || block(voxel(ux, uy, zu)) == Some(Kind::Path)
+                };
+                if !held {
+                    return Err(refuse(
+                        "no_support",
+                        format!(
+                            "{name} hangs from its ends: ({ex}, {ey}) needs ground, a platform or a walkway at z {z}; move it so both ends rest on something"
+                        ),
+                        name,
+                        x,
+                        y,
+                        z,
+                    ));
+                }
+            }
+        }
         for &(tx, ty) in &tiles {
             let (ux, uy) = (tx as u32, ty as u32);
             let h = u32::from(self.map.terrain_height(ux, uy));
@@ -197,7 +249,7 @@ impl World {
                     z,
                 ));
             }
-            let over_water = intake_row.contains(&(tx, ty));
+            let over_water = intake_row.contains(&(tx, ty)) || spanning;
             if h < zu && !over_water {
                 let below = self.colony.blocks.get(&voxel(ux, uy, zu - 1));
                 let solid = below.is_some_and(|id| {

@@ -1,6 +1,7 @@
 //! Unit tests of the colony (scenario tests through the public commands live in
 //! `crates/sim/tests/colony_scenarios.rs`).
 
+use crate::colony::building::Kind;
 use crate::config::NewGame;
 use crate::world::World;
 
@@ -474,4 +475,81 @@ fn two_centers_on_one_network_split_it_by_distance() {
     assert_eq!(district_of(&mut w, near_first), Some(first));
     assert_eq!(district_of(&mut w, near_second), Some(second));
     assert_eq!(w.colony.district_at(d2), Some(second));
+}
+
+#[test]
+fn a_suspension_bridge_spans_a_gap_and_joins_both_sides() {
+    use crate::colony::geometry::{Orientation, voxel};
+    use crate::testutil::{build, world};
+    let mut w = world();
+    let t = |w: &World, x: u32, y: u32| u32::from(w.map.terrain_height(x, y));
+    // A row crossing lower ground (the river's channel) between two tiles at one height that take
+    // a path, at most six tiles apart, water in the gap.
+    let mut found = None;
+    'search: for y in 2..w.map.height() - 2 {
+        for x0 in 2..w.map.width() - 10 {
+            let h = t(&w, x0, y);
+            for len in 2..=6u32 {
+                let x1 = x0 + len + 1;
+                let gap = (x0 + 1..x1).all(|x| t(&w, x, y) < h);
+                let wet = (x0 + 1..x1).any(|x| w.water_depth(x, y) > 0.2);
+                let ends_free = [x0, x1].iter().all(|&x| {
+                    w.check_placement("Path", x.into(), y.into(), h.into(), Orientation::South)
+                        .is_ok()
+                });
+                if t(&w, x1, y) == h && gap && wet && ends_free {
+                    found = Some((x0, x1, y, h, len));
+                    break 'search;
+                }
+            }
+        }
+    }
+    let (x0, x1, y, h, len) = found.expect("a river crossing of at most six tiles");
+    let prefab = format!("SuspensionBridge{len}x1.Folktails");
+    w.add_science(crate::colony::building::spec(&prefab).science_cost);
+    w.unlock(&prefab).unwrap();
+    // Shifted one tile, one end hangs over the gap: refused, nothing placed.
+    assert!(len > 1, "a gap of {len}");
+    let err = w
+        .check_placement(
+            &prefab,
+            i64::from(x0 + 2),
+            y.into(),
+            h.into(),
+            Orientation::South,
+        )
+        .unwrap_err();
+    assert_eq!(err.extras["reason"], "no_support", "{err:?}");
+    build(&mut w, "Path", x0, y, h, "south");
+    build(&mut w, "Path", x1, y, h, "south");
+    let (a, b) = (voxel(x0, y, h), voxel(x1, y, h));
+    assert_eq!(w.colony.nav().distance(a, b), None, "the banks are apart");
+    let bridge = build(&mut w, &prefab, x0 + 1, y, h, "south");
+    assert_eq!(w.colony.buildings[&bridge].kind(), Kind::Path);
+    assert_eq!(
+        w.colony.nav().distance(a, b),
+        Some(len + 1),
+        "the bridge joins them"
+    );
+}
+
+#[test]
+fn every_platform_holds_what_stands_on_it() {
+    use crate::colony::geometry::Orientation;
+    use crate::testutil::{build, flat_area, world};
+    let mut w = world();
+    for (prefab, high) in [
+        ("Platform.Folktails", 1),
+        ("DoublePlatform.Folktails", 2),
+        ("TriplePlatform.Folktails", 3),
+    ] {
+        let (x, y, z) = flat_area(&mut w, 1, 1);
+        let on_top = (i64::from(x), i64::from(y), i64::from(z + high));
+        let p = w.check_placement("Path", on_top.0, on_top.1, on_top.2, Orientation::South);
+        assert_eq!(p.unwrap_err().extras["reason"], "no_support", "{prefab}");
+        let id = build(&mut w, prefab, x, y, z, "south");
+        assert_eq!(w.colony.buildings[&id].kind(), Kind::Solid, "{prefab}");
+        w.check_placement("Path", on_top.0, on_top.1, on_top.2, Orientation::South)
+            .unwrap_or_else(|e| panic!("a path on {prefab}: {e:?}"));
+    }
 }
