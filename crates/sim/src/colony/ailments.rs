@@ -190,7 +190,7 @@ impl World {
         if ailing(CONTAMINATION)
             && faction == Faction::Folktails
             && self.ticks >= b.last_dose + hours_to_ticks(a.antidote_interval_hours.value)
-            && let Some((src, good)) = self.nearest_stock_of(district, b.to, "Antidote")
+            && let Some((src, good)) = self.nearest_with(district, b.to, |g| g == "Antidote")
         {
             let door = self.colony.door(src)?;
             return Some(vec![
@@ -234,19 +234,6 @@ impl World {
             }
         }
         None
-    }
-
-    /// The nearest store of the district holding a good (not reserved by haulers).
-    fn nearest_stock_of(&self, district: i32, here: [u32; 3], good: &str) -> Option<(i32, String)> {
-        self.colony
-            .stores_of(district)
-            .into_iter()
-            .filter(|s| self.colony.buildings[s].available(good) > 0)
-            .min_by_key(|s| {
-                let d = self.colony.door(*s).unwrap_or(here);
-                (super::nav::manhattan(here, d), *s)
-            })
-            .map(|s| (s, good.to_owned()))
     }
 
     /// Takes a cure good (an Antidote) from a building; `false` when the good cures nothing.

@@ -474,14 +474,7 @@ impl World {
     /// and has room (`effect.visitors`, counting bots whose plans charge there).
     fn charger_for(&self, district: i32, need: &str, here: [u32; 3]) -> Option<i32> {
         let mut best: Option<(u32, i32)> = None;
-        for (bid, bl) in &self.colony.buildings {
-            if !bl.finished
-                || bl.paused
-                || bl.district != Some(district)
-                || bl.kind() != Kind::Attraction
-            {
-                continue;
-            }
+        for (bid, bl) in self.open_attractions(district) {
             let serves = super::building::need_served(bl.spec())
                 .is_some_and(|(n, _)| super::beaver::need_id_for(true, &n) == Some(need));
             if !serves || !self.is_powered(*bid) {
@@ -518,7 +511,7 @@ impl World {
 
     /// The nearest store of a district holding an available good that `pick` accepts: (store,
     /// good). Foods are chosen by the largest stock within the store.
-    fn nearest_with(
+    pub(crate) fn nearest_with(
         &self,
         district: i32,
         here: [u32; 3],
@@ -541,19 +534,22 @@ impl World {
         best.map(|(_, id, g)| (id, g))
     }
 
+    /// The finished, unpaused attractions of a district, in id order.
+    fn open_attractions(
+        &self,
+        district: i32,
+    ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
+        self.colony.buildings.iter().filter(move |(_, b)| {
+            b.finished && !b.paused && b.district == Some(district) && b.kind() == Kind::Attraction
+        })
+    }
+
     /// The finished attraction of the district serving the beaver's lowest leisure need.
     fn attraction_for(&self, id: i32, district: i32) -> Option<(i32, String)> {
         let faction = self.faction;
         let b = &self.colony.beavers[&id];
         let mut best: Option<(f64, i32, String)> = None;
-        for (bid, bl) in &self.colony.buildings {
-            if !bl.finished
-                || bl.paused
-                || bl.district != Some(district)
-                || bl.kind() != Kind::Attraction
-            {
-                continue;
-            }
+        for (bid, bl) in self.open_attractions(district) {
             let Some((need, _)) = super::building::need_served(bl.spec()) else {
                 continue;
             };
