@@ -178,6 +178,19 @@ async fn serve(socket: WebSocket, state: WsState) {
         }
     }
     state.hub.unregister(id);
+    if writer.is_finished() {
+        // Our close frame is out (slow consumer, pings, shutdown): read and drop what the client
+        // still sends until it answers the close or the wait ends. Dropping a socket with unread
+        // data resets it, and a reset can discard the close frame before the client reads it.
+        let _ = tokio::time::timeout(CLOSE_WAIT, async {
+            while let Some(Ok(m)) = stream.next().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
     writer.abort();
 }
 
