@@ -358,11 +358,18 @@ mod tests {
                 .iter()
                 .any(|n| n.subject.contains("injured"))
         );
-        // No work and no hauling while injured.
+        // No work and no hauling while injured; the job goes to someone else.
         w.colony.beavers.get_mut(&id).unwrap().plan.clear();
         for _ in 0..8 {
             w.advance_ticks(HOUR);
             let b = &w.colony.beavers[&id];
+            assert_eq!(b.workplace, None, "an injured beaver is unemployable");
+            assert!(
+                w.colony
+                    .buildings
+                    .values()
+                    .all(|t| !t.workers.contains(&id))
+            );
             assert!(
                 !b.plan.iter().any(|s| matches!(
                     s,
@@ -401,11 +408,17 @@ mod tests {
         w.colony.beavers.get_mut(&id).unwrap().plan.clear();
         let mut visited = false;
         for _ in 0..24 {
+            let sleep = need(&w, id, "Sleep");
             w.advance_ticks(HOUR);
-            visited |= w.colony.beavers[&id]
-                .plan
-                .front()
-                .is_some_and(|s| matches!(s, Step::Visit { building, .. } if *building == bed));
+            let b = &w.colony.beavers[&id];
+            if b.step_until > 0
+                && b.plan
+                    .front()
+                    .is_some_and(|s| matches!(s, Step::Visit { building, .. } if *building == bed))
+            {
+                visited = true;
+                assert!(need(&w, id, "Sleep") >= sleep, "Sleep holds in the bed");
+            }
         }
         assert!(visited, "the injured beaver lay in the bed");
         let healed = need(&w, id, INJURY) + 1.0;

@@ -8,7 +8,8 @@
 //! need for beavers within their `effect.radius` (else `attractionRadiusTiles`), and the control
 //! tower fills its bot need the same way while it can burn its `sciencePerHour` from the colony's
 //! points; a beaver whose Hunger or Thirst reaches its `diesAtPoints` dies (bots never die of
-//! needs); ailments follow (`ailments`). Then homeless beavers move into the
+//! needs); ailments follow (`ailments`); Sleep and Shelter hold while a beaver lies in a
+//! Medical Bed or Decontamination Pod. Then homeless beavers move into the
 //! dwelling of their district with a free bed, adults leaving a dwelling's child slots free while
 //! other room exists (so families have space for kits; kits take beds too), workers leave workplaces that stopped (paused, unfinished, unreachable,
 //! fewer desired) and unemployed adults and bots fill vacancies by workplace priority, then
@@ -217,12 +218,28 @@ impl World {
         let chargers = self.powered_chargers();
         let now = self.ticks;
         let mut dead: Vec<(i32, &'static str)> = Vec::new();
+        // Beds that hold Sleep and Shelter while a patient lies in them (Medical Bed, pods).
+        let suspending: std::collections::BTreeSet<i32> = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.spec()
+                    .components
+                    .iter()
+                    .any(|c| c == "EntererNeedSuspendingBuildingSpec")
+            })
+            .map(|(id, _)| *id)
+            .collect();
         for (id, b) in self.colony.beavers.iter_mut() {
             let defs = need_defs(faction, b.is_bot);
+            let in_bed = b.step_until > 0
+                && matches!(b.plan.front(), Some(Step::Visit { building, .. }) if suspending.contains(building));
             for (i, d) in defs.iter().enumerate() {
                 let mult = match d.id.as_str() {
                     "Hunger" => mode.food_consumption,
                     "Thirst" => mode.water_consumption,
+                    "Sleep" | "Shelter" if in_bed => 0.0,
                     _ => 1.0,
                 };
                 b.needs[i] = (b.needs[i] + d.daily_delta * mult / 24.0).clamp(d.min, d.max);
@@ -473,9 +490,31 @@ impl World {
 
     /// Releases workers from workplaces that stopped and fills vacancies.
     fn employ_beavers(&mut self) {
-        // Release.
+        let faction = self.faction;
+        // Release: ailing workers (injured, contaminated) are unemployable until well.
         let ids: Vec<i32> = self.colony.buildings.keys().copied().collect();
         for bid in &ids {
+            let b = &self.colony.buildings[bid];
+            let ailing: Vec<i32> = b
+                .workers
+                .iter()
+                .copied()
+                .filter(|w| {
+                    self.colony
+                        .beavers
+                        .get(w)
+                        .is_some_and(|v| v.kept_from_work(faction))
+                })
+                .collect();
+            if !ailing.is_empty() {
+                let b = self.colony.buildings.get_mut(bid).expect("exists");
+                b.workers.retain(|w| !ailing.contains(w));
+                for w in ailing {
+                    if let Some(bv) = self.colony.beavers.get_mut(&w) {
+                        bv.workplace = None;
+                    }
+                }
+            }
             let b = &self.colony.buildings[bid];
             let keep = if !b.finished || b.paused || b.district.is_none() {
                 0
@@ -527,7 +566,7 @@ impl World {
         let mut idle: std::collections::BTreeMap<Option<i32>, std::collections::VecDeque<i32>> =
             std::collections::BTreeMap::new();
         for (id, bv) in &self.colony.beavers {
-            if !bv.child && bv.workplace.is_none() {
+            if !bv.child && bv.workplace.is_none() && !bv.kept_from_work(faction) {
                 idle.entry(bv.district).or_default().push_back(*id);
             }
         }

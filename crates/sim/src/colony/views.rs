@@ -535,9 +535,12 @@ impl World {
                     .iter()
                     .filter(|bv| !bv.is_bot && bv.home.is_none())
                     .count() as u32;
+                // Ailing beavers (injured, contaminated) are unemployable, not unemployed.
                 let unemployed = beavers
                     .iter()
-                    .filter(|bv| !bv.child && bv.workplace.is_none())
+                    .filter(|bv| {
+                        !bv.child && bv.workplace.is_none() && !bv.kept_from_work(self.faction)
+                    })
                     .count() as u32;
                 let n = beavers.iter().filter(|bv| !bv.is_bot).count();
                 let wb: Vec<f64> = beavers
