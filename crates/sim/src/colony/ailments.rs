@@ -16,7 +16,9 @@
 //!   and `contamination.changed {scope: "beaver", id, name, contaminated: true}` fires. It never
 //!   heals alone. Folktails take an Antidote from district stock (`antidoteDose` points, at most
 //!   one dose every `antidoteIntervalHours`); IronTeeth rest in a finished, powered
-//!   Decontamination Pod (the catalogue's `effect.approxDaysToCure`). Once the need is back at 0
+//!   Decontamination Pod (the catalogue's `effect.approxDaysToCure`) that holds Extract (its
+//!   `effect.consumes`; haulers keep `treatmentGoodStock` in it and treatment uses
+//!   `treatmentGoodPerHour`). Once the need is back at 0
 //!   the flag clears and the event fires with `contaminated: false`.
 //!
 //! The RNG is drawn only when a beaver is exposed or works at a dangerous workplace, so colonies
@@ -58,6 +60,19 @@ pub struct AilmentRules {
     pub exposure_min_depth: Fact<f32>,
     pub antidote_dose: Fact<f64>,
     pub antidote_interval_hours: Fact<f64>,
+    pub treatment_good_per_hour: Fact<f64>,
+    pub treatment_good_stock: Fact<u32>,
+}
+
+/// The good a treating building uses up while it treats (the pod's `effect.consumes`), with the
+/// stock it keeps hauled in.
+pub(crate) fn supply_want(b: &super::building::Building) -> Option<(String, u32)> {
+    treatment(b)?;
+    let good = b.spec().effect.as_ref()?.get("consumes")?.as_str()?;
+    Some((
+        good.to_owned(),
+        colony_rules().ailments.treatment_good_stock.value,
+    ))
 }
 
 /// The building that treats a need: `(need, points per hour)` for Medical Beds and
@@ -214,6 +229,7 @@ impl World {
                         && !t.paused
                         && t.district == Some(district)
                         && treatment(t).is_some_and(|(n, _)| n == need)
+                        && supply_want(t).is_none_or(|(g, _)| t.has(&g) > 0)
                         && self.is_powered(**bid)
                 })
                 .map(|(bid, _)| *bid)
@@ -256,6 +272,22 @@ impl World {
             b.last_dose = now;
         }
         true
+    }
+
+    /// After `hours` of treatment: a building that uses a good up takes its share
+    /// (`treatmentGoodPerHour`), a whole unit at a time.
+    pub(crate) fn use_treatment_supply(&mut self, building: i32, hours: f64) {
+        let Some(b) = self.colony.buildings.get_mut(&building) else {
+            return;
+        };
+        let Some((good, _)) = supply_want(b) else {
+            return;
+        };
+        b.progress += colony_rules().ailments.treatment_good_per_hour.value * hours;
+        while b.progress >= 1.0 && b.has(&good) > 0 {
+            b.take(&good, 1);
+            b.progress -= 1.0;
+        }
     }
 
     /// Points per hour a visit gives its need: a treating building's rate, else the attraction
@@ -338,6 +370,32 @@ mod tests {
         assert_eq!(n, CONTAMINATION);
         assert!((rate * 48.0 - 1.0).abs() < 1e-9, "two days to cure: {rate}");
         assert!(spec("LumberMill.Folktails").base_name == "LumberMill");
+    }
+
+    #[test]
+    fn a_decontamination_pod_keeps_extract_and_uses_it_while_treating() {
+        let mut w = World::new(&crate::config::NewGame {
+            faction: Faction::IronTeeth,
+            ..Default::default()
+        });
+        let (x, y, z) = flat_area(&mut w, 3, 3);
+        let pod = build(&mut w, "DecontaminationPod.IronTeeth", x, y, z, "south");
+        let b = &w.colony.buildings[&pod];
+        assert_eq!(
+            crate::colony::behave::input_wants(b),
+            vec![("Extract".to_owned(), 4)],
+            "haulers keep Extract in the pod"
+        );
+        w.colony.buildings.get_mut(&pod).unwrap().add("Extract", 2);
+        // 25 patient-hours at 0.1 an hour: two units used, half of the next one owed.
+        w.use_treatment_supply(pod, 25.0);
+        let b = &w.colony.buildings[&pod];
+        assert_eq!(b.has("Extract"), 0);
+        assert!((b.progress - 0.5).abs() < 1e-9, "{}", b.progress);
+        // A medical bed uses nothing.
+        let (bx, by, bz) = flat_area(&mut w, 2, 3);
+        let bed = build(&mut w, "MedicalBed.IronTeeth", bx, by, bz, "south");
+        assert!(crate::colony::behave::input_wants(&w.colony.buildings[&bed]).is_empty());
     }
 
     #[test]

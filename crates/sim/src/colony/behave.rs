@@ -230,6 +230,7 @@ impl World {
                 if let Some(b) = self.colony.beavers.get_mut(&id) {
                     b.set_need(faction, &need, |p| p + per * hours);
                 }
+                self.use_treatment_supply(building, hours);
             }
             Step::Cut { plant } => {
                 if let Ok(y) = self.cut_tree(plant)
@@ -1436,6 +1437,7 @@ pub(crate) fn input_wants(b: &super::building::Building) -> Vec<(String, u32)> {
         }
     }
     out.extend(crate::power::fuel_want(b));
+    out.extend(super::ailments::supply_want(b));
     out
 }
 

@@ -364,7 +364,8 @@ pub struct Building {
     /// The good a storage building is set to hold (`None`: any good of its kind, one at a time).
     pub allowed_good: Option<String>,
     pub recipe: Option<String>,
-    /// Work-hours into the current recipe cycle (or breeding cycle).
+    /// Work-hours into the current recipe cycle (or breeding cycle; for a treating building
+    /// that uses a good, the share of its next unit used up).
     pub progress: f64,
     /// Inputs of the current cycle were taken.
     pub cycle_started: bool,
