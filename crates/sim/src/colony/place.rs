@@ -12,6 +12,8 @@
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
 //!   water buildings (dams, levees, floodgates, wheels, platforms) stand in water, pumps only
 //!   with their intake row (the back row of the footprint);
+//! - a badwater rig stands on a badwater source (`terrain` otherwise, naming the sources) and,
+//!   once finished, caps it until demolished;
 //! - suspension bridges hang from the tiles just beyond their two short ends (ground at `z`, a
 //!   platform under `z` or a walkway at `z`; else `no_support`) and need nothing under themselves.
 //!
@@ -65,6 +67,11 @@ fn span_ends(s: &Spec, x: i64, y: i64, o: Orientation) -> [(i64, i64); 2] {
         Orientation::South | Orientation::North => [(x - 1, y), (x + i64::from(w), y)],
         Orientation::West | Orientation::East => [(x, y - 1), (x, y + i64::from(d))],
     }
+}
+
+/// Whether a prefab caps a water source it stands on (the badwater rig).
+fn caps_source(s: &Spec) -> bool {
+    s.components.iter().any(|c| c == "WaterSourceDisablerSpec")
 }
 
 /// A placement failure with the contract's extras.
@@ -204,6 +211,38 @@ impl World {
         let mut stumps = Vec::new();
         let water_limit = colony_rules().colony.water_blocks_placement.value;
         let spanning = spans(s);
+        let on_source = caps_source(s)
+            && {
+                let tiles_here = footprint(s, x, y, o);
+                let srcs = &self.land.water.sources;
+                let found = srcs
+                    .iter()
+                    .any(|w| w.badwater && tiles_here.contains(&(i64::from(w.x), i64::from(w.y))));
+                if !found {
+                    let near = srcs
+                        .iter()
+                        .filter(|w| w.badwater)
+                        .map(|w| format!("({}, {})", w.x, w.y))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    return Err(refuse(
+                        "terrain",
+                        format!(
+                            "{name} must stand on a badwater source; none is under ({x}, {y}); badwater sources: {}",
+                            if near.is_empty() {
+                                "none on this map".to_owned()
+                            } else {
+                                near
+                            }
+                        ),
+                        name,
+                        x,
+                        y,
+                        z,
+                    ));
+                }
+                true
+            };
         if spanning {
             for (ex, ey) in span_ends(s, x, y, o) {
                 let held = self.map.contains(ex, ey) && {
@@ -249,7 +288,7 @@ impl World {
                     z,
                 ));
             }
-            let over_water = intake_row.contains(&(tx, ty)) || spanning;
+            let over_water = intake_row.contains(&(tx, ty)) || spanning || on_source;
             if h < zu && !over_water {
                 let below = self.colony.blocks.get(&voxel(ux, uy, zu - 1));
                 let solid = below.is_some_and(|id| {
@@ -442,6 +481,9 @@ impl World {
                 let _ = self.set_water_barrier(tx, ty, Some(top));
             }
         }
+        if caps_source(s) {
+            self.cap_sources_under(s, x, y, o, true);
+        }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
             self.colony.districts.insert(
@@ -461,6 +503,16 @@ impl World {
         }
         let data = self.building_event_data(id);
         self.events.push(names::BUILDING_FINISHED, day, data);
+    }
+
+    /// Caps (or uncaps) the badwater sources under a footprint.
+    fn cap_sources_under(&mut self, s: &Spec, x: u32, y: u32, o: Orientation, capped: bool) {
+        let tiles = footprint(s, x.into(), y.into(), o);
+        for src in self.land.water.sources.iter_mut() {
+            if src.badwater && tiles.contains(&(i64::from(src.x), i64::from(src.y))) {
+                src.capped = capped;
+            }
+        }
     }
 
     /// Removes a building: workers and dwellers leave, plans that use it are dropped, goods on
@@ -514,6 +566,9 @@ impl World {
             for (tx, ty) in footprint(s, b.x.into(), b.y.into(), b.orientation) {
                 let _ = self.set_water_barrier(tx, ty, None);
             }
+        }
+        if caps_source(s) && b.finished {
+            self.cap_sources_under(s, b.x, b.y, b.orientation, false);
         }
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);

@@ -553,3 +553,56 @@ fn every_platform_holds_what_stands_on_it() {
             .unwrap_or_else(|e| panic!("a path on {prefab}: {e:?}"));
     }
 }
+
+#[test]
+fn a_badwater_rig_stands_on_a_badwater_source_and_caps_it() {
+    use crate::colony::geometry::Orientation;
+    use crate::testutil::{build, world};
+    let mut w = world();
+    let src = w
+        .land
+        .water
+        .sources
+        .iter()
+        .find(|s| s.badwater)
+        .cloned()
+        .expect("the map has a badwater source");
+    let prefab = "BadwaterRig.Folktails";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let z = i64::from(w.map.terrain_height(src.x, src.y));
+    // Away from the source: refused, naming it.
+    let (fx, fy, _) = crate::testutil::flat_area(&mut w, 4, 4);
+    let err = w
+        .check_placement(prefab, fx.into(), fy.into(), z, Orientation::South)
+        .unwrap_err();
+    assert_eq!(err.extras["reason"], "terrain");
+    assert!(
+        err.detail.contains(&format!("({}, {})", src.x, src.y)),
+        "{}",
+        err.detail
+    );
+    // Over it: placed, and once finished the source is capped.
+    let spot = (0..4i64)
+        .flat_map(|dy| (0..4i64).map(move |dx| (dx, dy)))
+        .find_map(|(dx, dy)| {
+            let (x, y) = (i64::from(src.x) - dx, i64::from(src.y) - dy);
+            w.check_placement(prefab, x, y, z, Orientation::South)
+                .ok()
+                .map(|_| (x as u32, y as u32))
+        })
+        .expect("a rig fits over the source");
+    let rig = build(&mut w, prefab, spot.0, spot.1, z as u32, "south");
+    let capped = |w: &World| {
+        w.land
+            .water
+            .sources
+            .iter()
+            .find(|s| s.x == src.x && s.y == src.y)
+            .unwrap()
+            .capped
+    };
+    assert!(capped(&w));
+    w.demolish_building(rig).unwrap();
+    assert!(!capped(&w), "demolishing the rig uncaps the source");
+}

@@ -74,6 +74,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             y,
             strength: ((strength * 100.0).round() / 100.0) as f32,
             badwater: false,
+            capped: false,
         });
     }
     // Prefill the channel.
@@ -115,6 +116,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             y,
             strength: ((strength * 100.0).round() / 100.0) as f32,
             badwater: true,
+            capped: false,
         });
     }
     let mut soil = Soil::new(n);

@@ -56,6 +56,9 @@ pub struct WaterSource {
     pub strength: f32,
     /// A badwater source: dormant except during badtides, when it emits pure badwater.
     pub badwater: bool,
+    /// Capped by a building standing on it (a badwater rig): it emits nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
 }
 
 /// Running totals of water that entered or left the world (m3).
@@ -493,7 +496,7 @@ impl Water {
         }
         self.totals.edge_lost += edge;
         // 5. Sources.
-        for src in &self.sources {
+        for src in self.sources.iter().filter(|s| !s.capped) {
             let i = src.y as usize * w + src.x as usize;
             let (amount, bad_share) = match (src.badwater, mode) {
                 (false, SourceMode::Temperate) => (src.strength, 0.0),
@@ -636,6 +639,7 @@ mod tests {
             y: 1,
             strength: 0.05,
             badwater: false,
+            capped: false,
         });
         let p = params();
         let mut spilled = false;
@@ -662,12 +666,14 @@ mod tests {
             y: 3,
             strength: 1.0,
             badwater: false,
+            capped: false,
         });
         water.sources.push(WaterSource {
             x: 5,
             y: 5,
             strength: 1.0,
             badwater: true,
+            capped: false,
         });
         let p = params();
         water.step(&terrain, SourceMode::Drought, &p);
