@@ -99,6 +99,9 @@ impl World {
         clock::emit_time_events(t, self.end_hours, &mut self.events);
         self.weather
             .step(t, self.mode, &mut self.rng, &mut self.events);
+        if t.is_multiple_of(clock::ticks_per_hour()) {
+            self.land.hive_boost = self.hive_crops();
+        }
         self.land
             .tick(t, &self.map, &self.weather, &mut self.events);
         self.power_tick();

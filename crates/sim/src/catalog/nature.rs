@@ -103,6 +103,15 @@ pub struct NatureModifiers {
     pub dry_tolerance_jitter: Fact<[f64; 2]>,
     pub spread: Fact<Spread>,
     pub aquatic_min_water_depth: Fact<f64>,
+    pub beehive: Fact<Beehive>,
+}
+
+/// The beehive's effect on crops near it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Beehive {
+    /// Growth time of a crop in range, as a share of its own (0.7: 30% faster).
+    pub growth_time_multiplier: f64,
 }
 
 /// The whole nature file.

@@ -22,6 +22,7 @@ mod commands;
 mod distribute;
 pub mod fixtures;
 pub mod geometry;
+mod hives;
 mod life;
 pub mod nav;
 mod path_place;

@@ -173,6 +173,7 @@ pub struct Estimates {
     pub pump_volume_per_unit: Fact<f32>,
     pub off_path_range: Fact<u32>,
     pub baby_names: Fact<Vec<String>>,
+    pub beehive_radius_tiles: Fact<u32>,
     /// A bot goes to satisfy a need (fetch its good, recharge) once its points fall under this.
     pub bot_seek_need_below: Fact<f64>,
     /// Bot need id (catalogue id, `Bot.` prefix included) -> the good that satisfies it and the

@@ -606,3 +606,59 @@ fn a_badwater_rig_stands_on_a_badwater_source_and_caps_it() {
     w.demolish_building(rig).unwrap();
     assert!(!capped(&w), "demolishing the rig uncaps the source");
 }
+
+#[test]
+fn crops_near_a_beehive_grow_faster() {
+    use crate::colony::geometry::Orientation;
+    use crate::testutil::{DAY, build, world};
+    let mut w = world();
+    let (sx, sy, _) = w.map.start_spot();
+    let (sx, sy) = (i64::from(sx), i64::from(sy));
+    let spots = w
+        .find_planting_spots("Carrot", sx - 40, sy - 40, sx + 40, sy + 40, None)
+        .unwrap();
+    let moist: Vec<(i64, i64, i64)> = spots
+        .iter()
+        .filter(|s| s.moist)
+        .map(|s| (i64::from(s.x), i64::from(s.y), i64::from(s.z)))
+        .collect();
+    let prefab = "Beehive.Folktails";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    // A hive beside one moist tile, and a second moist tile at least 8 tiles from the hive.
+    let (hive, near) = moist
+        .iter()
+        .find_map(|&(x, y, z)| {
+            [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .find_map(|(dx, dy)| {
+                    w.check_placement(prefab, x + dx, y + dy, z, Orientation::South)
+                        .ok()
+                        .map(|_| ((x + dx, y + dy, z), (x, y)))
+                })
+        })
+        .expect("a hive spot beside moist soil");
+    let far = *moist
+        .iter()
+        .find(|(x, y, _)| (x - hive.0).abs().max((y - hive.1).abs()) >= 8)
+        .expect("moist soil away from the hive");
+    build(
+        &mut w,
+        prefab,
+        hive.0 as u32,
+        hive.1 as u32,
+        hive.2 as u32,
+        "south",
+    );
+    let boosted = w.plant(near.0, near.1, "Carrot").unwrap();
+    let plain = w.plant(far.0, far.1, "Carrot").unwrap();
+    w.advance_ticks(2 * DAY);
+    let growth = |w: &World, id| w.land.plants[&id].growth;
+    let (a, b) = (growth(&w, boosted), growth(&w, plain));
+    assert!(b > 0.0, "the far carrot grows");
+    let ratio = f64::from(a) / f64::from(b);
+    assert!(
+        (ratio - 1.0 / 0.7).abs() < 0.05,
+        "hive {a} vs plain {b}: {ratio}"
+    );
+}

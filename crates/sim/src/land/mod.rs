@@ -65,6 +65,8 @@ pub(crate) struct Land {
     pub wind: Wind,
     pub rng: WorldRng,
     pub ids: IdGen,
+    /// Crops a beehive speeds up this hour (derived from the colony each hour; not saved).
+    pub hive_boost: std::collections::BTreeSet<i32>,
 }
 
 impl Land {

@@ -168,13 +168,15 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
         .value
         .days_to_die;
     let w = land.w();
+    let hive_factor = cat.rules.modifiers.beehive.value.growth_time_multiplier;
     let Land {
         plants,
         water,
         soil,
+        hive_boost,
         ..
     } = land;
-    for p in plants.values_mut() {
+    for (id, p) in plants.iter_mut() {
         if !p.alive {
             continue;
         }
@@ -215,7 +217,12 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
         }
         if watered && !flooded && !poisoned {
             if p.growth < 1.0 {
-                p.growth = (p.growth + (1.0 / (24.0 * s.growth_days)) as f32).min(1.0);
+                let days = if s.kind == PlantKind::Crop && hive_boost.contains(id) {
+                    s.growth_days * hive_factor
+                } else {
+                    s.growth_days
+                };
+                p.growth = (p.growth + (1.0 / (24.0 * days)) as f32).min(1.0);
                 if p.growth >= 1.0 && s.kind == PlantKind::Bush {
                     p.fruit = 1.0;
                 }

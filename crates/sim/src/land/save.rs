@@ -315,6 +315,7 @@ impl LandSave {
             wind: self.wind,
             rng: WorldRng::from_state(&self.rng)?,
             ids: self.next_id,
+            hive_boost: Default::default(),
         })
     }
 }
