@@ -75,6 +75,8 @@ pub struct MovementRules {
     pub child_walk_speed: Fact<f64>,
     pub bot_walk_speed: Fact<f64>,
     pub carrying_slowdown: Fact<Carrying>,
+    /// Share of a tile one step between two tubeway tiles costs.
+    pub tubeway_edge_cost: Fact<f64>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
 }

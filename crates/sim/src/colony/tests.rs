@@ -662,3 +662,28 @@ fn crops_near_a_beehive_grow_faster() {
         "hive {a} vs plain {b}: {ratio}"
     );
 }
+
+#[test]
+fn tubeways_are_four_times_as_fast_as_paths() {
+    use crate::colony::geometry::voxel;
+    use crate::testutil::{build, flat_area};
+    let mut w = World::new(&NewGame {
+        faction: crate::config::Faction::IronTeeth,
+        ..NewGame::default()
+    });
+    let prefab = "Tubeway.IronTeeth";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let (x, y, z) = flat_area(&mut w, 10, 3);
+    // Two rows of ten: paths, and a path, eight tubeways, a path.
+    for dx in 0..10 {
+        build(&mut w, "Path", x + dx, y, z, "south");
+        let row = if (1..9).contains(&dx) { prefab } else { "Path" };
+        build(&mut w, row, x + dx, y + 2, z, "south");
+    }
+    let nav = w.colony.nav();
+    let plain = nav.distance(voxel(x, y, z), voxel(x + 9, y, z));
+    // 1 tile onto the tube, 7 tube steps at a quarter, 1 tile off: 3.75, rounded up.
+    let tube = nav.distance(voxel(x, y + 2, z), voxel(x + 9, y + 2, z));
+    assert_eq!((plain, tube), (Some(9), Some(4)));
+}
