@@ -67,8 +67,9 @@ pub struct AilmentRules {
 /// The good a treating building uses up while it treats (the pod's `effect.consumes`), with the
 /// stock it keeps hauled in.
 pub(crate) fn supply_want(b: &super::building::Building) -> Option<(String, u32)> {
-    treatment(b)?;
+    // The effect first: most buildings have none, and this runs in every haul search.
     let good = b.spec().effect.as_ref()?.get("consumes")?.as_str()?;
+    treatment(b)?;
     Some((
         good.to_owned(),
         colony_rules().ailments.treatment_good_stock.value,

@@ -49,6 +49,8 @@ pub struct Nav {
     /// The nearest root (district center) of every node, for the roots in `owners_for`.
     owners: HashMap<u64, i32>,
     owners_for: Vec<(i32, u64)>,
+    /// Whether any node is a tubeway (else every edge costs a tile and a plain BFS answers).
+    has_tubes: bool,
 }
 
 impl Nav {
@@ -59,12 +61,14 @@ impl Nav {
         self.dist.clear();
         self.owners.clear();
         self.owners_for.clear();
+        self.has_tubes = false;
         for b in buildings {
             match b.kind() {
                 Kind::Path => {
                     // Every tile of a walkway (bridges span several).
                     let tube = b.spec().components.iter().any(|c| c == "TubeSpec");
                     let kind = if tube { NodeKind::Tube } else { NodeKind::Path };
+                    self.has_tubes |= tube;
                     for (x, y) in footprint(b.spec(), b.x.into(), b.y.into(), b.orientation) {
                         self.nodes.insert(voxel(x as u32, y as u32, b.z), kind);
                     }
@@ -201,6 +205,11 @@ impl Nav {
         if let Some(d) = self.dist.get(&key) {
             return Some(*d);
         }
+        if !self.has_tubes {
+            let d = self.steps_between(a, b)?;
+            self.remember(key, d);
+            return Some(d);
+        }
         // Dijkstra over integer edge costs (ties by node key: deterministic).
         let mut best: HashMap<u64, u32> = HashMap::from([(a, 0)]);
         let mut heap = BinaryHeap::from([Reverse((0u32, a))]);
@@ -210,10 +219,7 @@ impl Nav {
             }
             if n == b {
                 let tiles = d.div_ceil(STEP);
-                if self.dist.len() > 200_000 {
-                    self.dist.clear();
-                }
-                self.dist.insert(key, tiles);
+                self.remember(key, tiles);
                 return Some(tiles);
             }
             for m in self.neighbours(n) {
@@ -252,6 +258,33 @@ impl Nav {
             }
         }
         self.owners.get(&v).copied()
+    }
+
+    /// Caches a distance (the cache is dropped whole when it grows past 200,000 pairs).
+    fn remember(&mut self, key: (u64, u64), d: u32) {
+        if self.dist.len() > 200_000 {
+            self.dist.clear();
+        }
+        self.dist.insert(key, d);
+    }
+
+    /// Breadth-first steps from `a` to `b` (every edge one tile).
+    fn steps_between(&self, a: u64, b: u64) -> Option<u32> {
+        let mut seen: HashMap<u64, u32> = HashMap::from([(a, 0)]);
+        let mut q = VecDeque::from([a]);
+        while let Some(n) = q.pop_front() {
+            let d = seen[&n];
+            if n == b {
+                return Some(d);
+            }
+            for m in self.neighbours(n) {
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(m) {
+                    e.insert(d + 1);
+                    q.push_back(m);
+                }
+            }
+        }
+        None
     }
 
     /// Every node of a component, sorted.
