@@ -148,13 +148,19 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
     }
     let route = args::pick_route(&candidates, !cli.args.is_empty());
     let mut body = args::build_body(route, &cli.args)?;
-    // `--json` asks a read for the service's nested json shape, not the flat toon rows.
-    if cli.json && route.method == protocol::routes::Method::Get && !body.contains_key("format") {
+    // `--json` asks for the service's nested json shape, not the flat toon rows: reads take it
+    // as a parameter, writes in the query (the service reads `format` from the query string).
+    let get = route.method == protocol::routes::Method::Get;
+    if cli.json && get && !body.contains_key("format") {
         body.insert("format".into(), "json".into());
     }
     let settings = settings(cli)?;
     let api = http::Api::new(&settings)?;
-    let answer = api.call(route, &body)?;
+    let answer = if cli.json && !get {
+        api.send(route.method, &format!("{}?format=json", route.path), &body)?
+    } else {
+        api.call(route, &body)?
+    };
     Ok(output::print_answer(&answer, cli.json))
 }
 

@@ -163,6 +163,21 @@ fn post_commands_send_typed_bodies_and_print_both_formats() {
     assert_eq!(bench["iterations"], 2);
     assert_eq!(bench["routes"].as_array().unwrap().len(), 2);
 
+    // A write whose answer has a json and a toon shape: `--json` gets the nested one.
+    let find = [
+        "find-placement",
+        "prefab:Path",
+        "x1:0",
+        "y1:0",
+        "x2:30",
+        "y2:30",
+    ];
+    let nested = run(&[&find[..], &["--json"]].concat()).json();
+    assert_eq!(nested["prefab"], "Path", "{nested}");
+    assert!(nested["placements"].is_array(), "{nested}");
+    let rows = run(&find).toon();
+    assert!(rows.is_array(), "toon rows: {rows}");
+
     run(&["agent-config", "lastError:null"]).ok();
     let openapi = run(&["openapi", "--json"]).json();
     assert!(openapi["paths"]["/api/speed"].is_object());
