@@ -154,7 +154,7 @@ pub fn kind_of(spec: &Spec) -> Kind {
         .any(|c| has(c));
     if spec.base_name == "Path" || walkway {
         Kind::Path
-    } else if has("StraightStairsSpec") {
+    } else if has("StraightStairsSpec") || has("SpiralStairsSpec") {
         Kind::Stairs
     } else if spec.base_name.contains("Platform")
         || spec.base_name.starts_with("Overhang")

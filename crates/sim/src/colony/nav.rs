@@ -2,14 +2,15 @@
 //! which buildings a district center reaches.
 //!
 //! Nodes are voxels `(x, y, z)` beavers stand on: every tile of a walkway (paths on the terrain or
-//! on a platform, suspension bridges, gates, tubeways),
-//! every stairs block, and each district center's doorstep (the root of its network). Edges join
-//! 4-neighbours on the same level; stairs facing `o` join the tile in front of them at their own
-//! level with the tile behind them one level up. Every edge costs 1 tile (paths give connectivity,
-//! not speed, as the catalogue says), except between two tubeway tiles, where it costs
-//! `tubewayEdgeCost` (a quarter: tubeways are four times as fast); distances are found with
-//! Dijkstra and rounded up to whole tiles. A building is reachable when its doorstep is a node of its
-//! district center's component.
+//! on a platform, suspension bridges, gates, tubeways), every stairs block (straight or spiral),
+//! and each district center's doorstep (the root of its network). Edges join 4-neighbours on the
+//! same level; stairs facing `o` join the tile in front of them at their own level with the tile
+//! behind them one level up; spiral stairs join any side at their level with any side one level
+//! up. Every edge costs 1 tile (paths give connectivity, not speed, as the catalogue says), except
+//! between two tubeway tiles, where it costs `tubewayEdgeCost` (a quarter: tubeways are four times
+//! as fast); distances are found with Dijkstra (plain BFS while there are no tubeways) and rounded
+//! up to whole tiles. A building is reachable when its doorstep is a node of its district center's
+//! component.
 //!
 //! Where several district centers share one network, each node belongs to the nearest center
 //! along it (ties to the lower id): the network is split between them.
@@ -34,6 +35,8 @@ enum NodeKind {
     Path,
     /// A tubeway: an edge between two tube tiles costs `tubewayEdgeCost` of a tile.
     Tube,
+    /// Spiral stairs: entered from any side at their level, left onto any side one level up.
+    Spiral,
     Stairs(Orientation),
     Root,
 }
@@ -74,8 +77,13 @@ impl Nav {
                     }
                 }
                 Kind::Stairs => {
-                    self.nodes
-                        .insert(voxel(b.x, b.y, b.z), NodeKind::Stairs(b.orientation));
+                    let spiral = b.spec().components.iter().any(|c| c == "SpiralStairsSpec");
+                    let kind = if spiral {
+                        NodeKind::Spiral
+                    } else {
+                        NodeKind::Stairs(b.orientation)
+                    };
+                    self.nodes.insert(voxel(b.x, b.y, b.z), kind);
                 }
                 Kind::DistrictCenter => {
                     if let Some((dx, dy)) =
@@ -157,19 +165,27 @@ impl Nav {
                     out.push(n);
                 }
             }
-            // Up the stairs: from stairs to the tile behind them one level up.
-            if let Some(NodeKind::Stairs(o)) = kind
-                && o.front() == (-dx, -dy)
+            // Up the stairs: from stairs to the tile behind them one level up; from spiral stairs
+            // to any side one level up.
+            let up = match kind {
+                Some(NodeKind::Stairs(o)) => o.front() == (-dx, -dy),
+                Some(NodeKind::Spiral) => true,
+                _ => false,
+            };
+            if up
                 && let Some(n) = step(dx, dy, 1)
                 && self.nodes.contains_key(&n)
             {
                 out.push(n);
             }
-            // Down onto stairs below whose back faces this tile.
+            // Down onto stairs below whose back faces this tile, or onto spiral stairs below.
             if z > 0
                 && let Some(n) = step(dx, dy, -1)
-                && let Some(NodeKind::Stairs(o)) = self.nodes.get(&n)
-                && o.front() == (dx, dy)
+                && match self.nodes.get(&n) {
+                    Some(NodeKind::Stairs(o)) => o.front() == (dx, dy),
+                    Some(NodeKind::Spiral) => true,
+                    _ => false,
+                }
             {
                 out.push(n);
             }

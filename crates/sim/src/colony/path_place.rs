@@ -313,7 +313,11 @@ impl World {
                         }
                     }
                 }
-                Kind::Stairs if inside(b.x, b.y) => {
+                // Spiral stairs are not part of the route search's graph (only straight ones).
+                Kind::Stairs
+                    if inside(b.x, b.y)
+                        && !b.spec().components.iter().any(|c| c == "SpiralStairsSpec") =>
+                {
                     existing.insert((b.y, b.x, b.z), PathRole::Stairs(b.orientation));
                 }
                 Kind::DistrictCenter => {

@@ -687,3 +687,25 @@ fn tubeways_are_four_times_as_fast_as_paths() {
     let tube = nav.distance(voxel(x, y + 2, z), voxel(x + 9, y + 2, z));
     assert_eq!((plain, tube), (Some(9), Some(4)));
 }
+
+#[test]
+fn spiral_stairs_climb_a_level_from_any_side() {
+    use crate::colony::geometry::voxel;
+    use crate::testutil::{build, flat_area, world};
+    let mut w = world();
+    let prefab = "SpiralStairs.Folktails";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let (x, y, z) = flat_area(&mut w, 5, 3);
+    // Ground path, spiral stairs, then a platform with a path on top, one level up.
+    build(&mut w, "Path", x, y + 1, z, "south");
+    build(&mut w, prefab, x + 1, y + 1, z, "south");
+    build(&mut w, "Platform.Folktails", x + 2, y + 1, z, "south");
+    build(&mut w, "Path", x + 2, y + 1, z + 1, "south");
+    // A second path beside the stairs at their own level, entered from the side.
+    build(&mut w, "Path", x + 1, y, z, "south");
+    let nav = w.colony.nav();
+    let top = voxel(x + 2, y + 1, z + 1);
+    assert_eq!(nav.distance(voxel(x, y + 1, z), top), Some(2));
+    assert_eq!(nav.distance(voxel(x + 1, y, z), top), Some(2));
+}
