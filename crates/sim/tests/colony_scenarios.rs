@@ -326,17 +326,31 @@ fn sensible_opening(w: &mut World) {
             continue;
         };
         placed += 1;
-        let l = w.building_view(lj).unwrap();
-        w.set_cutting_area(
-            i64::from(l.x) - 20,
-            i64::from(l.y) - 20,
-            i64::from(l.x) + 20,
-            i64::from(l.y) + 20,
-            door.2,
-            true,
-        )
-        .unwrap();
+        mark_trees_around(w, lj, door.2);
     }
+}
+
+/// Places a Folktails lumberjack flag by the densest forest within 40 tiles of the district
+/// center, joined to the network. Returns its id.
+fn lumberjack_by_nearest_forest(w: &mut World) -> i32 {
+    let door = dc_door(w);
+    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
+    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
+    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
+    place_toward(
+        w,
+        "LumberjackFlag.Folktails",
+        (tx - 6, ty - 6, tx + 6, ty + 6),
+        (tx, ty),
+    )
+}
+
+/// Marks every tree within 20 tiles of a lumberjack's flag, at level `z`, for cutting.
+fn mark_trees_around(w: &mut World, lumberjack: i32, z: i64) {
+    let l = w.building_view(lumberjack).unwrap();
+    let (x, y) = (i64::from(l.x), i64::from(l.y));
+    w.set_cutting_area(x - 20, y - 20, x + 20, y + 20, z, true)
+        .unwrap();
 }
 
 /// The sensible opening, then `extra` more small water tanks (built last).
@@ -479,15 +493,7 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
 fn a_lumberjack_cuts_only_marked_trees_in_range() {
     let mut w = World::new(&game(11, Faction::Folktails));
     let door = dc_door(&w);
-    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
-    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
-    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
-    let lj = place_toward(
-        &mut w,
-        "LumberjackFlag.Folktails",
-        (tx - 6, ty - 6, tx + 6, ty + 6),
-        (tx, ty),
-    );
+    let lj = lumberjack_by_nearest_forest(&mut w);
     w.advance_ticks(ticks_per_day() / 4);
     assert!(
         w.building_view(lj).unwrap().finished,
@@ -498,16 +504,7 @@ fn a_lumberjack_cuts_only_marked_trees_in_range() {
         w.building_view(lj).unwrap().inventory.is_empty(),
         "no marked trees, no logs"
     );
-    let l = w.building_view(lj).unwrap();
-    w.set_cutting_area(
-        i64::from(l.x) - 20,
-        i64::from(l.y) - 20,
-        i64::from(l.x) + 20,
-        i64::from(l.y) + 20,
-        door.2,
-        true,
-    )
-    .unwrap();
+    mark_trees_around(&mut w, lj, door.2);
     w.advance_ticks(ticks_per_day() / 2);
     let logs = w
         .building_view(lj)
@@ -557,25 +554,8 @@ fn materials_gate_construction() {
             .any(|a| a.id == last.id && a.status == "lacks materials")
     );
     // Logs from a lumberjack let it finish.
-    let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
-    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
-    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
-    let lj = place_toward(
-        &mut w,
-        "LumberjackFlag.Folktails",
-        (tx - 6, ty - 6, tx + 6, ty + 6),
-        (tx, ty),
-    );
-    let l = w.building_view(lj).unwrap();
-    w.set_cutting_area(
-        i64::from(l.x) - 20,
-        i64::from(l.y) - 20,
-        i64::from(l.x) + 20,
-        i64::from(l.y) + 20,
-        door.2,
-        true,
-    )
-    .unwrap();
+    let lj = lumberjack_by_nearest_forest(&mut w);
+    mark_trees_around(&mut w, lj, door.2);
     w.take_events();
     w.advance_ticks(3 * ticks_per_day());
     let v = w.building_view(last.id).unwrap();

@@ -43,6 +43,15 @@
 
 mod config;
 mod eval;
+/// An input name as given (trimmed; `a` when empty or absent) and its lower-case key.
+fn input_name(input: Option<&str>) -> (&str, String) {
+    let given = input
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("a");
+    (given, given.to_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -374,11 +383,7 @@ impl World {
         kind: Inputs,
         input: Option<&str>,
     ) -> Result<(usize, String), CommandError> {
-        let given = input
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .unwrap_or("a");
-        let key = given.to_ascii_lowercase();
+        let (given, key) = input_name(input);
         match kind {
             Inputs::Single => Ok((0, "a".to_owned())),
             Inputs::Letters => {
@@ -538,11 +543,7 @@ impl World {
         kind: Inputs,
         input: Option<&str>,
     ) -> Result<(usize, String), CommandError> {
-        let given = input
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .unwrap_or("a");
-        let key = given.to_ascii_lowercase();
+        let (_, key) = input_name(input);
         match kind {
             Inputs::Letters if LETTERS.contains(&key.as_str()) => {
                 Ok((LETTERS.iter().position(|l| *l == key).expect("listed"), key))

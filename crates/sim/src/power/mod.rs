@@ -223,9 +223,9 @@ impl World {
         Some(f(&net, &ev, i))
     }
 
-    /// Every power network, in id order.
-    pub fn power_networks(&self) -> Vec<PowerNetworkView> {
-        let (grid, evals) = match self.fresh_power() {
+    /// The networks and their balances: the tick's cache when fresh, else computed now.
+    fn grid_and_evals(&self) -> (Arc<Grid>, Arc<Vec<NetEval>>) {
+        match self.fresh_power() {
             Some(c) => (c.grid.clone(), c.eval.clone()),
             None => {
                 let g = self.build_grid();
@@ -233,7 +233,12 @@ impl World {
                 let e = g.nets.iter().map(|n| self.evaluate_net(n, &env)).collect();
                 (Arc::new(g), Arc::new(e))
             }
-        };
+        }
+    }
+
+    /// Every power network, in id order.
+    pub fn power_networks(&self) -> Vec<PowerNetworkView> {
+        let (grid, evals) = self.grid_and_evals();
         grid.nets
             .iter()
             .zip(evals.iter())
@@ -340,15 +345,7 @@ impl World {
         if !grid::prefab_power(prefab).node {
             return BTreeSet::new();
         }
-        let (grid, evals) = match self.fresh_power() {
-            Some(c) => (c.grid.clone(), c.eval.clone()),
-            None => {
-                let g = self.build_grid();
-                let env = self.power_env(g.has_walkers);
-                let e = g.nets.iter().map(|n| self.evaluate_net(n, &env)).collect();
-                (Arc::new(g), Arc::new(e))
-            }
-        };
+        let (grid, evals) = self.grid_and_evals();
         grid.nets
             .iter()
             .zip(evals.iter())

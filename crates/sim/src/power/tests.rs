@@ -13,6 +13,20 @@ use crate::world::World;
 
 use crate::testutil::{DAY, HOUR, build, events_named, flat_area, flat_area_at, path_route, world};
 
+/// The placement spots of a prefab in an area (`POST /api/placement/find`).
+fn spots_in(
+    w: &mut World,
+    prefab: &str,
+    x1: u32,
+    y1: u32,
+    x2: u32,
+    y2: u32,
+) -> Vec<crate::colony::PlacementSpot> {
+    w.find_placements(prefab, x1.into(), y1.into(), x2.into(), y2.into())
+        .unwrap()
+        .3
+}
+
 fn net_of(w: &World, id: i32) -> crate::power::PowerNetworkView {
     w.power_networks()
         .into_iter()
@@ -529,15 +543,7 @@ fn placements_beside_a_powered_network_are_near_power() {
         "south",
     );
     w.advance_ticks(1);
-    let (_, _, _, spots) = w
-        .find_placements(
-            "PowerShaft.Folktails",
-            (x + 1).into(),
-            y.into(),
-            (x + 7).into(),
-            (y + 6).into(),
-        )
-        .unwrap();
+    let spots = spots_in(&mut w, "PowerShaft.Folktails", x + 1, y, x + 7, y + 6);
     assert!(!spots.is_empty());
     let touches = |sx: u32, sy: u32| {
         (x + 3..x + 6).contains(&sx) && (sy + 1 == y + 2 || sy == y + 5)
@@ -552,40 +558,16 @@ fn placements_beside_a_powered_network_are_near_power() {
     );
     // A pile is not a power building: never near power (a lodge would be: housing passes
     // power on in the game).
-    let (_, _, _, spots) = w
-        .find_placements(
-            "SmallPile.Folktails",
-            x.into(),
-            y.into(),
-            (x + 8).into(),
-            (y + 6).into(),
-        )
-        .unwrap();
+    let spots = spots_in(&mut w, "SmallPile.Folktails", x, y, x + 8, y + 6);
     assert!(!spots.is_empty() && spots.iter().all(|s| s.near_power == 0));
-    let (_, _, _, spots) = w
-        .find_placements(
-            "Lodge.Folktails",
-            x.into(),
-            y.into(),
-            (x + 8).into(),
-            (y + 6).into(),
-        )
-        .unwrap();
+    let spots = spots_in(&mut w, "Lodge.Folktails", x, y, x + 8, y + 6);
     assert!(spots.iter().any(|s| s.near_power == 1));
     // A network without power to give is not "power".
     w.demolish_building(engine).unwrap();
     let drill = build(&mut w, "AquiferDrill.Folktails", x + 3, y + 2, z, "south");
     w.advance_ticks(1);
     assert_eq!(net_of(&w, drill).supply, 0.0);
-    let (_, _, _, spots) = w
-        .find_placements(
-            "PowerShaft.Folktails",
-            (x + 1).into(),
-            y.into(),
-            (x + 7).into(),
-            (y + 6).into(),
-        )
-        .unwrap();
+    let spots = spots_in(&mut w, "PowerShaft.Folktails", x + 1, y, x + 7, y + 6);
     assert!(spots.iter().all(|s| s.near_power == 0));
 }
 
