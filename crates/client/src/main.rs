@@ -47,6 +47,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "Live view of the colony (time, weather, population, stocks, wellbeing, alerts, agent, events), redrawn in place",
     ),
     (
+        "eval",
+        "--scenario ID --agent 'COMMAND' [--seeds 1..10] [--parallel P] [--out DIR] | --list",
+        "Evaluate an agent on scenarios (each episode its own colonyd); `colony eval --help` for every flag",
+    ),
+    (
         "help",
         "[COMMAND]",
         "Show the commands, or one command's parameters",
@@ -69,6 +74,10 @@ Exit codes: 0 ok, 1 other error, 2 bad input, 3 not found / unknown endpoint,
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    // `colony eval` has flags of its own (the evaluation harness, crates/eval).
+    if argv.first().is_some_and(|a| a == "eval") {
+        std::process::exit(eval::main(argv[1..].to_vec()));
+    }
     let code = match run(&argv) {
         Ok(code) => code,
         Err(e) => {

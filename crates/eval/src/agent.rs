@@ -1,0 +1,158 @@
+//! Running the agent for one turn, as the connector hands prompts: `sh -c COMMAND` with the
+//! prompt on stdin and in `COLONY_PROMPT`, the service's address in `COLONY_HOST`/`COLONY_PORT`
+//! (the recording proxy) and `COLONY_WS_PORT`, and the turn in `COLONY_*` variables. The process
+//! runs in its own process group; a turn over its time limit has the whole group killed.
+
+use serde::Serialize;
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What the harness tells the agent about a turn.
+pub struct TurnEnv<'a> {
+    pub prompt: &'a str,
+    pub goal: &'a str,
+    pub scenario: &'a str,
+    pub episode: &'a str,
+    pub turn: u32,
+    pub turns: u32,
+    pub day: u32,
+    pub days_left: f64,
+    pub turn_hours: f64,
+    pub proxy_port: u16,
+    pub ws_port: u16,
+    /// A folder the agent may keep notes in between its turns.
+    pub state_dir: &'a Path,
+}
+
+/// How a turn's process ended.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnRun {
+    /// Exit code (None when killed or ended by a signal).
+    pub exit: Option<i32>,
+    pub seconds: f64,
+    pub timed_out: bool,
+    /// The agent could not be started, or exited non-zero.
+    pub failed: bool,
+}
+
+/// Runs the agent command once; its stdout and stderr are appended to `log`.
+pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path) -> TurnRun {
+    let start = Instant::now();
+    let open = || {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+    };
+    if let Ok(mut f) = open() {
+        let _ = writeln!(f, "--- turn {} (day {}) ---", env.turn, env.day);
+    }
+    let (Ok(out), Ok(err)) = (open(), open()) else {
+        return failed(start);
+    };
+    // PATH gains the folder of this executable, so the agent can call `colony` itself.
+    let mut path = std::env::var_os("PATH").unwrap_or_default();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
+        let mut p = std::env::join_paths([dir]).unwrap_or_default();
+        p.push(":");
+        p.push(&path);
+        path = p;
+    }
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .env("PATH", path)
+        .env("COLONY_PROMPT", env.prompt)
+        .env("COLONY_GOAL", env.goal)
+        .env("COLONY_MODE", "eval")
+        .env("COLONY_REQUEST_ID", env.turn.to_string())
+        .env("COLONY_EPOCH", env.episode)
+        .env("COLONY_HOST", "127.0.0.1")
+        .env("COLONY_PORT", env.proxy_port.to_string())
+        .env("COLONY_WS_PORT", env.ws_port.to_string())
+        .env_remove("COLONY_TOKEN")
+        .env_remove("COLONY_CONFIG")
+        .env("COLONY_SCENARIO", env.scenario)
+        .env("COLONY_EPISODE", env.episode)
+        .env("COLONY_TURN", env.turn.to_string())
+        .env("COLONY_TURNS", env.turns.to_string())
+        .env("COLONY_DAY", env.day.to_string())
+        .env("COLONY_DAYS_LEFT", format!("{:.2}", env.days_left))
+        .env("COLONY_TURN_HOURS", env.turn_hours.to_string())
+        .env("COLONY_AGENT_STATE_DIR", env.state_dir)
+        .current_dir(std::env::current_dir().unwrap_or_else(|_| env.state_dir.to_owned()))
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .spawn();
+    let Ok(mut child) = child else {
+        return failed(start);
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // An agent that ignores stdin may close it early; that is fine.
+        let _ = stdin.write_all(env.prompt.as_bytes());
+    }
+    let pgid = child.id() as i32;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                // The turn is over: stray children of the agent go with it.
+                kill_group(pgid);
+                return TurnRun {
+                    exit: status.code(),
+                    seconds: secs(start),
+                    timed_out: false,
+                    failed: !status.success(),
+                };
+            }
+            Ok(None) if start.elapsed() >= timeout => {
+                kill_group(pgid);
+                let _ = child.wait();
+                if let Ok(mut f) = open() {
+                    let _ = writeln!(
+                        f,
+                        "--- turn {} cut off after {} s ---",
+                        env.turn,
+                        timeout.as_secs_f64()
+                    );
+                }
+                return TurnRun {
+                    exit: None,
+                    seconds: secs(start),
+                    timed_out: true,
+                    failed: true,
+                };
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(_) => return failed(start),
+        }
+    }
+}
+
+fn kill_group(pgid: i32) {
+    // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+fn secs(start: Instant) -> f64 {
+    (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0
+}
+
+fn failed(start: Instant) -> TurnRun {
+    TurnRun {
+        exit: None,
+        seconds: secs(start),
+        timed_out: false,
+        failed: true,
+    }
+}

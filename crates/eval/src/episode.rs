@@ -1,0 +1,344 @@
+//! One episode: a fresh colonyd, the scenario's game and setup, the game paused, then turns
+//! (the agent acts through the recording proxy, then the harness advances the game by the turn
+//! length) until the horizon, game over, or — for lab-play scenarios — success. Each turn is a
+//! line of `trajectory.jsonl`; the final save, the agent's output and the scores are kept in the
+//! episode's folder.
+
+use crate::agent::{self, TurnEnv, TurnRun};
+use crate::history::{Row, Stats};
+use crate::metrics::Outcome;
+use crate::proxy::{ApiCall, Proxy};
+use crate::scenario::Scenario;
+use crate::score;
+use crate::service::Service;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How episodes are played (shared by every episode of a run).
+#[derive(Clone, Debug)]
+pub struct PlayOpts {
+    pub agent: String,
+    /// Replaces the scenario's turn length.
+    pub turn_hours: Option<f64>,
+    pub turn_timeout: Duration,
+    pub colonyd: PathBuf,
+}
+
+/// What results.json says of one episode.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpisodeResult {
+    pub id: String,
+    pub scenario: String,
+    pub seed: u64,
+    pub score: f64,
+    pub success: bool,
+    pub achievements: Vec<String>,
+    pub days_survived: f64,
+    pub game_over: bool,
+    pub wall_seconds: f64,
+    pub turns: u32,
+    pub turn_hours: f64,
+    pub timeouts: u32,
+    pub agent_failures: u32,
+    pub api_calls: usize,
+    pub api_errors: usize,
+    pub metrics: BTreeMap<String, f64>,
+    /// Why the episode could not be played (setup failed, colonyd died...); scores are 0 then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The history (hourly rows), for the report; kept out of results.json.
+    #[serde(skip)]
+    pub rows: Vec<Row>,
+}
+
+/// One line of trajectory.jsonl.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TurnRecord<'a> {
+    turn: u32,
+    day: u32,
+    prompt: &'a str,
+    agent: &'a TurnRun,
+    requests: &'a [ApiCall],
+    /// The last history row after the turn's advance.
+    row: Option<&'a Row>,
+}
+
+/// Progress reports: (episode id, day reached, horizon days).
+pub type Progress<'a> = &'a (dyn Fn(&str, u32, f64) + Sync);
+
+/// Plays one episode into `dir` (created).
+pub fn play(
+    s: &Scenario,
+    seed: u64,
+    id: &str,
+    opts: &PlayOpts,
+    dir: &Path,
+    rt: &tokio::runtime::Handle,
+    progress: Progress<'_>,
+) -> EpisodeResult {
+    let start = Instant::now();
+    let turn_hours = opts.turn_hours.unwrap_or(s.turn_hours);
+    let mut r = EpisodeResult {
+        id: id.to_owned(),
+        scenario: s.id.clone(),
+        seed,
+        score: 0.0,
+        success: false,
+        achievements: Vec::new(),
+        days_survived: 0.0,
+        game_over: false,
+        wall_seconds: 0.0,
+        turns: 0,
+        turn_hours,
+        timeouts: 0,
+        agent_failures: 0,
+        api_calls: 0,
+        api_errors: 0,
+        metrics: BTreeMap::new(),
+        error: None,
+        rows: Vec::new(),
+    };
+    let outcome = match run_turns(s, seed, id, opts, dir, rt, progress, turn_hours, &mut r) {
+        Ok(o) => o,
+        Err(e) => {
+            r.error = Some(e);
+            Outcome {
+                rows: std::mem::take(&mut r.rows),
+                ..Outcome::default()
+            }
+        }
+    };
+    r.score = score::episode_score(s, &outcome);
+    r.success = r.error.is_none() && score::episode_success(s, &outcome);
+    r.achievements = score::episode_achievements(s, &outcome);
+    r.days_survived = outcome.days_survived();
+    r.game_over = outcome
+        .rows
+        .last()
+        .is_some_and(|l| l.game_over || l.population() == 0);
+    r.metrics = outcome.all_metrics();
+    r.rows = outcome.rows;
+    r.wall_seconds = (start.elapsed().as_secs_f64() * 100.0).round() / 100.0;
+    r
+}
+
+/// The new-game body of the scenario.
+fn new_game_body(s: &Scenario, seed: u64) -> Value {
+    let mut body = json!({
+        "seed": seed,
+        "faction": s.game.faction,
+        "mode": s.game.mode,
+        "map": s.game.map,
+    });
+    if let Some(name) = &s.game.settlement {
+        body["settlement"] = json!(name);
+    }
+    if s.setup.needs_game_setup() {
+        body["setup"] = json!({
+            "goods": s.setup.goods,
+            "science": s.setup.science,
+            "unlocked": s.setup.unlocked,
+        });
+    }
+    body
+}
+
+/// Starts the game: new game with the setup, the gate open, setup commands, paused.
+fn set_up(svc: &Service, s: &Scenario, seed: u64) -> Result<(), String> {
+    svc.post("/api/game/new", &new_game_body(s, seed))
+        .map_err(|e| format!("starting the scenario's game failed: {e}"))?;
+    svc.post("/api/ready", &json!({"ready": true}))
+        .map_err(|e| format!("opening the ready gate failed: {e}"))?;
+    for (i, c) in s.setup.commands.iter().enumerate() {
+        let (m, p) = c.method_path();
+        let res = if m == "GET" {
+            svc.get(p)
+        } else {
+            let body = c.body.as_ref().map_or_else(
+                || Ok(json!({})),
+                |b| serde_json::to_value(b).map_err(|e| crate::service::CallError(e.to_string())),
+            );
+            body.and_then(|b| svc.post(p, &b))
+        };
+        res.map_err(|e| format!("setup command {} ({}) failed: {e}", i + 1, c.route))?;
+    }
+    svc.post("/api/speed", &json!({"speed": 0}))
+        .map_err(|e| format!("pausing the game failed: {e}"))?;
+    Ok(())
+}
+
+/// Rows after `after_ticks`, read from `/api/stats` from the day of the last known row.
+fn new_rows(svc: &Service, from_day: u32, after_ticks: u64) -> Result<Vec<Row>, String> {
+    let v = svc
+        .get(&format!("/api/stats?from={}", from_day.max(1)))
+        .map_err(|e| format!("reading /api/stats failed: {e}"))?;
+    let stats: Stats = serde_json::from_value(v)
+        .map_err(|e| format!("/api/stats answered an unexpected shape: {e}"))?;
+    Ok(stats
+        .rows
+        .into_iter()
+        .filter(|r| r.ticks > after_ticks)
+        .collect())
+}
+
+/// Finished buildings at the end by prefab base name (`LumberMill.Folktails` -> `LumberMill`).
+fn built(svc: &Service) -> Result<BTreeMap<String, u32>, String> {
+    let v = svc
+        .get("/api/buildings?limit=0")
+        .map_err(|e| format!("reading /api/buildings failed: {e}"))?;
+    let mut out = BTreeMap::new();
+    for b in v.as_array().into_iter().flatten() {
+        if b.get("finished").and_then(Value::as_bool) != Some(true) {
+            continue;
+        }
+        if let Some(name) = b.get("name").and_then(Value::as_str) {
+            let base = name.split('.').next().unwrap_or(name);
+            *out.entry(base.to_owned()).or_insert(0) += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The turn's prompt: the goal, where the episode stands and a compact observation.
+fn prompt(
+    s: &Scenario,
+    turn: u32,
+    turns: u32,
+    day: u32,
+    days_left: f64,
+    turn_hours: f64,
+    obs: &str,
+) -> String {
+    format!(
+        "Scenario {id}: {title}\nGoal: {goal}\nTurn {turn} of {turns}: day {day}, {days_left:.1} days left; \
+         after your turn the game advances {turn_hours} hours. The game is paused while you act.\n\
+         Colony now (GET /api/summary):\n{obs}\n",
+        id = s.id,
+        title = s.title,
+        goal = s.goal.trim(),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_turns(
+    s: &Scenario,
+    seed: u64,
+    id: &str,
+    opts: &PlayOpts,
+    dir: &Path,
+    rt: &tokio::runtime::Handle,
+    progress: Progress<'_>,
+    turn_hours: f64,
+    r: &mut EpisodeResult,
+) -> Result<Outcome, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let state_dir = dir.join("agent-state");
+    std::fs::create_dir_all(&state_dir).map_err(|e| e.to_string())?;
+    let svc = Service::start(&opts.colonyd)?;
+    set_up(&svc, s, seed)?;
+    let proxy = rt
+        .block_on(Proxy::start(svc.http_port))
+        .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
+    let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
+        .map_err(|e| format!("cannot write the trajectory: {e}"))?;
+    let turns = s.turns(turn_hours);
+    let horizon_hours = s.horizon_days * 24.0;
+    let mut rows: Vec<Row> = new_rows(&svc, 1, 0)?;
+    let mut played_hours = 0.0;
+    for turn in 1..=turns {
+        let day = rows.last().map_or(1, |l| l.day);
+        let days_left = (horizon_hours - played_hours) / 24.0;
+        let obs = svc
+            .get_text("/api/summary?format=toon-text")
+            .unwrap_or_default();
+        let text = prompt(s, turn, turns, day, days_left, turn_hours, obs.trim_end());
+        let env = TurnEnv {
+            prompt: &text,
+            goal: &s.goal,
+            scenario: &s.id,
+            episode: id,
+            turn,
+            turns,
+            day,
+            days_left,
+            turn_hours,
+            proxy_port: proxy.port,
+            ws_port: svc.ws_port,
+            state_dir: &state_dir,
+        };
+        let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
+        let calls = proxy.take_calls();
+        r.turns = turn;
+        r.timeouts += u32::from(run.timed_out);
+        r.agent_failures += u32::from(run.failed);
+        r.api_calls += calls.len();
+        r.api_errors += calls
+            .iter()
+            .filter(|c| c.error.is_some() || c.status >= 400)
+            .count();
+        let hours = turn_hours.min(horizon_hours - played_hours);
+        let advanced = svc.post("/api/game/advance", &json!({"hours": hours}));
+        if let Err(e) = advanced {
+            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            r.rows = rows;
+            return Err(format!("advancing the game failed: {e}"));
+        }
+        played_hours += hours;
+        let last = rows.last().map_or((1, 0), |l| (l.day, l.ticks));
+        rows.extend(new_rows(&svc, last.0, last.1)?);
+        write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+        let now = rows.last().map_or(1, |l| l.day);
+        progress(id, now, s.horizon_days);
+        let over = rows
+            .last()
+            .is_some_and(|l| l.game_over || l.population() == 0);
+        let done = s.stop_on_success
+            && score::episode_success(
+                s,
+                &Outcome {
+                    rows: rows.clone(),
+                    ..Outcome::default()
+                },
+            );
+        if over || done || played_hours >= horizon_hours - 1e-9 {
+            break;
+        }
+    }
+    let built = built(&svc)?;
+    let saved = svc
+        .post("/api/game/save", &json!({"name": "final"}))
+        .map_err(|e| format!("saving the final game failed: {e}"))?;
+    let _ = saved;
+    let from = svc.dir.path().join("saves").join("final.colony.json");
+    std::fs::copy(&from, dir.join("final.colony.json"))
+        .map_err(|e| format!("cannot keep the final save {}: {e}", from.display()))?;
+    Ok(Outcome { rows, built })
+}
+
+fn write_turn(
+    f: &mut std::fs::File,
+    turn: u32,
+    day: u32,
+    prompt: &str,
+    run: &TurnRun,
+    calls: &[ApiCall],
+    row: Option<&Row>,
+) {
+    let rec = TurnRecord {
+        turn,
+        day,
+        prompt,
+        agent: run,
+        requests: calls,
+        row,
+    };
+    if let Ok(line) = serde_json::to_string(&rec) {
+        let _ = writeln!(f, "{line}");
+    }
+}

@@ -1,0 +1,24 @@
+//! The evaluation harness behind `colony eval`: scenarios as data files, episodes played by any
+//! agent command against a fresh colonyd each (over HTTP only, through a recording proxy),
+//! scores, Crafter-style achievements, and the run's `results.json` and `report.html`.
+//!
+//! Modules: `scenario` (the TOML schema and its validation), `history` (the hourly rows of
+//! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
+//! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
+//! recording proxy), `agent` (one turn of the agent's process), `episode` (the turn loop),
+//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page).
+//! `docs/evaluation.md` describes the whole loop for users.
+
+pub mod achievements;
+pub mod agent;
+pub mod episode;
+pub mod history;
+pub mod metrics;
+pub mod proxy;
+pub mod report;
+pub mod run;
+pub mod scenario;
+pub mod score;
+pub mod service;
+
+pub use run::main;

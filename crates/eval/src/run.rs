@@ -1,0 +1,338 @@
+//! `colony eval`: plans the episodes (scenarios x seeds), plays up to `--parallel` at once, shows
+//! progress on stderr, and writes `results.json` and `report.html` into the output folder.
+
+use crate::achievements;
+use crate::episode::{self, EpisodeResult, PlayOpts};
+use crate::report;
+use crate::scenario::{self, Scenario};
+use crate::score::{self, ScenarioSummary};
+use clap::Parser;
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The flags of `colony eval`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "colony eval",
+    about = "Evaluate an agent: play scenarios against fresh colonyd processes and score them",
+    after_help = "Example: colony eval --scenario survive-60 --agent 'python3 agents/random.py' --seeds 1..10 --parallel 2"
+)]
+pub struct EvalArgs {
+    /// List the shipped scenarios (id, faction, mode, days, title) and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Scenario ids or .toml files (repeat or comma-separate).
+    #[arg(long, value_delimiter = ',')]
+    pub scenario: Vec<String>,
+    /// The agent's shell command, run once per turn.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Seeds replacing the scenarios' own: `7,8,9`, `1..10`.
+    #[arg(long, conflicts_with = "episodes")]
+    pub seeds: Option<String>,
+    /// Episodes per scenario: its first N seeds (continued past its list when it is shorter).
+    #[arg(long)]
+    pub episodes: Option<usize>,
+    /// Episodes played at once (each runs its own colonyd).
+    #[arg(long, default_value_t = 1)]
+    pub parallel: usize,
+    /// Game hours per turn (default: each scenario's own).
+    #[arg(long)]
+    pub turn_hours: Option<f64>,
+    /// Seconds an agent's turn may take before its process group is killed.
+    #[arg(long, default_value_t = 120.0)]
+    pub turn_timeout: f64,
+    /// Output folder (created; existing results in it are replaced).
+    #[arg(long, default_value = "eval-results")]
+    pub out: PathBuf,
+    /// The colonyd binary (default: $COLONYD, beside this program, or on PATH).
+    #[arg(long)]
+    pub colonyd: Option<PathBuf>,
+    /// No progress lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The whole results.json.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Results {
+    pub agent: String,
+    /// Crafter score over every episode: geometric mean of the achievement success rates.
+    pub score: f64,
+    pub episodes_played: usize,
+    pub wall_seconds: f64,
+    /// Achievement id -> share of all episodes that unlocked it.
+    pub achievements: BTreeMap<String, f64>,
+    /// Achievement id -> title.
+    pub achievement_titles: BTreeMap<String, String>,
+    pub scenarios: BTreeMap<String, ScenarioSummary>,
+    pub episodes: Vec<EpisodeResult>,
+}
+
+/// One planned episode.
+struct Plan {
+    scenario: usize,
+    seed: u64,
+    id: String,
+}
+
+fn seeds_for(s: &Scenario, a: &EvalArgs) -> Result<Vec<u64>, String> {
+    if let Some(text) = &a.seeds {
+        return scenario::parse_seeds(text);
+    }
+    let mut seeds = s.game.seeds.clone();
+    if let Some(n) = a.episodes {
+        if n == 0 {
+            return Err("--episodes must be at least 1".into());
+        }
+        let mut next = seeds.iter().max().copied().unwrap_or(0);
+        while seeds.len() < n {
+            next += 1;
+            seeds.push(next);
+        }
+        seeds.truncate(n);
+    }
+    Ok(seeds)
+}
+
+/// Runs `colony eval` with its arguments (after `eval`); returns the exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    let a = match EvalArgs::try_parse_from(std::iter::once("colony eval".to_owned()).chain(args)) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(&a) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn run(a: &EvalArgs) -> Result<(), String> {
+    if a.list {
+        for s in Scenario::shipped().map_err(|e| e.to_string())? {
+            println!(
+                "{:<22} {:<10} {:<7} {:>4} days  {}",
+                s.id, s.game.faction, s.game.mode, s.horizon_days, s.title
+            );
+        }
+        return Ok(());
+    }
+    let agent = a
+        .agent
+        .clone()
+        .ok_or("--agent 'COMMAND' is required (or --list to see the scenarios)")?;
+    if a.scenario.is_empty() {
+        return Err("--scenario ID|FILE is required; `colony eval --list` shows the ids".into());
+    }
+    if let Some(h) = a.turn_hours {
+        scenario::check_turn_hours(h).map_err(|e| e.replace("turn_hours", "--turn-hours"))?;
+    }
+    if !(a.turn_timeout.is_finite() && a.turn_timeout > 0.0) {
+        return Err(format!(
+            "--turn-timeout must be a positive number of seconds; got {}",
+            a.turn_timeout
+        ));
+    }
+    let scenarios = a
+        .scenario
+        .iter()
+        .map(|id| Scenario::find(id).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut plans = VecDeque::new();
+    for (i, s) in scenarios.iter().enumerate() {
+        for seed in seeds_for(s, a)? {
+            let id = format!("{}-s{seed}", s.id);
+            if plans.iter().any(|p: &Plan| p.id == id) {
+                continue;
+            }
+            plans.push_back(Plan {
+                scenario: i,
+                seed,
+                id,
+            });
+        }
+    }
+    let opts = PlayOpts {
+        agent: agent.clone(),
+        turn_hours: a.turn_hours,
+        turn_timeout: Duration::from_secs_f64(a.turn_timeout),
+        colonyd: crate::service::find_colonyd(a.colonyd.as_deref()),
+    };
+    std::fs::create_dir_all(a.out.join("episodes"))
+        .map_err(|e| format!("cannot make {}: {e}", a.out.display()))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let total = plans.len();
+    let queue = Mutex::new(plans);
+    let done: Mutex<Vec<EpisodeResult>> = Mutex::new(Vec::new());
+    let quiet = a.quiet;
+    // A line per episode every 10 game days.
+    let shown: Mutex<BTreeMap<String, u32>> = Mutex::new(BTreeMap::new());
+    let progress = move |id: &str, day: u32, horizon: f64| {
+        let mut shown = shown.lock().expect("not poisoned");
+        let last = shown.entry(id.to_owned()).or_insert(0);
+        if !quiet && day / 10 > *last / 10 {
+            eprintln!("  {id}: day {day} of {horizon}");
+        }
+        *last = (*last).max(day);
+    };
+    if !quiet {
+        eprintln!(
+            "colony eval: {total} episodes, {} at once, agent: {agent}",
+            a.parallel.max(1)
+        );
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..a.parallel.clamp(1, 64) {
+            scope.spawn(|| {
+                loop {
+                    let Some(p) = queue.lock().expect("not poisoned").pop_front() else {
+                        break;
+                    };
+                    let s = &scenarios[p.scenario];
+                    let dir = a.out.join("episodes").join(&p.id);
+                    let _ = std::fs::remove_dir_all(&dir);
+                    let r = episode::play(s, p.seed, &p.id, &opts, &dir, rt.handle(), &progress);
+                    let mut d = done.lock().expect("not poisoned");
+                    d.push(r);
+                    if !quiet {
+                        let r = d.last().expect("pushed");
+                        let mean = d.iter().map(|e| e.score).sum::<f64>() / d.len() as f64;
+                        eprintln!(
+                            "[{}/{total}] {}: score {:.1}{} days {:.1}, {} turns, {:.1} s{}  (mean so far {mean:.1})",
+                            d.len(),
+                            r.id,
+                            r.score,
+                            if r.success { " success," } else { "," },
+                            r.days_survived,
+                            r.turns,
+                            r.wall_seconds,
+                            r.error.as_ref().map(|e| format!(", error: {e}")).unwrap_or_default()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let mut episodes = done.into_inner().expect("not poisoned");
+    episodes.sort_by(|x, y| (x.scenario.as_str(), x.seed).cmp(&(y.scenario.as_str(), y.seed)));
+    let results = summarize(&agent, &scenarios, episodes, start.elapsed().as_secs_f64());
+    let json = serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?;
+    write_atomic(&a.out.join("results.json"), json.as_bytes())?;
+    write_atomic(
+        &a.out.join("report.html"),
+        report::html(&results).as_bytes(),
+    )?;
+    if !quiet {
+        eprintln!(
+            "score (Crafter, over {} achievements): {:.2}; results in {}",
+            results.achievements.len(),
+            results.score,
+            a.out.display()
+        );
+        for (id, s) in &results.scenarios {
+            eprintln!(
+                "  {id}: mean {:.1} ± {:.1}, success {:.0}% over {} episodes",
+                s.mean_score,
+                s.stderr,
+                100.0 * s.success_rate,
+                s.episodes
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The aggregates of a run.
+pub fn summarize(
+    agent: &str,
+    scenarios: &[Scenario],
+    episodes: Vec<EpisodeResult>,
+    wall: f64,
+) -> Results {
+    let counted_by = |s: &Scenario| -> Vec<&'static str> {
+        achievements::ALL
+            .iter()
+            .map(|x| x.id)
+            .filter(|id| {
+                s.achievements
+                    .as_ref()
+                    .is_none_or(|l| l.iter().any(|x| x == id))
+            })
+            .collect()
+    };
+    let mut per = BTreeMap::new();
+    for s in scenarios {
+        let eps: Vec<&EpisodeResult> = episodes.iter().filter(|e| e.scenario == s.id).collect();
+        if eps.is_empty() {
+            continue;
+        }
+        let scores: Vec<f64> = eps.iter().map(|e| e.score).collect();
+        let (mean, stderr) = score::mean_stderr(&scores);
+        let days: Vec<f64> = eps.iter().map(|e| e.days_survived).collect();
+        per.insert(
+            s.id.clone(),
+            ScenarioSummary {
+                title: s.title.clone(),
+                faction: s.game.faction.clone(),
+                mode: s.game.mode.clone(),
+                episodes: eps.len(),
+                mean_score: mean,
+                stderr,
+                success_rate: crate::metrics::round3(
+                    eps.iter().filter(|e| e.success).count() as f64 / eps.len() as f64,
+                ),
+                mean_days_survived: score::mean_stderr(&days).0,
+                achievements: score::achievement_rates(
+                    counted_by(s).into_iter(),
+                    eps.iter().map(|e| e.achievements.as_slice()),
+                ),
+            },
+        );
+    }
+    let overall = score::achievement_rates(
+        achievements::ALL.iter().map(|x| x.id),
+        episodes.iter().map(|e| e.achievements.as_slice()),
+    );
+    let rates: Vec<f64> = overall.values().copied().collect();
+    Results {
+        agent: agent.to_owned(),
+        score: score::crafter_score(&rates),
+        episodes_played: episodes.len(),
+        wall_seconds: (wall * 100.0).round() / 100.0,
+        achievements: overall,
+        achievement_titles: achievements::ALL
+            .iter()
+            .map(|x| (x.id.to_owned(), x.title.to_owned()))
+            .collect(),
+        scenarios: per,
+        episodes,
+    }
+}
+
+/// Writes a file atomically: a temporary file in the same folder, flushed, then renamed.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| e.to_string())?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
+}
