@@ -3,6 +3,7 @@
 
 mod commands;
 mod connector;
+mod eval;
 mod settings;
 mod support;
 mod views;
