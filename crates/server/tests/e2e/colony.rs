@@ -869,14 +869,32 @@ async fn districts_resources_distribution_and_migration() {
     .await;
     assert_eq!(body["from"], "District 9");
     assert_eq!(body["districts"], json!(["District 1", "District 2"]));
+    // An unknown destination is named as `to`, not `from`.
     let body = refused(
         &s,
         "/api/district/migrate",
-        json!({"from": "District 2", "to": "District 2", "count": 5}),
-        "no_population",
+        json!({"from": "District 1", "to": "District 9", "count": 1}),
+        "not_found",
     )
     .await;
-    assert_eq!(body["requested"], 5);
+    assert_eq!(
+        (&body["to"], &body["from"]),
+        (&json!("District 9"), &Value::Null)
+    );
+    // Migrating a district to itself is a bad parameter, not an empty district.
+    let body = refused(
+        &s,
+        "/api/district/migrate",
+        json!({"from": "District 1", "to": "district 1", "count": 5}),
+        "invalid_param",
+    )
+    .await;
+    assert!(
+        body["error"].as_str().unwrap().contains("same district"),
+        "{body}"
+    );
+    let (_, pop2) = s.get("/api/population").await;
+    assert_eq!(pop2, pop, "nothing moved");
     let body = refused(
         &s,
         "/api/district/migrate",

@@ -4,6 +4,7 @@
 mod agent;
 mod automation;
 mod colony;
+mod contract;
 mod game;
 mod http_rules;
 mod land;

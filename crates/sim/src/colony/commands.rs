@@ -620,7 +620,17 @@ impl World {
     /// Moves up to `count` adults from one district to another. Returns the number moved.
     pub fn migrate(&mut self, from: &str, to: &str, count: i64) -> Result<u32, CommandError> {
         let f = self.district_named(from, "from")?;
-        let t = self.district_named(to, "from")?;
+        let t = self.district_named(to, "to")?;
+        if f == t {
+            return Err(CommandError::invalid_param(
+                format!(
+                    "from and to name the same district ({from:?}); migrate moves adults between two districts"
+                ),
+                to,
+            )
+            .with("from", from)
+            .with("to", to));
+        }
         if count < 1 {
             return Err(CommandError::invalid_param(
                 format!("count must be at least 1; got {count}"),
@@ -634,13 +644,13 @@ impl World {
             .filter(|(_, b)| b.district == Some(f) && !b.child && !b.is_bot)
             .map(|(id, _)| *id)
             .collect();
-        if movers.is_empty() || f == t {
+        if movers.is_empty() {
             return Err(CommandError::new(
                 ErrorCode::NoPopulation,
                 format!("{from} has no adult beavers to move (requested {count})"),
             )
             .with("from", from)
-            .with("available", if f == t { 0 } else { movers.len() })
+            .with("available", 0)
             .with("requested", count));
         }
         let n = (count as usize).min(movers.len());

@@ -107,7 +107,14 @@ pub struct BuildingView {
 #[serde(rename_all = "camelCase")]
 pub struct NeedView {
     pub id: String,
+    /// 0-1, higher is more satisfied: the game's own points (a range per need, such as -3..1 for
+    /// Hunger and Thirst) scaled as `(points - min) / (max - min)`. 0 is the range's bottom, where
+    /// Hunger and Thirst kill.
     pub points: f64,
+    /// The served value at which the need turns favourable (the game's 0 on the same scale, e.g.
+    /// 0.75 for Hunger and Thirst): above it the need adds wellbeing, at or below it it takes
+    /// some, and a need with a critical state is then `critical`.
+    pub threshold: f64,
     pub wellbeing: i32,
     pub favorable: bool,
     pub critical: bool,
@@ -414,7 +421,8 @@ impl World {
             .filter(|(d, p)| full || b.is_bot || d.group == "BasicNeeds" || **p > 0.0)
             .map(|(d, p)| NeedView {
                 id: d.id.clone(),
-                points: (*p * 1000.0).round() / 1000.0,
+                points: round3(served_points(d, *p)),
+                threshold: round3(served_points(d, 0.0)),
                 wellbeing: if d.favorable_at(*p) {
                     d.favorable
                 } else {
@@ -771,6 +779,19 @@ pub(crate) fn pausable(b: &Building) -> bool {
             Kind::BreedingPod | Kind::Attraction | Kind::Storage
         )
         || b.spec().power.input > 0.0)
+}
+
+/// A need's points on the served 0-1 scale (see [`NeedView::points`]).
+fn served_points(d: &super::beaver::NeedDef, p: f64) -> f64 {
+    if d.max > d.min {
+        ((p - d.min) / (d.max - d.min)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
+fn round3(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
 }
 
 fn round2(v: f64) -> f64 {
