@@ -32,6 +32,7 @@
 //! | `power.generator.added` | the first tick a finished generator is in a network | `{id, name, networkId, output, nominalOutput}` |
 //! | `power.generator.updated` | a generator's output moved by 10% of its nominal output since last announced, or stopped or started | `{id, name, networkId, output, previous, nominalOutput}` |
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
+//! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
@@ -98,6 +99,7 @@ pub mod names {
     pub const GAME_OVER: &str = "game.over";
     pub const GAME_STARTING_BUILDING: &str = "game.starting.building";
     pub const ENTITY_CREATED: &str = "entity.created";
+    pub const WONDER_ACTIVATED: &str = "wonder.activated";
 }
 
 /// One game event.

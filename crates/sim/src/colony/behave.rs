@@ -1438,6 +1438,7 @@ pub(crate) fn input_wants(b: &super::building::Building) -> Vec<(String, u32)> {
     }
     out.extend(crate::power::fuel_want(b));
     out.extend(super::ailments::supply_want(b));
+    out.extend(super::wonder::launch_want(b));
     out
 }
 

@@ -379,6 +379,9 @@ pub struct Building {
     /// Placement order (work of equal priority goes oldest first).
     #[serde(default)]
     pub seq: u32,
+    /// A wonder that was launched (see `wonder`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wonder_active: bool,
     #[serde(skip)]
     pub cache: SpecCache,
 }
@@ -423,6 +426,7 @@ impl Building {
             floodgate_height: 0.0,
             district: None,
             seq: 0,
+            wonder_active: false,
             cache: SpecCache::default(),
         }
     }

@@ -295,6 +295,7 @@ impl World {
         self.employ_beavers();
         self.distribute_goods();
         self.breed_in_pods();
+        self.launch_wonders();
         self.check_wellbeing_record();
         self.announce_alerts();
     }

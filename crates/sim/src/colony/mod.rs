@@ -29,6 +29,7 @@ mod path_place;
 mod place;
 pub mod rules;
 mod views;
+pub mod wonder;
 
 use std::collections::BTreeMap;
 

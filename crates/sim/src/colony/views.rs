@@ -60,6 +60,12 @@ pub struct BuildingView {
     pub power_demand: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_supply: Option<i64>,
+    /// Wonders only: always true there (see `colony::wonder`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_wonder: Option<bool>,
+    /// Wonders only: launched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wonder_active: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_clutch: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -374,6 +380,8 @@ impl World {
             nominal_power_output: p.as_ref().map(|p| p.nominal_output.round() as i64),
             power_demand: p.as_ref().map(|p| p.demand.round() as i64),
             power_supply: p.as_ref().map(|p| p.supply.round() as i64),
+            is_wonder: super::wonder::is_wonder(s).then_some(true),
+            wonder_active: super::wonder::is_wonder(s).then_some(b.wonder_active),
             is_clutch: p.as_ref().map(|p| p.is_clutch),
             clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
             automation: self.automation_view(id),
