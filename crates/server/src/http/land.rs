@@ -473,7 +473,8 @@ async fn planting_clear(
 #[derive(Deserialize, ToSchema)]
 pub struct PlantingFindBody {
     pub crop: String,
-    /// A farmhouse or forester: spots within its range (0 or absent: scan the area).
+    /// A farmhouse or forester (finished or not): spots within its range, at its level unless
+    /// `z` is given (0 or absent: scan the area x1, y1, x2, y2).
     #[serde(default)]
     pub id: i64,
     pub x1: Option<i64>,
@@ -511,17 +512,23 @@ async fn planting_find(
     Body(body): Body<PlantingFindBody>,
 ) -> ApiResult<SpotsResponse> {
     if body.id != 0 {
-        // No building kind with a planting range exists in the game yet.
-        return Err(AppError(
-            ApiError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "no farmhouse or forester with id {}; send an area (x1, y1, x2, y2) instead",
-                    body.id
-                ),
-            )
-            .with("id", body.id),
-        ));
+        let w = state.host.snapshot();
+        let spots = match i32::try_from(body.id) {
+            Ok(id) => w.find_planting_spots_for(&body.crop, id, body.z)?,
+            Err(_) => {
+                return Err(AppError(
+                    ApiError::new(
+                        ErrorCode::NotFound,
+                        format!(
+                            "no building with id {}; re-query GET /api/buildings",
+                            body.id
+                        ),
+                    )
+                    .with("id", body.id),
+                ));
+            }
+        };
+        return Ok(Json(SpotsResponse::of(body.crop, spots)));
     }
     let area = match (body.x1, body.y1, body.x2, body.y2) {
         (Some(x1), Some(y1), Some(x2), Some(y2)) => (x1, y1, x2, y2),
@@ -539,19 +546,25 @@ async fn planting_find(
         .host
         .snapshot()
         .find_planting_spots(&body.crop, area.0, area.1, area.2, area.3, body.z)?;
-    Ok(Json(SpotsResponse {
-        crop: body.crop,
-        spots: spots
-            .into_iter()
-            .map(|s| Spot {
-                x: s.x,
-                y: s.y,
-                z: s.z,
-                moist: s.moist,
-                planted: s.planted,
-            })
-            .collect(),
-    }))
+    Ok(Json(SpotsResponse::of(body.crop, spots)))
+}
+
+impl SpotsResponse {
+    fn of(crop: String, spots: Vec<sim::Spot>) -> SpotsResponse {
+        SpotsResponse {
+            crop,
+            spots: spots
+                .into_iter()
+                .map(|s| Spot {
+                    x: s.x,
+                    y: s.y,
+                    z: s.z,
+                    moist: s.moist,
+                    planted: s.planted,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// `{id}`.

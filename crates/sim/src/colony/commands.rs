@@ -415,6 +415,35 @@ impl World {
         })
     }
 
+    /// Planting spots for a crop within a farmhouse's or forester's range, finished or not (the
+    /// range is geometric: tiles within the work range of the doorstep, Manhattan distance), at
+    /// the building's level unless `z` names another. `not_found` for an unknown id,
+    /// `invalid_type` for a building that does not plant.
+    pub fn find_planting_spots_for(
+        &self,
+        crop: &str,
+        id: i32,
+        z: Option<i64>,
+    ) -> Result<Vec<crate::land::Spot>, CommandError> {
+        let name = self.building_name(id)?;
+        let b = &self.colony.buildings[&id];
+        if b.kind() != Kind::Planter {
+            return Err(wrong_type(id, &name, "a farmhouse or forester"));
+        }
+        let r = work_range(b.spec());
+        let door = self.colony.door(id).expect("exists");
+        let (w, h) = (self.map.width(), self.map.height());
+        let (x1, y1) = (door[0].saturating_sub(r), door[1].saturating_sub(r));
+        let (x2, y2) = ((door[0] + r).min(w - 1), (door[1] + r).min(h - 1));
+        let z = Some(z.unwrap_or(i64::from(b.z)));
+        let spots =
+            self.find_planting_spots(crop, x1.into(), y1.into(), x2.into(), y2.into(), z)?;
+        Ok(spots
+            .into_iter()
+            .filter(|s| manhattan([s.x, s.y, 0], [door[0], door[1], 0]) <= r)
+            .collect())
+    }
+
     /// Sets a floodgate's height (clamped to 0..maxHeight). Returns (name, height, max).
     pub fn set_floodgate(
         &mut self,
