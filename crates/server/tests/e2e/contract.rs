@@ -119,3 +119,119 @@ async fn planting_find_with_a_farmhouse_id_gives_the_spots_in_its_range() {
         .await;
     assert_eq!(code(&body), "not_found");
 }
+
+/// The district center's full view.
+async fn district_center(s: &Server) -> serde_json::Value {
+    let (_, all) = s
+        .get("/api/buildings?limit=0&detail=full&format=json")
+        .await;
+    all.as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"].as_str().unwrap().starts_with("DistrictCenter"))
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn nothing_but_a_path_may_stand_on_the_district_centers_doorstep() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let dc = district_center(&s).await;
+    let (ex, ey, ez) = (&dc["entranceX"], &dc["entranceY"], &dc["entranceZ"]);
+    let (_, body) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "SmallWarehouse.Folktails", "x": ex, "y": ey, "z": ez, "orientation": "south"}),
+        )
+        .await;
+    assert_eq!(body["reason"], "entrance", "{body}");
+    assert_eq!(body["blockerId"], dc["id"], "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("doorstep"),
+        "{body}"
+    );
+    // placement/find never offers it either.
+    let (x, y) = (ex.as_i64().unwrap(), ey.as_i64().unwrap());
+    let (_, found) = s
+        .post(
+            "/api/placement/find?format=json",
+            json!({"prefab": "SmallWarehouse.Folktails", "x1": x - 1, "y1": y - 1, "x2": x + 1, "y2": y + 1}),
+        )
+        .await;
+    let spots = found["placements"].as_array().unwrap();
+    assert!(!spots.is_empty(), "{found}");
+    assert!(
+        spots
+            .iter()
+            .all(|p| (p["x"].as_i64(), p["y"].as_i64()) != (Some(x), Some(y))),
+        "{found}"
+    );
+    // A path may go there.
+    let (_, path) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "Path", "x": ex, "y": ey, "z": ez, "orientation": "south"}),
+        )
+        .await;
+    assert!(path["id"].is_i64(), "{path}");
+}
+
+#[tokio::test]
+async fn placement_find_and_the_placed_part_agree_on_reachability_for_doorless_parts() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let dc = district_center(&s).await;
+    let (x, y) = (
+        dc["entranceX"].as_i64().unwrap(),
+        dc["entranceY"].as_i64().unwrap(),
+    );
+    // Power shafts have no door: builders reach them from a path within reach.
+    let (_, found) = s
+        .post(
+            "/api/placement/find?format=json",
+            json!({"prefab": "PowerShaft.Folktails", "x1": x - 3, "y1": y - 3, "x2": x + 3, "y2": y + 3}),
+        )
+        .await;
+    let best = &found["placements"][0];
+    assert_eq!(
+        best["reachable"], 1,
+        "a shaft beside the district's doorstep: {found}"
+    );
+    assert!(best["distance"].as_f64().unwrap() >= 0.0, "{best}");
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "PowerShaft.Folktails", "x": best["x"], "y": best["y"], "z": best["z"],
+                   "orientation": best["orientation"]}),
+        )
+        .await;
+    let (_, view) = s
+        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .await;
+    assert_eq!(view["reachable"], true, "{view}");
+    // Far from any path, both say unreachable.
+    let (_, far) = s
+        .post(
+            "/api/placement/find?format=json",
+            json!({"prefab": "PowerShaft.Folktails", "x1": 2, "y1": 2, "x2": 6, "y2": 6}),
+        )
+        .await;
+    let lone = &far["placements"][0];
+    assert_eq!(
+        (&lone["reachable"], &lone["distance"]),
+        (&json!(0), &json!(-1.0)),
+        "{far}"
+    );
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "PowerShaft.Folktails", "x": lone["x"], "y": lone["y"], "z": lone["z"],
+                   "orientation": lone["orientation"]}),
+        )
+        .await;
+    let (_, view) = s
+        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .await;
+    assert_eq!(view["reachable"], false, "{view}");
+}

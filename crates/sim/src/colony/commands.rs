@@ -500,6 +500,31 @@ impl World {
         let mut found: Vec<PlacementSpot> = Vec::new();
         let mut scanned = 0u32;
         let powered = self.powered_nodes_for(&s.name);
+        // Doorless parts (levers, relays, sensors, floodgates) are reached as a placed one is
+        // (`Colony::district_reaching`): from a path of the district within builders' reach.
+        let doorless = !super::geometry::has_entrance(s)
+            && !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs);
+        let reach = super::rules::colony_rules()
+            .districts
+            .builder_reach_off_path
+            .value;
+        let district_nodes: Vec<[u32; 3]> = match dc_door {
+            Some(r) if doorless => {
+                let nav = self.colony.nav();
+                nav.component(voxel(r[0], r[1], r[2]))
+                    .map(|c| {
+                        nav.nodes_of(c)
+                            .into_iter()
+                            .map(|n| {
+                                let (x, y, z) = super::geometry::unvoxel(n);
+                                [x, y, z]
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
         for (x, y) in area.tiles() {
             for o in Orientation::ALL {
                 let z = i64::from(self.map.terrain_height(x, y));
@@ -511,12 +536,31 @@ impl World {
                 let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
                 let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
                 let nav = self.colony.nav();
-                let path_access = door_v.is_some_and(|d| nav.is_node(voxel(d[0], d[1], d[2])));
-                let distance = match (door_v, dc_door) {
-                    (Some(d), Some(root)) if path_access => nav
-                        .distance(voxel(root[0], root[1], root[2]), voxel(d[0], d[1], d[2]))
-                        .map_or(-1.0, f64::from),
-                    _ => -1.0,
+                let (path_access, distance) = if doorless {
+                    // The nearest path of the district within reach of the part.
+                    let at = [p.x, p.y, p.z];
+                    let near = district_nodes
+                        .iter()
+                        .map(|n| (manhattan(*n, at), *n))
+                        .filter(|(d, _)| *d <= reach)
+                        .min();
+                    match (near, dc_door) {
+                        (Some((d, n)), Some(root)) => (
+                            d <= 1,
+                            nav.distance(voxel(root[0], root[1], root[2]), voxel(n[0], n[1], n[2]))
+                                .map_or(-1.0, |k| f64::from(k + d)),
+                        ),
+                        _ => (false, -1.0),
+                    }
+                } else {
+                    let access = door_v.is_some_and(|d| nav.is_node(voxel(d[0], d[1], d[2])));
+                    let distance = match (door_v, dc_door) {
+                        (Some(d), Some(root)) if access => nav
+                            .distance(voxel(root[0], root[1], root[2]), voxel(d[0], d[1], d[2]))
+                            .map_or(-1.0, f64::from),
+                        _ => -1.0,
+                    };
+                    (access, distance)
                 };
                 let flooded = super::geometry::footprint(s, p.x.into(), p.y.into(), o)
                     .iter()

@@ -363,6 +363,31 @@ impl World {
                 }
             }
         }
+        // A district center's doorstep stays free (a path may lie there): a building on it
+        // would cut the district off from its center.
+        if !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs) {
+            for dc in self.colony.centers() {
+                let Some([dx, dy, dz]) = self.colony.door(dc) else {
+                    continue;
+                };
+                if tiles.contains(&(i64::from(dx), i64::from(dy)))
+                    && (zu..zu + s.size.z.max(1)).contains(&dz)
+                {
+                    let center = &self.colony.buildings[&dc].prefab;
+                    return Err(refuse(
+                        "entrance",
+                        format!(
+                            "({dx}, {dy}, {dz}) is the doorstep of {center} #{dc}: {name} there would cut the district off; leave it free (a path may go there) and pick another spot (POST /api/placement/find)"
+                        ),
+                        name,
+                        x,
+                        y,
+                        z,
+                    )
+                    .with("blockerId", dc));
+                }
+            }
+        }
         Ok(Placement {
             prefab: content()
                 .buildings
