@@ -570,6 +570,7 @@ fn placements_beside_a_powered_network_are_near_power() {
     let spots = spots_in(&mut w, "SmallPile.Folktails", x, y, x + 8, y + 6);
     assert!(!spots.is_empty() && spots.iter().all(|s| s.near_power == 0));
     let spots = spots_in(&mut w, "Lodge.Folktails", x, y, x + 8, y + 6);
+    assert!(spots.iter().any(|s| s.near_power == 1));
     // A network without power to give is not "power".
     w.demolish_building(engine).unwrap();
     let drill = build(&mut w, "AquiferDrill.Folktails", x + 3, y + 2, z, "south");
