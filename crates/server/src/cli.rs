@@ -38,6 +38,12 @@ pub struct Args {
     /// Open the ready gate at start-up (for headless runs).
     #[arg(long)]
     pub ready: bool,
+    /// HTTP port for this run, overriding `httpPort` of the settings file (not written to it).
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub http_port: Option<u16>,
+    /// WebSocket port for this run, overriding `wsPort` of the settings file (not written to it).
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub ws_port: Option<u16>,
 }
 
 impl Args {

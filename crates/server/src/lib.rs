@@ -39,9 +39,14 @@ pub fn is_loopback(listen: &str) -> bool {
 fn init_logging() {
     let filter =
         tracing_subscriber::EnvFilter::try_from_env("COLONY_LOG").unwrap_or_else(|_| "info".into());
+    // Colour codes only on a terminal (a log written to a file stays plain), and never with
+    // NO_COLOR set.
+    use std::io::IsTerminal;
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .try_init();
 }
 
@@ -60,7 +65,14 @@ pub async fn run(args: cli::Args) -> i32 {
     for w in &loaded.warnings {
         tracing::warn!("{w}");
     }
-    let cfg = loaded.settings.clone();
+    let mut cfg = loaded.settings.clone();
+    // `--http-port` / `--ws-port` win over the settings file for this run only.
+    if let Some(p) = args.http_port {
+        cfg.http_port = p.into();
+    }
+    if let Some(p) = args.ws_port {
+        cfg.ws_port = p.into();
+    }
     // The start-up guard: never expose an unauthenticated service beyond this machine.
     if !is_loopback(&cfg.listen_address) && cfg.auth_token.is_empty() {
         eprintln!(
@@ -144,12 +156,19 @@ pub async fn run(args: cli::Args) -> i32 {
         saves_dir: Arc::new(saves_dir),
         host_form: host_form.clone(),
         built: Arc::new(OnceLock::new()),
+        ws_listening: http::WsListening {
+            port: cfg.ws_port,
+            enabled: cfg.ws_enabled,
+        },
     };
     let app = http::app(state);
     let http_listener = match tokio::net::TcpListener::bind(http_addr).await {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("colonyd: cannot listen on {http_addr} (httpPort): {e}");
+            eprintln!(
+                "colonyd: cannot listen on {http_addr} (httpPort): {e}; pick another port with --http-port PORT or httpPort in {}",
+                settings_path.display()
+            );
             return 1;
         }
     };
@@ -157,7 +176,10 @@ pub async fn run(args: cli::Args) -> i32 {
         match tokio::net::TcpListener::bind(ws_addr).await {
             Ok(l) => Some(l),
             Err(e) => {
-                eprintln!("colonyd: cannot listen on {ws_addr} (wsPort): {e}");
+                eprintln!(
+                    "colonyd: cannot listen on {ws_addr} (wsPort): {e}; pick another port with --ws-port PORT or wsPort in {} (or set wsEnabled false)",
+                    settings_path.display()
+                );
                 return 1;
             }
         }

@@ -52,11 +52,7 @@ const ASSETS: &[Asset] = &[
 /// at start-up, so `wsPort` and `wsEnabled` are the values the WebSocket listener started with
 /// (both take effect only after a restart, whatever the settings say now).
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let start = state.settings.get();
-    let listening = Listening {
-        ws_port: start.ws_port,
-        ws_enabled: start.ws_enabled,
-    };
+    let listening = state.ws_listening;
     Router::new()
         .route("/", get(index))
         .route("/dashboard", get(index))
@@ -101,24 +97,17 @@ async fn file(Path(file): Path<String>) -> Response {
     }
 }
 
-/// The WebSocket listener as started.
-#[derive(Clone, Copy)]
-struct Listening {
-    ws_port: u16,
-    ws_enabled: bool,
-}
-
 /// What the page needs before it can talk to the API: the WebSocket port (a different port than
 /// the page's), whether it listens, whether the API wants a token (live: the token is checked
 /// against the current settings), and the widget's own settings, so the widget is placed and its
 /// action log shown even while the ready gate keeps `GET /api/settings` closed. Nothing secret.
-async fn config(State(state): State<AppState>, listening: Listening) -> Response {
+async fn config(State(state): State<AppState>, listening: super::WsListening) -> Response {
     let s = state.settings.get();
     (
         [(header::CACHE_CONTROL, "no-store")],
         Json(json!({
-            "wsPort": listening.ws_port,
-            "wsEnabled": listening.ws_enabled,
+            "wsPort": listening.port,
+            "wsEnabled": listening.enabled,
             "authRequired": !s.auth_token.is_empty(),
             "actionLoggingEnabled": s.action_logging_enabled,
             "widgetLeft": s.widget_left,

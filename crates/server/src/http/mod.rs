@@ -46,6 +46,16 @@ pub struct AppState {
     pub saves_dir: Arc<PathBuf>,
     pub host_form: Option<Arc<str>>,
     pub built: Arc<OnceLock<Built>>,
+    /// The WebSocket listener as started (flags and settings at start-up; `wsPort` and
+    /// `wsEnabled` changes wait for a restart).
+    pub ws_listening: WsListening,
+}
+
+/// The WebSocket listener as started.
+#[derive(Clone, Copy, Debug)]
+pub struct WsListening {
+    pub port: u16,
+    pub enabled: bool,
 }
 
 /// What exists only once the router is built.

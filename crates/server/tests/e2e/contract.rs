@@ -235,3 +235,114 @@ async fn placement_find_and_the_placed_part_agree_on_reachability_for_doorless_p
         .await;
     assert_eq!(view["reachable"], false, "{view}");
 }
+
+#[tokio::test]
+async fn port_flags_override_the_settings_file_for_the_run_and_a_taken_port_names_them() {
+    use crate::support::free_port;
+    let dir = tempfile::tempdir().unwrap();
+    let (file_http, file_ws, http, ws) = (free_port(), free_port(), free_port(), free_port());
+    let settings = json!({"httpPort": file_http, "wsPort": file_ws});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args([
+            "--map",
+            "32",
+            "--ready",
+            "--http-port",
+            &http.to_string(),
+            "--ws-port",
+            &ws.to_string(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    let mut config = None;
+    for _ in 0..400 {
+        if let Ok(r) = client
+            .get(format!("http://127.0.0.1:{http}/dashboard/config.json"))
+            .send()
+            .await
+        {
+            config = Some(r.json::<serde_json::Value>().await.unwrap());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let config = config.expect("colonyd answers on the --http-port port");
+    assert_eq!(
+        config["wsPort"], ws,
+        "the page is told the port the listener uses"
+    );
+    let (conn, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{ws}/api/ws"))
+        .await
+        .expect("the WebSocket listens on --ws-port");
+    drop(conn);
+    let _ = child.kill();
+    let _ = child.wait();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        (&file["httpPort"], &file["wsPort"]),
+        (&json!(file_http), &json!(file_ws))
+    );
+
+    // A port in use: the error names the flag and the setting.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["--map", "32", "--http-port", &port.to_string()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--http-port") && stderr.contains("httpPort"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn the_log_written_to_a_file_has_no_colour_codes() {
+    use crate::support::free_port;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("colonyd.log");
+    let http = free_port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["--map", "32", "--http-port", &http.to_string()])
+        .args(["--ws-port", &free_port().to_string()])
+        .env_remove("NO_COLOR")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    for _ in 0..400 {
+        if client
+            .get(format!("http://127.0.0.1:{http}/api/ping"))
+            .send()
+            .await
+            .is_ok()
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("INFO"),
+        "the start-up lines are logged: {text:?}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "escape codes in a log file: {text:?}"
+    );
+}
