@@ -68,10 +68,10 @@ pub async fn run(args: cli::Args) -> i32 {
     let mut cfg = loaded.settings.clone();
     // `--http-port` / `--ws-port` win over the settings file for this run only.
     if let Some(p) = args.http_port {
-        cfg.http_port = p.into();
+        cfg.http_port = p;
     }
     if let Some(p) = args.ws_port {
-        cfg.ws_port = p.into();
+        cfg.ws_port = p;
     }
     // The start-up guard: never expose an unauthenticated service beyond this machine.
     if !is_loopback(&cfg.listen_address) && cfg.auth_token.is_empty() {
