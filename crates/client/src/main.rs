@@ -73,6 +73,13 @@ Exit codes: 0 ok, 1 other error, 2 bad input, 3 not found / unknown endpoint,
 4 not ready or busy (game_not_ready, game_loading, queue_full), 5 unauthorized, 6 connection failure.";
 
 fn main() {
+    // A closed pipe (`colony ... | head`) ends the program quietly, as it does other command-line
+    // tools, instead of a panic on the failed write.
+    // SAFETY: restoring the default SIGPIPE disposition at start-up, before any thread exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let argv: Vec<String> = std::env::args().skip(1).collect();
     // `colony eval` has flags of its own (the evaluation harness, crates/eval).
     if argv.first().is_some_and(|a| a == "eval") {
@@ -339,20 +346,39 @@ fn usage() -> String {
          Usage: colony [OPTIONS] COMMAND [key:value | --key value ...]\n\n\
          Commands (`colony help COMMAND` shows the parameters):\n",
     );
-    for c in routes::commands() {
-        let rs = routes::by_command(c);
-        let methods: Vec<&str> = rs.iter().map(|r| r.method.as_str()).collect();
-        let summary: Vec<&str> = rs.iter().map(|r| r.summary).collect();
-        out.push_str(&format!(
-            "  {:<14}{:<9}{:<20}{}\n",
-            c,
-            methods.join("|"),
-            rs[0].path,
-            summary.join("; ")
-        ));
-    }
-    for (name, _, summary) in LOCAL_COMMANDS {
-        out.push_str(&format!("  {:<14}{:<29}{}\n", name, "(client)", summary));
+    // Columns as wide as their longest entry, so long names and paths keep the table aligned.
+    let rows: Vec<(String, String, String, String)> = routes::commands()
+        .into_iter()
+        .map(|c| {
+            let rs = routes::by_command(c);
+            let methods: Vec<&str> = rs.iter().map(|r| r.method.as_str()).collect();
+            let summary: Vec<&str> = rs.iter().map(|r| r.summary).collect();
+            (
+                c.to_owned(),
+                methods.join("|"),
+                rs[0].path.to_owned(),
+                summary.join("; "),
+            )
+        })
+        .chain(LOCAL_COMMANDS.iter().map(|(name, _, summary)| {
+            (
+                (*name).to_owned(),
+                "(client)".to_owned(),
+                String::new(),
+                (*summary).to_owned(),
+            )
+        }))
+        .collect();
+    let width = |f: fn(&(String, String, String, String)) -> usize| {
+        rows.iter().map(f).max().unwrap_or(0) + 2
+    };
+    let (w0, w1, w2) = (
+        width(|r| r.0.len()),
+        width(|r| r.1.len()),
+        width(|r| r.2.len()),
+    );
+    for (c, m, p, s) in &rows {
+        out.push_str(&format!("  {c:<w0$}{m:<w1$}{p:<w2$}{s}\n"));
     }
     out.push('\n');
     out.push_str(GLOBAL_OPTIONS);
@@ -469,12 +495,39 @@ mod tests {
     fn every_route_command_has_help_and_a_line() {
         let u = usage();
         for r in ROUTES {
-            assert!(u.contains(&format!("  {:<14}", r.command)), "{}", r.command);
+            assert!(u.contains(&format!("  {} ", r.command)), "{}", r.command);
             assert!(command_help(r.command).unwrap().contains(r.path));
         }
         for (name, _, _) in LOCAL_COMMANDS {
             assert!(command_help(name).is_ok());
         }
         assert!(command_help("nope").is_err());
+    }
+
+    #[test]
+    fn the_command_table_stays_aligned_whatever_the_longest_name_and_path() {
+        let u = usage();
+        let table: Vec<&str> = u
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(table.len() > 40);
+        // The summary column starts at the same place on every line: two spaces after the widest
+        // path column, so no name or path runs into the next column.
+        let col = |l: &str| {
+            let p = l.find("/api/").or_else(|| l.find("(client)")).unwrap();
+            let after = p + l[p..].find(' ').unwrap();
+            after + l[after..].len() - l[after..].trim_start().len()
+        };
+        let first = col(table[0]);
+        for l in &table {
+            if l.contains("/api/") {
+                assert_eq!(col(l), first, "{l}");
+            }
+            let name = l.split_whitespace().next().unwrap();
+            assert!(l.starts_with(&format!("  {name}  ")), "name column: {l}");
+        }
     }
 }

@@ -380,3 +380,24 @@ fn top_once_shows_the_colony_and_the_gate() {
     let bad = s.run(home, &["top", "--interval", "0"]);
     assert_eq!(bad.code, 2);
 }
+
+#[test]
+fn a_closed_pipe_ends_colony_quietly() {
+    use std::io::Read;
+    // `colony` prints its command table into a pipe whose reader is already gone.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_colony"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let _ = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}
