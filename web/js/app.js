@@ -10,6 +10,7 @@ import { SettingsPanel } from "./settings.js";
 import { MapView, probeTiles } from "./map.js";
 import { BuildingPanel } from "./building.js";
 import { SummaryPanel } from "./summary.js";
+import { NotesPanel } from "./notes.js";
 
 const views = ["colony", "map", "settings"];
 let map = null;
@@ -118,6 +119,12 @@ async function boot() {
   summary = new SummaryPanel(channel);
   summary.on("locate", (a) => locate(a.id));
   window.colonyDashboard.summary = summary;
+  const notes = new NotesPanel(channel);
+  // The summary's `gameOver` (when the service sends it) keeps the banner true after reloads.
+  summary.on("summary", (s) => {
+    if (typeof s?.gameOver === "boolean") notes.setGameOver(s.gameOver, s.time?.dayNumber);
+  });
+  window.colonyDashboard.notes = notes;
   const agent = new AgentWidget(channel, config);
   settings = new SettingsPanel();
 
@@ -125,6 +132,7 @@ async function boot() {
     if (open) {
       colony.refreshAll();
       summary.refreshAll();
+      notes.refresh();
       checkMap();
       if (!$("#view-settings").hidden) settings.load();
     }
@@ -153,6 +161,7 @@ async function boot() {
   show(location.hash.slice(1) || "colony");
   colony.start();
   summary.start();
+  notes.start();
   agent.start(!channel);
   document.body.dataset.booted = "true";
 }

@@ -84,6 +84,7 @@ export class SummaryPanel extends Emitter {
       return;
     }
     const s = r.body;
+    this.emit("summary", s);
     const districts = Array.isArray(s.districts) ? s.districts : [];
     const sum = (f) => districts.reduce((n, d) => n + (Number(f(d)) || 0), 0);
     const pop = {

@@ -45,6 +45,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/map.js", JS),
     asset!("js/building.js", JS),
     asset!("js/summary.js", JS),
+    asset!("js/notes.js", JS),
     asset!("js/util.js", JS),
 ];
 
