@@ -45,6 +45,8 @@ pub struct TopData {
     pub summary: Option<Value>,
     /// `GET /api/alerts?limit=0&format=json`: every alert.
     pub alerts: Option<Value>,
+    /// `GET /api/notifications?limit=20&format=json`: the newest notifications (a page).
+    pub notifications: Option<Value>,
     pub agent: Option<Value>,
     /// Set when the game routes answered `game_not_ready`.
     pub gate_closed: bool,
@@ -109,6 +111,12 @@ pub fn fetch(api: &Api) -> Result<TopData, CliError> {
             &[("limit", "0"), ("format", "json")],
             &mut gate,
         )?;
+        d.notifications = get_with(
+            api,
+            "/api/notifications",
+            &[("limit", "20"), ("format", "json")],
+            &mut gate,
+        )?;
     }
     d.gate_closed = gate;
     Ok(d)
@@ -171,6 +179,7 @@ pub fn render(d: &TopData) -> String {
             w["cycle"], w["cycleLengthInDays"]
         ));
     }
+    ending_lines(&mut out, d);
     if let Some(s) = &d.summary {
         colony_lines(&mut out, s);
     }
@@ -225,6 +234,38 @@ fn num(v: &Value) -> f64 {
 }
 
 /// Days left as the summary gives them (one decimal); `-` when nobody uses the stock.
+/// Game over (the summary's `gameOver`, or a "Game over" notification as the newest) and the
+/// last deaths with their causes.
+fn ending_lines(out: &mut String, d: &TopData) {
+    let notes: Vec<&Value> = d
+        .notifications
+        .as_ref()
+        .and_then(|n| n["items"].as_array())
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let over = d.summary.as_ref().is_some_and(|s| s["gameOver"] == true)
+        || notes
+            .first()
+            .is_some_and(|n| n["subject"].as_str() == Some("Game over"));
+    if over {
+        out.push_str(
+            "GAME OVER: every beaver has died. Start again with `colony new-game` or load a save (`colony load`).\n",
+        );
+    }
+    let deaths: Vec<String> = notes
+        .iter()
+        .filter_map(|n| {
+            let s = n["subject"].as_str()?;
+            (s.contains(" died") || s.contains(" killed"))
+                .then(|| format!("{s} (cycle {} day {})", n["cycle"], n["cycleDay"]))
+        })
+        .take(3)
+        .collect();
+    if !deaths.is_empty() {
+        out.push_str(&format!("Last deaths: {}\n", deaths.join("; ")));
+    }
+}
+
 fn days_text(v: &Value) -> String {
     match v.as_f64() {
         Some(d) if d >= 0.0 => format!("{d:.1}d"),
@@ -417,6 +458,40 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_dead_colony_says_game_over_and_its_last_deaths() {
+        let note =
+            |s: &str, d: u32| json!({"subject": s, "description": "", "cycle": 1, "cycleDay": d});
+        let d = TopData {
+            notifications: Some(json!({"total": 5, "items": [
+                note("Game over", 6), note("Ash died of thirst", 6), note("Fern died of hunger", 5),
+                note("Drought started", 4), note("Elm died of thirst", 3), note("Oak died of thirst", 2),
+            ]})),
+            ..TopData::default()
+        };
+        let text = render(&d);
+        assert!(text.contains("GAME OVER"), "{text}");
+        assert!(
+            text.contains("Last deaths: Ash died of thirst (cycle 1 day 6); Fern died of hunger (cycle 1 day 5); Elm died of thirst (cycle 1 day 3)\n"),
+            "{text}"
+        );
+        // The summary's flag says it too; a living colony with no deaths says neither.
+        let d = TopData {
+            summary: Some(json!({"gameOver": true})),
+            ..TopData::default()
+        };
+        assert!(render(&d).contains("GAME OVER"));
+        let d = TopData {
+            notifications: Some(json!({"total": 1, "items": [note("Kit Ash was born", 2)]})),
+            ..TopData::default()
+        };
+        let text = render(&d);
+        assert!(
+            !text.contains("GAME OVER") && !text.contains("Last deaths"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_frame_shows_time_weather_science_agent_and_events() {
         let d = TopData {
             settlement: Some(json!({"name": "Dam Town"})),
@@ -435,6 +510,7 @@ mod tests {
             ),
             summary: None,
             alerts: None,
+            notifications: None,
             gate_closed: false,
             events: vec!["day 4  speed.changed  {\"speed\":2}".into()],
         };

@@ -255,3 +255,30 @@ fn map_shows_the_district_center_paths_and_beavers_where_the_service_puts_them()
     assert!(text.lines().last().unwrap().ends_with("@ beaver  r bot"));
     assert!(!hidden.lines().last().unwrap().contains("beaver"));
 }
+
+#[test]
+fn top_says_game_over_and_the_last_deaths_when_the_colony_dies() {
+    let s = Server::start();
+    s.post("/api/speed", json!({"speed": 0}));
+    // Normal starts without water: ten days later everyone has died of thirst.
+    s.post("/api/game/advance", json!({"days": 10}));
+    let home = tempfile::tempdir().unwrap();
+    let text = s.run(home.path(), &["top", "--once"]).ok().to_string();
+    assert!(text.contains("GAME OVER"), "{text}");
+    let deaths = text
+        .lines()
+        .find(|l| l.starts_with("Last deaths: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(deaths.contains("died of thirst"), "{deaths}");
+    let newest = s.get("/api/notifications?limit=20&format=json");
+    let first_death = newest["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["subject"].as_str().unwrap().contains(" died"))
+        .unwrap();
+    assert!(deaths.starts_with(&format!(
+        "Last deaths: {}",
+        first_death["subject"].as_str().unwrap()
+    )));
+}
