@@ -81,6 +81,7 @@ export class AgentWidget {
     $("#agent-launch").disabled = s.ready;
     $("#agent-stop").disabled = !s.ready;
     $("#agent-status").textContent = s.agentStatus || "–";
+    this.showConnector(s);
     $("#agent-error").hidden = !s.lastError;
     $("#agent-error-text").textContent = s.lastError ? `Last error: ${s.lastError}` : "";
     const p = s.pendingRequest;
@@ -92,6 +93,20 @@ export class AgentWidget {
       $("#agent-busy").hidden = true;
     }
     if (wasReady !== s.ready) bus.emit("gate", s.ready);
+  }
+
+  /** Whether a connector is attached (an open WebSocket that sent a heartbeat lately). */
+  showConnector(s) {
+    const c = $("#agent-connector");
+    const attached = s.connectorAttached === true;
+    c.dataset.attached = String(attached);
+    if (attached) {
+      const ago = s.lastHeartbeatAt ? Math.max(0, Math.round(Date.now() / 1000 - s.lastHeartbeatAt)) : null;
+      c.textContent = `Connector attached${ago === null ? "" : ` (heartbeat ${ago} s ago)`}: prompts go to it.`;
+    } else {
+      c.replaceChildren("No connector attached: prompts wait in the slot until one runs (",
+        Object.assign(document.createElement("code"), { textContent: "colony connect --agent 'COMMAND'" }), ").");
+    }
   }
 
   async configure(body) {

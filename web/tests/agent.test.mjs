@@ -74,23 +74,31 @@ test("goal and mode are edited in the widget", async () => {
   await until(async () => (await page.inputValue("#agent-goal")) === "grow wheat", "the goal from a state frame");
 });
 
-test("agentStatus and lastError show; lastError is dismissed", async () => {
+test("agentStatus and lastError show; lastError is dismissed; the connector line follows the connection", async () => {
   const { page } = b;
+  assert.equal(await page.getAttribute("#agent-connector", "data-attached"), "false");
+  assert.match(await page.textContent("#agent-connector"), /No connector attached.*colony connect/);
   // Act as the connector: a heartbeat with a status and an error, over the page's own WebSocket port.
   await page.evaluate(async (port) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
     await new Promise((r) => { ws.onopen = r; });
     ws.send(JSON.stringify({ type: "heartbeat", payload: { agent_status: "running", acked_request_id: 0, last_error: "connector crashed: out of tokens" } }));
-    await new Promise((r) => setTimeout(r, 300));
-    ws.close();
+    window.fakeConnector = ws;
   }, server.wsPort);
   await until(async () => (await page.textContent("#agent-status")) === "running", "agentStatus");
+  await until(async () => (await page.getAttribute("#agent-connector", "data-attached")) === "true", "connector attached");
+  assert.match(await page.textContent("#agent-connector"), /Connector attached \(heartbeat \d+ s ago\)/);
   await until(() => page.isVisible("#agent-error"), "the lastError box");
   assert.match(await page.textContent("#agent-error-text"), /out of tokens/);
   await screenshot(page, "agent");
   await page.click("#agent-error-dismiss");
   await until(async () => (await state()).lastError === null, "lastError null after dismiss");
   await until(async () => !(await page.isVisible("#agent-error")), "the box to go");
+  // The connector leaves: no stale status, and the widget says prompts wait.
+  await page.evaluate(() => window.fakeConnector.close());
+  await until(async () => (await page.getAttribute("#agent-connector", "data-attached")) === "false", "connector detached");
+  assert.equal(await page.textContent("#agent-status"), "–");
+  assert.equal((await state()).agentStatus, "");
 });
 
 test("the action log shows lines from POST /api/agent/message", async () => {

@@ -56,6 +56,13 @@ pub struct AgentState {
     pub last_error: Option<String>,
     /// A random 64-bit value (decimal string), new on every start-up and load.
     pub epoch: String,
+    /// Extension: an agent connector is attached: a WebSocket connection that sent a heartbeat
+    /// in the last 75 s and is still open. Without one, prompts wait in the pending slot.
+    #[serde(default)]
+    pub connector_attached: bool,
+    /// Extension: Unix seconds of the newest heartbeat (null before the first).
+    #[serde(default)]
+    pub last_heartbeat_at: Option<u64>,
 }
 
 /// The parts of the agent state that survive restarts (the state file).

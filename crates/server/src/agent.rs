@@ -27,6 +27,8 @@ struct Inner {
     /// The id the next request gets (ids restart at 1 each epoch).
     next_id: u64,
     log: VecDeque<LogLine>,
+    /// The attached connector: its WebSocket connection and its newest heartbeat.
+    connector: Option<(u64, std::time::Instant)>,
 }
 
 /// The agent state shared by the HTTP routes and the WebSocket connections.
@@ -38,6 +40,10 @@ pub struct AgentStore {
     path: Arc<PathBuf>,
     hub: Hub,
 }
+
+/// A connector that sent no heartbeat for this long is taken as gone (it sends one every 30 s;
+/// the same silence makes it reconnect, `colony connect`).
+pub const CONNECTOR_SILENCE: std::time::Duration = std::time::Duration::from_secs(75);
 
 /// A fresh random epoch.
 fn new_epoch() -> String {
@@ -70,12 +76,15 @@ impl AgentStore {
             agent_status: String::new(),
             last_error: persisted.last_error,
             epoch: new_epoch(),
+            connector_attached: false,
+            last_heartbeat_at: None,
         };
         let store = AgentStore {
             inner: Arc::new(Mutex::new(Inner {
                 state,
                 next_id: 1,
                 log: VecDeque::new(),
+                connector: None,
             })),
             file_lock: Arc::new(Mutex::new(())),
             path: Arc::new(path),
@@ -205,11 +214,20 @@ impl AgentStore {
         ready
     }
 
-    /// Applies a heartbeat. Returns the state afterwards and whether it changed.
-    pub async fn heartbeat(&self, hb: &HeartbeatPayload) -> (AgentState, bool) {
+    /// Applies a heartbeat from WebSocket connection `conn`, which becomes the attached
+    /// connector. Returns the state afterwards and whether it changed (the heartbeat's time
+    /// alone is no change).
+    pub async fn heartbeat(&self, hb: &HeartbeatPayload, conn: u64) -> (AgentState, bool) {
         let (state, changed, persist) = {
             let mut inner = self.lock();
-            let before = inner.state.clone();
+            let mut before = inner.state.clone();
+            inner.connector = Some((conn, std::time::Instant::now()));
+            inner.state.connector_attached = true;
+            inner.state.last_heartbeat_at = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()
+                .map(|d| d.as_secs());
+            before.last_heartbeat_at = inner.state.last_heartbeat_at;
             if let Some(status) = hb.agent_status.as_deref().filter(|s| !s.is_empty()) {
                 inner.state.agent_status = status.to_string();
             }
@@ -230,6 +248,27 @@ impl AgentStore {
             tracing::error!("{e}");
         }
         (state, changed)
+    }
+
+    /// The connector is gone: its connection `conn` closed (or, with `conn` None, it sent no
+    /// heartbeat for [`CONNECTOR_SILENCE`]). Its status is cleared so no stale "idle" stays.
+    pub fn connector_left(&self, conn: Option<u64>) {
+        let state = {
+            let mut inner = self.lock();
+            let gone = match (inner.connector, conn) {
+                (Some((c, _)), Some(closed)) => c == closed,
+                (Some((_, at)), None) => at.elapsed() > CONNECTOR_SILENCE,
+                (None, _) => false,
+            };
+            if !gone {
+                return;
+            }
+            inner.connector = None;
+            inner.state.connector_attached = false;
+            inner.state.agent_status.clear();
+            inner.state.clone()
+        };
+        self.hub.broadcast_state(&state);
     }
 
     /// After a game load (or new game): gate closed, slot empty, status cleared, ids restart,
@@ -288,12 +327,18 @@ mod tests {
         let (r2, replaced) = s.request("second".into(), true).unwrap();
         assert_eq!(r2.id, 2);
         assert_eq!(replaced.unwrap().prompt, "first");
+        // The first heartbeat attaches the connector (a change).
+        let (st, changed) = s.heartbeat(&HeartbeatPayload::default(), 1).await;
+        assert!(changed && st.connector_attached && st.last_heartbeat_at.is_some());
         // An ack below the id or from another epoch does not clear.
         let (st, changed) = s
-            .heartbeat(&HeartbeatPayload {
-                acked_request_id: Some(1),
-                ..Default::default()
-            })
+            .heartbeat(
+                &HeartbeatPayload {
+                    acked_request_id: Some(1),
+                    ..Default::default()
+                },
+                1,
+            )
             .await;
         assert!(!changed && st.pending_request.is_some());
         let other = HeartbeatPayload {
@@ -301,14 +346,40 @@ mod tests {
             epoch: Some("0".into()),
             ..Default::default()
         };
-        assert!(s.heartbeat(&other).await.0.pending_request.is_some());
+        assert!(s.heartbeat(&other, 1).await.0.pending_request.is_some());
         let ok = HeartbeatPayload {
             acked_request_id: Some(2),
             epoch: Some(st.epoch.clone()),
             ..Default::default()
         };
-        let (st, changed) = s.heartbeat(&ok).await;
+        let (st, changed) = s.heartbeat(&ok, 1).await;
         assert!(changed && st.pending_request.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_connector_is_attached_by_its_heartbeats_and_detached_when_its_connection_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _) = AgentStore::open(dir.path().join("agent.json"), Hub::default(), true);
+        assert!(!s.state().connector_attached);
+        let hb = HeartbeatPayload {
+            agent_status: Some("idle".into()),
+            ..Default::default()
+        };
+        s.heartbeat(&hb, 7).await;
+        assert!(s.state().connector_attached);
+        assert_eq!(s.state().agent_status, "idle");
+        // Another connection closing, or a recent heartbeat, changes nothing.
+        s.connector_left(Some(8));
+        s.connector_left(None);
+        assert!(s.state().connector_attached);
+        // Its own connection closing detaches it and clears the stale status.
+        s.connector_left(Some(7));
+        let st = s.state();
+        assert!(!st.connector_attached && st.agent_status.is_empty());
+        assert!(
+            st.last_heartbeat_at.is_some(),
+            "when it was last heard stays known"
+        );
     }
 
     #[tokio::test]
@@ -319,11 +390,14 @@ mod tests {
         s.configure(Some(AgentMode::Autonomous), Some("grow".into()), None)
             .await
             .unwrap();
-        s.heartbeat(&HeartbeatPayload {
-            agent_status: Some("running".into()),
-            last_error: Some(Some("boom".into())),
-            ..Default::default()
-        })
+        s.heartbeat(
+            &HeartbeatPayload {
+                agent_status: Some("running".into()),
+                last_error: Some(Some("boom".into())),
+                ..Default::default()
+            },
+            1,
+        )
         .await;
         s.set_ready(true);
         s.request("p".into(), false).unwrap();

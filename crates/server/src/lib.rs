@@ -108,6 +108,17 @@ pub async fn run(args: cli::Args) -> i32 {
     if let Some(w) = warning {
         tracing::warn!("{w}");
     }
+    // A connector that stopped sending heartbeats (without closing its socket) is detached.
+    {
+        let agent = agent.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+            loop {
+                every.tick().await;
+                agent.connector_left(None);
+            }
+        });
+    }
     let saves_dir = data_dir.join("saves");
     let world = match &args.load {
         Some(save) => match saves::read(&saves_dir, save) {

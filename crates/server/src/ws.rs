@@ -178,6 +178,8 @@ async fn serve(socket: WebSocket, state: WsState) {
         }
     }
     state.hub.unregister(id);
+    // If this connection was the agent connector, it is gone now.
+    state.agent.connector_left(Some(id));
     if writer.is_finished() {
         // Our close frame is out (slow consumer, pings, shutdown): read and drop what the client
         // still sends until it answers the close or the wait ends. Dropping a socket with unread
@@ -256,7 +258,7 @@ async fn handle_text(state: &WsState, id: u64, text: &str) {
                     return;
                 }
             };
-            let (agent_state, changed) = state.agent.heartbeat(&hb).await;
+            let (agent_state, changed) = state.agent.heartbeat(&hb, id).await;
             if changed {
                 state.hub.broadcast_state(&agent_state);
             } else {

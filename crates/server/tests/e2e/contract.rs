@@ -346,3 +346,42 @@ async fn the_log_written_to_a_file_has_no_colour_codes() {
         "escape codes in a log file: {text:?}"
     );
 }
+
+#[tokio::test]
+async fn the_agent_state_says_whether_a_connector_is_attached() {
+    use crate::support::send;
+    use futures_util::SinkExt;
+    let s = Server::start().await;
+    let (_, st) = s.get("/api/agent/state").await;
+    assert_eq!(
+        (&st["connectorAttached"], &st["lastHeartbeatAt"]),
+        (&json!(false), &serde_json::Value::Null)
+    );
+    let (mut ws, first) = s.ws().await;
+    send(&mut ws, json!({"type": "heartbeat", "payload": {"agent_status": "idle", "epoch": first["payload"]["epoch"]}})).await;
+    let mut attached = serde_json::Value::Null;
+    for _ in 0..100 {
+        let (_, st) = s.get("/api/agent/state").await;
+        if st["connectorAttached"] == true {
+            attached = st;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(attached["agentStatus"], "idle", "{attached}");
+    assert!(attached["lastHeartbeatAt"].as_u64().unwrap() > 1_700_000_000);
+    // The connector leaves: the state says so at once, and the stale "idle" is gone.
+    ws.close(None).await.unwrap();
+    drop(ws);
+    let mut left = serde_json::Value::Null;
+    for _ in 0..100 {
+        let (_, st) = s.get("/api/agent/state").await;
+        if st["connectorAttached"] == false {
+            left = st;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(left["agentStatus"], "", "{left}");
+    assert_eq!(left["lastHeartbeatAt"], attached["lastHeartbeatAt"]);
+}
