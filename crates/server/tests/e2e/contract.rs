@@ -350,7 +350,6 @@ async fn the_log_written_to_a_file_has_no_colour_codes() {
 #[tokio::test]
 async fn the_agent_state_says_whether_a_connector_is_attached() {
     use crate::support::send;
-    use futures_util::SinkExt;
     let s = Server::start().await;
     let (_, st) = s.get("/api/agent/state").await;
     assert_eq!(
