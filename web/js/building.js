@@ -71,7 +71,9 @@ export class BuildingPanel extends Emitter {
   async refresh() {
     const id = this.id;
     if (id === null) return;
-    const r = await get(`/api/buildings?id=${id}&format=json`);
+    // An array of one with limit=0 (the contract's "array or page").
+    const r = await get(`/api/buildings?id=${id}&limit=0&format=json`);
+    if (Array.isArray(r.body)) r.body = r.body[0];
     if (this.id !== id) return; // another building was opened meanwhile
     if (r.code === "not_found") {
       this.data = null;

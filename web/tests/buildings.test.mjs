@@ -7,6 +7,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Colonyd, browser, screenshot, until } from "./support.mjs";
 
+/** GET /api/buildings?id=N&limit=0: the one building (an array of one), or the error body. */
+async function one(id) {
+  const r = await server.get(`/api/buildings?id=${id}&limit=0&format=json`);
+  return Array.isArray(r) ? r[0] : r;
+}
+
 let server, b, dc, dcSize;
 
 const DISTRICT = [0xc4, 0x45, 0x2f];
@@ -21,7 +27,7 @@ before(async () => {
   await server.post("/api/speed", { speed: 0 });
   const list = await server.get("/api/buildings?limit=0&format=json&name=DistrictCenter");
   assert.equal(list.length, 1, `one district center: ${JSON.stringify(list)}`);
-  dc = await server.get(`/api/buildings?id=${list[0].id}&format=json`);
+  dc = await one(list[0].id);
   const prefab = (await server.get("/api/prefabs?format=json")).find((p) => p.name === dc.name);
   dcSize = ["west", "east"].includes(dc.orientation) ? [prefab.sizeY, prefab.sizeX] : [prefab.sizeX, prefab.sizeY];
 });
@@ -174,7 +180,7 @@ test("a click on the district center shows its details; a refused demolish shows
   const refused = await server.post("/api/building/demolish", { id: dc.id });
   assert.match(refused.error, /^invalid_type: /);
   assert.equal(await page.textContent("#bp-error-text"), refused.error);
-  assert.equal((await server.get(`/api/buildings?id=${dc.id}&format=json`)).id, dc.id, "still there");
+  assert.equal((await one(dc.id)).id, dc.id, "still there");
   await page.click("#bp-error-dismiss");
   assert.equal(await page.isVisible("#bp-error"), false);
   await page.click("#bp-close");
@@ -204,7 +210,7 @@ test("a placed workplace: a site until built, then pause, priority, workers and 
 
   // Built: solid in the food colour.
   await server.post("/api/game/advance", { hours: 24 });
-  assert.equal((await server.get(`/api/buildings?id=${id}&format=json`)).finished, true, "built within a day");
+  assert.equal((await one(id)).finished, true, "built within a day");
   await until(async () => (await mapBuilding(page, id))?.finished === true, "the finished building on the map", 15000);
   const samples = await tileSamples(page, spot.x, spot.y);
   assert.ok(samples.length >= 1, "some of the tile is free of beavers");
@@ -213,45 +219,45 @@ test("a placed workplace: a site until built, then pause, priority, workers and 
   // Its panel.
   await clickTile(page, spot.x, spot.y);
   await page.waitForSelector(`#building-panel[data-id="${id}"][data-loaded=true]`);
-  const before = await server.get(`/api/buildings?id=${id}&format=json`);
+  const before = await one(id);
   assert.equal(before.pausable, true);
   assert.equal(before.paused, false);
   assert.equal(await page.textContent("#bp-pause"), "Pause");
 
   // Pause and resume: GET /api/buildings?id=N follows.
   await page.click("#bp-pause");
-  await until(async () => (await server.get(`/api/buildings?id=${id}&format=json`)).paused === true, "paused on the server");
+  await until(async () => (await one(id)).paused === true, "paused on the server");
   await until(async () => (await page.textContent("#bp-pause")) === "Resume", "the control to say Resume");
   await until(async () => (await mapBuilding(page, id))?.paused === true, "the map to show it paused");
   await screenshot(page, "building-paused");
   await page.click("#bp-pause");
-  await until(async () => (await server.get(`/api/buildings?id=${id}&format=json`)).paused === false, "resumed on the server");
+  await until(async () => (await one(id)).paused === false, "resumed on the server");
   await until(async () => (await page.textContent("#bp-pause")) === "Pause", "the control to say Pause");
 
   // Priority (a finished building: its workplace priority).
   assert.equal(await page.getAttribute("#bp-priority", "data-type"), "workplace");
   await page.selectOption("#bp-priority", "VeryHigh");
-  await until(async () => (await server.get(`/api/buildings?id=${id}&format=json`)).workplacePriority === "VeryHigh", "workplace priority VeryHigh");
+  await until(async () => (await one(id)).workplacePriority === "VeryHigh", "workplace priority VeryHigh");
 
   // Workers: one fewer, then back.
   const want = before.desiredWorkers;
   assert.ok(want >= 1, `desired workers ${want}`);
   await page.click("#bp-workers-less");
-  await until(async () => (await server.get(`/api/buildings?id=${id}&format=json`)).desiredWorkers === want - 1, "one worker fewer");
+  await until(async () => (await one(id)).desiredWorkers === want - 1, "one worker fewer");
   await until(async () => (await page.inputValue("#bp-workers-input")) === String(want - 1), "the input to follow");
   await page.fill("#bp-workers-input", String(before.maxWorkers));
   await page.press("#bp-workers-input", "Enter");
-  await until(async () => (await server.get(`/api/buildings?id=${id}&format=json`)).desiredWorkers === before.maxWorkers, "max workers");
+  await until(async () => (await one(id)).desiredWorkers === before.maxWorkers, "max workers");
 
   // Demolish: Cancel keeps it; confirming removes it from the server and the map.
   await page.click("#bp-demolish");
   await screenshot(page, "building-demolish-confirm");
   await page.click("#bp-demolish-no");
   assert.equal(await page.isVisible("#bp-confirm"), false);
-  assert.equal((await server.get(`/api/buildings?id=${id}&format=json`)).id, id, "Cancel keeps it");
+  assert.equal((await one(id)).id, id, "Cancel keeps it");
   await page.click("#bp-demolish");
   await page.click("#bp-demolish-yes");
-  await until(async () => /^not_found/.test((await server.get(`/api/buildings?id=${id}&format=json`)).error ?? ""), "demolished on the server");
+  await until(async () => /^not_found/.test((await one(id)).error ?? ""), "demolished on the server");
   await until(async () => !(await page.isVisible("#building-panel")), "the panel to close");
   await until(async () => (await mapBuilding(page, id)) === null, "gone from the map");
   assert.deepEqual(b.errors, []);
@@ -310,7 +316,7 @@ test("a small colony: every building the server lists is on the map, by role, an
   assert.equal(await page.isVisible('#bp-state [data-bar="built"]'), true);
   assert.equal(await page.getAttribute("#bp-priority", "data-type"), "construction");
   await page.selectOption("#bp-priority", "High");
-  await until(async () => (await server.get(`/api/buildings?id=${lodge2.id}&format=json`)).constructionPriority === "High", "construction priority High");
+  await until(async () => (await one(lodge2.id)).constructionPriority === "High", "construction priority High");
   await page.mouse.move(0, 0);
   await screenshot(page, "map-colony-zoomed");
   assert.deepEqual(b.errors, []);

@@ -232,7 +232,8 @@ pub trait Entity: Serialize + Sized {
 }
 
 /// The query of an entity list (`/api/buildings`, `/api/beavers`): the list query, `detail`, and
-/// `id` (one entity, full detail; filters and pagination do not apply).
+/// `id` (one entity, full detail, as a page of one or, with `limit=0`, an array of one; filters
+/// do not apply).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EntityQuery {
     pub list: ListQuery,
@@ -241,8 +242,8 @@ pub struct EntityQuery {
 }
 
 impl EntityQuery {
-    /// Answers the query: with `id`, the one entity in full (`not_found` naming the entity's kind
-    /// and list route when there is none); else the filtered page, each row basic
+    /// Answers the query: with `id`, the one entity in full as a page of one (an array of one with
+    /// `limit=0`; `not_found` naming the entity's kind and list route when there is none); else the filtered page, each row basic
     /// (`detail=basic`), or in full: the read model (json) or its flat row (toon).
     pub fn answer<E: Entity>(
         &self,
@@ -255,11 +256,25 @@ impl EntityQuery {
                 .ok()
                 .and_then(one)
                 .ok_or_else(|| super::error::not_found_id(id, E::KIND, E::LIST))?;
-            if json {
+            // The contract's "array or page": with `limit=0` a flat array of one, otherwise the
+            // page wrapper holding the one item (in full detail either way).
+            let row = if json {
                 serde_json::to_value(e)
             } else {
                 serde_json::to_value(e.flat())
             }
+            .expect("read models serialize");
+            let page = if self.list.limit == 0 {
+                Page::All(vec![row])
+            } else {
+                Page::Paged {
+                    total: 1,
+                    offset: 0,
+                    limit: self.list.limit,
+                    items: vec![row],
+                }
+            };
+            serde_json::to_value(page)
         } else {
             let page = self.list.page(all(self.detail), E::key);
             match self.detail {

@@ -232,7 +232,9 @@ async fn link_unlink_and_configure_with_their_errors() {
     // Every property reads back through the building view.
     for (prefab, props) in table() {
         let id = ids[prefab];
-        let (_, b) = s.get(&format!("/api/buildings?id={id}&format=json")).await;
+        let (_, b) = s
+            .get_one(&format!("/api/buildings?id={id}&format=json"))
+            .await;
         let a = &b["automation"];
         assert_eq!(a["type"], prefab.split('.').next().unwrap(), "{b}");
         for (property, _, stored) in props {
@@ -246,7 +248,7 @@ async fn link_unlink_and_configure_with_their_errors() {
         }
     }
     let (_, b) = s
-        .get(&format!("/api/buildings?id={relay}&format=json"))
+        .get_one(&format!("/api/buildings?id={relay}&format=json"))
         .await;
     let a = &b["automation"];
     assert_eq!(

@@ -60,7 +60,7 @@ async fn refused(s: &Server, path: &str, body: Value, code: &str) -> Value {
 }
 
 async fn building(s: &Server, id: &Value) -> Value {
-    s.get(&format!("/api/buildings?id={id}&format=json"))
+    s.get_one(&format!("/api/buildings?id={id}&format=json"))
         .await
         .1
 }
@@ -264,9 +264,22 @@ async fn buildings_list_in_both_formats_with_detail_and_id() {
     assert!(flat_and_uniform(&rows));
     assert_eq!(rows[0]["inventory"], "Berries:130/Log:40/Plank:20");
     let id = dc["id"].clone();
-    let (_, one) = s.get(&format!("/api/buildings?id={id}&format=json")).await;
+    let (_, one) = s
+        .get_one(&format!("/api/buildings?id={id}&format=json"))
+        .await;
     assert_eq!(&one, dc);
-    let (_, one) = s.get(&format!("/api/buildings?id={id}")).await;
+    // "Array or page": an array of one with limit=0, else the page wrapper with one item.
+    let (_, arr) = s
+        .get(&format!("/api/buildings?id={id}&limit=0&format=json"))
+        .await;
+    assert_eq!(arr, json!([dc]));
+    let (_, page) = s.get(&format!("/api/buildings?id={id}&format=json")).await;
+    assert_eq!(
+        (&page["total"], &page["offset"], &page["limit"]),
+        (&json!(1), &json!(0), &json!(100))
+    );
+    assert_eq!(page["items"], json!([dc]));
+    let (_, one) = s.get_one(&format!("/api/buildings?id={id}")).await;
     assert!(flat_and_uniform(&json!([one])));
     assert_eq!(one["statuses"].as_str().unwrap(), rows[0]["statuses"]);
     // Two more buildings: filters and pages.
@@ -777,7 +790,11 @@ async fn beavers_in_both_formats() {
     assert!(flat_and_uniform(&flat));
     assert!(flat[0]["needs"].as_str().unwrap().starts_with("Hunger:"));
     let id = b["id"].clone();
-    let (_, one) = s.get(&format!("/api/beavers?id={id}&format=json")).await;
+    let (_, page) = s.get(&format!("/api/beavers?id={id}&format=json")).await;
+    assert_eq!((&page["total"], &page["items"][0]["id"]), (&json!(1), &id));
+    let (_, one) = s
+        .get_one(&format!("/api/beavers?id={id}&format=json"))
+        .await;
     assert_eq!((&one["id"], &one["name"]), (&id, &b["name"]));
     assert!(one["needs"][0]["group"].is_string());
     let (_, body) = s.get("/api/beavers?id=7").await;

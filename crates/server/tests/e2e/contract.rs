@@ -207,7 +207,7 @@ async fn placement_find_and_the_placed_part_agree_on_reachability_for_doorless_p
         )
         .await;
     let (_, view) = s
-        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .get_one(&format!("/api/buildings?id={}&format=json", placed["id"]))
         .await;
     assert_eq!(view["reachable"], true, "{view}");
     // Far from any path, both say unreachable.
@@ -231,7 +231,7 @@ async fn placement_find_and_the_placed_part_agree_on_reachability_for_doorless_p
         )
         .await;
     let (_, view) = s
-        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .get_one(&format!("/api/buildings?id={}&format=json", placed["id"]))
         .await;
     assert_eq!(view["reachable"], false, "{view}");
 }

@@ -123,7 +123,7 @@ async fn a_clutch_engages_and_disengages_end_to_end() {
         .expect("the clutch is a network");
     assert_eq!(net["buildings"][0]["name"], "Clutch.Folktails");
     let (_, b) = s
-        .get(&format!("/api/buildings?id={clutch}&format=json"))
+        .get_one(&format!("/api/buildings?id={clutch}&format=json"))
         .await;
     assert_eq!(
         (
@@ -148,7 +148,7 @@ async fn a_clutch_engages_and_disengages_end_to_end() {
             json!({"id": clutch, "name": "Clutch.Folktails", "engaged": engaged})
         );
         let (_, b) = s
-            .get(&format!("/api/buildings?id={clutch}&format=json"))
+            .get_one(&format!("/api/buildings?id={clutch}&format=json"))
             .await;
         assert_eq!(b["clutchEngaged"], engaged);
     }

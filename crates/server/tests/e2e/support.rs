@@ -163,6 +163,16 @@ impl Server {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// GET one entity of a list by `id` (`/api/buildings?id=N...`) with `limit=0`: the array of
+    /// one is unwrapped; an error body comes back as it is.
+    pub async fn get_one(&self, path: &str) -> (u16, Value) {
+        let (status, body) = self.get(&format!("{path}&limit=0")).await;
+        match body {
+            Value::Array(mut a) if a.len() == 1 => (status, a.remove(0)),
+            other => (status, other),
+        }
+    }
+
     /// POST a JSON body with the token (if any).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         self.post_raw(path, body.to_string()).await
