@@ -18,6 +18,7 @@ mod config;
 pub mod content;
 mod error;
 mod event;
+pub mod history;
 mod ids;
 mod land;
 pub mod map;

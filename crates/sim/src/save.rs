@@ -5,7 +5,8 @@
 //! `{"format": "colony-save", "version": 2, "seed", "faction", "mode", "settlement", "ticks",
 //! "speed", "endHours", "rng": {key, stream, wordPos}, "weather": {...},
 //! "map": {width, height, terrain: [rows], river: {axis, spans}, startSpot: [x, y, z]},
-//! "land": {...}, "science": {points, unlocked}, "colony": {...}}` (the land's layout is in
+//! "land": {...}, "science": {points, unlocked}, "colony": {...}, "history": {rows, counters}}`
+//! (`history` is left out while empty; see `history`) (the land's layout is in
 //! `land::save`; the colony is its serde form: buildings, beavers with their plans, districts,
 //! notifications, its RNG and id counter).
 //! Version 2 saves (no `science`) still load, with no points and nothing unlocked.
@@ -57,6 +58,9 @@ struct SaveFile {
     science: crate::science::Science,
     #[serde(default)]
     colony: Option<crate::colony::Colony>,
+    /// The hourly history (absent in older saves and before the first hour).
+    #[serde(default, skip_serializing_if = "crate::history::History::is_empty")]
+    history: crate::history::History,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -141,6 +145,7 @@ impl World {
             land: LandSave::from_land(&self.land),
             science: self.science.clone(),
             colony: Some(self.colony.clone()),
+            history: self.history.clone(),
         };
         serde_json::to_vec(&file).expect("a save always serialises")
     }
@@ -236,11 +241,13 @@ impl World {
             land,
             science: file.science,
             colony,
+            history: file.history,
             events: EventQueue::default(),
         };
         if founded {
             world.found_colony();
             world.events = EventQueue::default();
+            world.history = crate::history::History::default();
         }
         world
             .colony
@@ -249,10 +256,13 @@ impl World {
         Ok(world)
     }
 
-    /// A hash of the whole world state (FNV-1a 64 over the save bytes): equal worlds hash equal,
-    /// across runs, builds and save/load.
+    /// A hash of the whole world state (FNV-1a 64 over the save bytes without the history, which
+    /// only records what the rest already determines): equal worlds hash equal, across runs,
+    /// builds and save/load.
     pub fn state_hash(&self) -> u64 {
-        fnv1a64(&self.save_to_bytes())
+        let mut w = self.clone();
+        w.history = crate::history::History::default();
+        fnv1a64(&w.save_to_bytes())
     }
 }
 

@@ -156,6 +156,7 @@ impl World {
     /// Adds earned points (science buildings).
     pub fn add_science(&mut self, points: u32) {
         self.science.points = self.science.points.saturating_add(points);
+        self.history.science(points);
     }
 }
 

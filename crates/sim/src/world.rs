@@ -34,6 +34,7 @@ pub struct World {
     pub(crate) land: Land,
     pub(crate) science: crate::science::Science,
     pub(crate) colony: crate::colony::Colony,
+    pub(crate) history: crate::history::History,
     pub(crate) events: EventQueue,
 }
 
@@ -84,9 +85,12 @@ impl World {
             land,
             science: crate::science::Science::default(),
             colony: crate::colony::Colony::empty(cfg.seed),
+            history: crate::history::History::default(),
             events,
         };
         world.found_colony();
+        // The founders are the start, not births.
+        world.history = crate::history::History::default();
         Ok(world)
     }
 
@@ -107,6 +111,9 @@ impl World {
         self.power_tick();
         self.automation_tick();
         self.colony_tick(t);
+        if t.is_multiple_of(clock::ticks_per_hour()) {
+            self.record_history();
+        }
     }
 
     /// Advances `n` ticks back to back (whatever the speed setting).

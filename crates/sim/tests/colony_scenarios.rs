@@ -626,6 +626,82 @@ fn a_busy_colony_is_deterministic_and_survives_save_load_continue() {
     assert_eq!(b.state_hash(), c.state_hash());
     assert!(b.beavers(false).iter().any(|v| v.activity != "idle"));
     assert!(b.buildings().iter().filter(|v| v.finished).count() > 5);
+    // The hourly history: the same for the same commands, and through save/load/continue.
+    assert_eq!(loaded.history(), b.history());
+    assert_eq!(b.history(), c.history());
+    let rows = &b.history().rows;
+    assert_eq!(rows.len() as u64, b.ticks() / (ticks_per_day() / 24));
+    assert_eq!(
+        (rows[0].day, rows[0].hour),
+        (1, 5),
+        "the first full hour after 04:00"
+    );
+    assert!(
+        rows.windows(2)
+            .all(|w| w[1].ticks - w[0].ticks == ticks_per_day() / 24)
+    );
+    let sum = |f: &dyn Fn(&sim::history::HistoryRow) -> f64| rows.iter().map(f).sum::<f64>();
+    assert!(
+        sum(&|r| r.produced.get("Water").copied().unwrap_or(0.0)) > 0.0,
+        "pumps pumped"
+    );
+    assert!(
+        sum(&|r| r.consumed.get("Water").copied().unwrap_or(0.0)) > 0.0,
+        "beavers drank"
+    );
+    assert!(
+        sum(&|r| r.produced.get("Log").copied().unwrap_or(0.0)) > 0.0,
+        "trees were cut"
+    );
+}
+
+/// Every unit of every good in the colony: building inventories (stores, sites, workshops)
+/// and what beavers carry.
+fn all_goods(w: &World) -> std::collections::BTreeMap<String, i64> {
+    let mut out = std::collections::BTreeMap::new();
+    for b in w.buildings() {
+        for (g, n) in &b.inventory {
+            *out.entry(g.clone()).or_default() += i64::from(*n);
+        }
+    }
+    for v in w.beavers(true) {
+        if let (Some(g), Some(n)) = (&v.carrying, v.carry_amount) {
+            *out.entry(g.clone()).or_default() += i64::from(n);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_history_balances_every_good_produced_and_consumed() {
+    let mut w = World::new(&game(11, Faction::Folktails));
+    sensible_opening(&mut w);
+    // Start counting at a full hour, so the rows cover exactly the span.
+    let hour = ticks_per_day() / 24;
+    w.advance_ticks(hour - w.ticks() % hour);
+    let (before, first) = (all_goods(&w), w.history().rows.len());
+    w.advance_ticks(3 * ticks_per_day());
+    let after = all_goods(&w);
+    let rows = &w.history().rows[first..];
+    assert_eq!(rows.len(), 72);
+    let goods: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for g in goods {
+        let made: f64 = rows.iter().filter_map(|r| r.produced.get(g)).sum();
+        let used: f64 = rows.iter().filter_map(|r| r.consumed.get(g)).sum();
+        let change = after.get(g).copied().unwrap_or(0) - before.get(g).copied().unwrap_or(0);
+        assert_eq!(
+            change as f64,
+            made - used,
+            "{g}: stock change {change}, produced {made}, consumed {used}"
+        );
+    }
+    let last = rows.last().unwrap();
+    assert_eq!(last.adults + last.children, w.beavers(false).len() as u32);
+    assert!(
+        last.buildings.values().sum::<u32>() >= 5,
+        "{:?}",
+        last.buildings
+    );
 }
 
 #[test]

@@ -265,6 +265,7 @@ impl World {
             .buildings
             .get_mut(&building)
             .map_or(0, |s| s.take(good, 1));
+        self.history.consumed(good, got);
         if got > 0
             && let Some(b) = self.colony.beavers.get_mut(&id)
         {
@@ -287,6 +288,7 @@ impl World {
         b.progress += colony_rules().ailments.treatment_good_per_hour.value * hours;
         while b.progress >= 1.0 && b.has(&good) > 0 {
             b.take(&good, 1);
+            self.history.consumed(&good, 1);
             b.progress -= 1.0;
         }
     }

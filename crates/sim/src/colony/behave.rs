@@ -236,6 +236,7 @@ impl World {
                 if let Ok(y) = self.cut_tree(plant)
                     && y.amount > 0
                 {
+                    self.history.produced(&y.good, y.amount);
                     self.colony.beavers.get_mut(&id).expect("exists").carrying =
                         Some((y.good, y.amount));
                 }
@@ -244,6 +245,7 @@ impl World {
                 if let Ok(y) = self.harvest(plant)
                     && y.amount > 0
                 {
+                    self.history.produced(&y.good, y.amount);
                     self.colony.beavers.get_mut(&id).expect("exists").carrying =
                         Some((y.good, y.amount));
                 }
@@ -256,6 +258,7 @@ impl World {
                 if let Ok(y) = self.take_scrap(ruin, max)
                     && y.amount > 0
                 {
+                    self.history.produced(&y.good, y.amount);
                     self.colony.beavers.get_mut(&id).expect("exists").carrying =
                         Some((y.good, y.amount));
                 }
@@ -311,6 +314,7 @@ impl World {
             return;
         };
         let got = src.take(good, want.min(src.available(good)));
+        self.history.consumed(good, got);
         let b = self.colony.beavers.get_mut(&id).expect("exists");
         b.set_need(faction, need, |p| p + per * f64::from(got));
         if got > 0 && good != "Water" && !b.is_bot {
@@ -1215,7 +1219,8 @@ impl World {
             let b = self.colony.buildings.get_mut(&w).expect("exists");
             if !b.cycle_started {
                 for i in &recipe.inputs {
-                    b.take(&i.good, i.amount.ceil() as u32);
+                    let n = b.take(&i.good, i.amount.ceil() as u32);
+                    self.history.consumed(&i.good, n);
                 }
                 b.cycle_started = true;
             }
@@ -1229,6 +1234,7 @@ impl World {
             b.cycle_started = false;
             for o in &recipe.outputs {
                 b.add(&o.good, o.amount.round() as u32);
+                self.history.produced(&o.good, o.amount.round() as u32);
                 if o.good == "Water" {
                     pumped += o.amount.round() as u32;
                 }

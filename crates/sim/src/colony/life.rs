@@ -137,6 +137,7 @@ impl World {
         self.events
             .push(names::CHARACTER_CREATED, day, data.clone());
         self.events.push(names::BEAVER_BORN, day, data);
+        self.history.born();
         id
     }
 
@@ -164,6 +165,7 @@ impl World {
                 bl.dwellers.retain(|w| *w != id);
             }
         }
+        self.history.died(cause);
         let day = self.day();
         let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "cause": cause });
         self.events.push(names::BEAVER_DIED, day, data.clone());
@@ -641,7 +643,8 @@ impl World {
             let b = self.colony.buildings.get_mut(&id).expect("exists");
             if !b.cycle_started {
                 for (g, n) in &per_cycle {
-                    b.take(g, *n);
+                    let got = b.take(g, *n);
+                    self.history.consumed(g, got);
                 }
                 b.cycle_started = true;
             }

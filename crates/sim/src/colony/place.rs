@@ -488,7 +488,8 @@ impl World {
             .map(|c| (c.good.clone(), c.amount as u32))
             .collect();
         for (g, n) in costs {
-            b.take(&g, n);
+            let used = b.take(&g, n);
+            self.history.consumed(&g, used);
         }
         b.build_hours = b.build_hours_needed();
         let (kind, s, x, y, z, o) = (b.kind(), b.spec(), b.x, b.y, b.z, b.orientation);

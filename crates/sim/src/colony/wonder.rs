@@ -57,7 +57,8 @@ impl World {
         for id in ready {
             let b = self.colony.buildings.get_mut(&id).expect("listed");
             for (g, n) in launch_cost(b.spec()) {
-                b.take(&g, n);
+                let used = b.take(&g, n);
+                self.history.consumed(&g, used);
             }
             b.wonder_active = true;
             let name = b.prefab.clone();

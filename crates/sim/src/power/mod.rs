@@ -515,6 +515,7 @@ impl World {
                 // (A hair above 0 counts as spent, so float steps do not stretch a unit.)
                 while left <= 1e-9 {
                     if b.take(&fuel.good, 1) == 1 {
+                        self.history.consumed(&fuel.good, 1);
                         left += 1.0;
                     } else {
                         left = 0.0;

@@ -1,0 +1,230 @@
+//! The colony's history: one row per in-game hour, kept in the world and in saves, served by
+//! `GET /api/stats` and scored by `colony eval`.
+//!
+//! Hourly rather than daily: evaluation turns can be a few hours long, hazards start and end
+//! within a day, and a day's row would hide a colony dying between two dawns. A row is small
+//! (counts and a few maps of goods), so a 100-day game holds 2,400 of them.
+//!
+//! Each row is recorded at a full hour, after the colony's hourly systems. Counters of what
+//! happened during the hour (births, deaths by cause, goods produced and consumed, science
+//! earned) accumulate in [`Counters`] from the places where it happens: recipe inputs and
+//! outputs, cutting, gathering, harvesting and scavenging, eating and drinking, construction
+//! materials used, fuel, breeding-pod nutrients, treatment supplies and wonder launches. Hauling
+//! between buildings moves goods and is neither. The counters are saved too, so a game loaded
+//! mid-hour continues the same history.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One hour of the colony.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRow {
+    /// Day number (from 1) and hour of the day (0-23) at the row.
+    pub day: u32,
+    pub hour: u32,
+    pub ticks: u64,
+    pub adults: u32,
+    pub children: u32,
+    pub bots: u32,
+    /// Beavers born and bots made during the hour.
+    pub births: u32,
+    /// Deaths during the hour by cause (`thirst`, `hunger`, `oldAge`, ...).
+    pub deaths: BTreeMap<String, u32>,
+    /// Goods in store over the whole colony (nonzero only).
+    pub stock: BTreeMap<String, u32>,
+    /// Days the food and water in store last at the colony's consumption (as `/api/summary`
+    /// projects them; -1 when nobody eats).
+    pub food_days: f64,
+    pub water_days: f64,
+    /// Average wellbeing and the counts of miserable beavers and beavers with a critical need.
+    pub wellbeing: f64,
+    pub miserable: u32,
+    pub critical: u32,
+    /// Finished buildings by catalogue role (paths not counted).
+    pub buildings: BTreeMap<String, u32>,
+    /// Unfinished buildings (construction sites, paths not counted).
+    pub sites: u32,
+    /// Unspent science points, points earned during the hour, buildings unlocked so far.
+    pub science: u32,
+    pub science_earned: f64,
+    pub unlocked: u32,
+    /// Goods produced and consumed during the hour.
+    pub produced: BTreeMap<String, f64>,
+    pub consumed: BTreeMap<String, f64>,
+    /// `temperate`, `drought` or `badtide`: the weather in force at the row.
+    pub weather: String,
+    /// Power networks with supply.
+    pub power_networks: u32,
+    pub districts: u32,
+    pub game_over: bool,
+}
+
+/// What happened since the last row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counters {
+    #[serde(default)]
+    pub births: u32,
+    #[serde(default)]
+    pub deaths: BTreeMap<String, u32>,
+    #[serde(default)]
+    pub produced: BTreeMap<String, f64>,
+    #[serde(default)]
+    pub consumed: BTreeMap<String, f64>,
+    #[serde(default)]
+    pub science_earned: f64,
+}
+
+/// The rows so far and the counters of the hour under way.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    #[serde(default)]
+    pub rows: Vec<HistoryRow>,
+    #[serde(default)]
+    pub counters: Counters,
+}
+
+impl History {
+    /// Whether nothing was recorded yet (a save then leaves the member out).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty() && self.counters == Counters::default()
+    }
+
+    /// Goods made (a recipe output, a harvest, a cut tree, scrap).
+    pub(crate) fn produced(&mut self, good: &str, n: u32) {
+        if n > 0 {
+            *self.counters.produced.entry(good.to_owned()).or_default() += f64::from(n);
+        }
+    }
+
+    /// Goods used up (eaten, drunk, a recipe input, building material, fuel, supplies).
+    pub(crate) fn consumed(&mut self, good: &str, n: u32) {
+        if n > 0 {
+            *self.counters.consumed.entry(good.to_owned()).or_default() += f64::from(n);
+        }
+    }
+
+    pub(crate) fn born(&mut self) {
+        self.counters.births += 1;
+    }
+
+    pub(crate) fn died(&mut self, cause: &str) {
+        *self.counters.deaths.entry(cause.to_owned()).or_default() += 1;
+    }
+
+    pub(crate) fn science(&mut self, points: u32) {
+        self.counters.science_earned += f64::from(points);
+    }
+
+    /// Rows whose day lies in `from..=to`.
+    pub fn between(&self, from: u32, to: u32) -> &[HistoryRow] {
+        let start = self.rows.partition_point(|r| r.day < from);
+        let end = self.rows.partition_point(|r| r.day <= to);
+        &self.rows[start..end.max(start)]
+    }
+}
+
+impl crate::world::World {
+    /// The colony's history (one row per hour).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Records the hour's row and starts new counters (at each full hour).
+    pub(crate) fn record_history(&mut self) {
+        let counters = std::mem::take(&mut self.history.counters);
+        let (adults, children, bots) = self.colony.counts(None);
+        let stock: BTreeMap<String, u32> = self
+            .colony_stock()
+            .into_iter()
+            .map(|(g, (_, all))| (g, all))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        let (food_days, water_days) = self.stock_days(&stock, adults + children);
+        let wb = self.wellbeing();
+        let mut buildings: BTreeMap<String, u32> = BTreeMap::new();
+        let mut sites = 0;
+        for b in self.colony.buildings.values() {
+            let role = b.spec().role.as_str();
+            if role == "paths" {
+                continue;
+            }
+            if b.finished {
+                *buildings.entry(role.to_owned()).or_default() += 1;
+            } else {
+                sites += 1;
+            }
+        }
+        let weather = self.weather();
+        let t = self.time();
+        let row = HistoryRow {
+            day: t.day_number,
+            hour: (t.hour.round() as u32) % 24,
+            ticks: self.ticks,
+            adults,
+            children,
+            bots,
+            births: counters.births,
+            deaths: counters.deaths,
+            stock,
+            food_days,
+            water_days,
+            wellbeing: (wb.average * 100.0).round() / 100.0,
+            miserable: wb.miserable,
+            critical: wb.critical,
+            buildings,
+            sites,
+            science: self.science.points,
+            science_earned: counters.science_earned,
+            unlocked: self.science.unlocked.len() as u32,
+            produced: counters.produced,
+            consumed: counters.consumed,
+            weather: match weather.hazard {
+                Some(h) if weather.is_hazardous => h.as_str().to_owned(),
+                _ => "temperate".to_owned(),
+            },
+            power_networks: self
+                .power_networks()
+                .iter()
+                .filter(|n| n.supply > 0.0)
+                .count() as u32,
+            districts: self.colony.districts.len() as u32,
+            game_over: self.colony.game_over,
+        };
+        self.history.rows.push(row);
+    }
+
+    /// Days the food and the water in store last: stock / (beavers x daily need x the mode's
+    /// consumption factor), one decimal; -1 when no beaver eats.
+    pub fn stock_days(&self, stock: &BTreeMap<String, u32>, beavers: u32) -> (f64, f64) {
+        let consumption = &crate::colony::rules::colony_rules().consumption;
+        let mode = crate::catalog::world_rules().mode(self.mode);
+        let goods = &crate::content::content().goods;
+        let food: u32 = stock
+            .iter()
+            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
+            .map(|(_, n)| n)
+            .sum();
+        let water = stock.get("Water").copied().unwrap_or(0);
+        let days = |n: u32, daily: f64| {
+            let per_day = f64::from(beavers) * daily;
+            if per_day <= 0.0 {
+                -1.0
+            } else {
+                (f64::from(n) / per_day * 10.0).round() / 10.0
+            }
+        };
+        (
+            days(
+                food,
+                consumption.food_per_beaver_per_day.value * mode.food_consumption,
+            ),
+            days(
+                water,
+                consumption.water_per_beaver_per_day.value * mode.water_consumption,
+            ),
+        )
+    }
+}
