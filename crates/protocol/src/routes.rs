@@ -588,6 +588,16 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Get,
+        "/api/stats",
+        "stats",
+        "Show the colony's history, one row per game hour: population, births, deaths, stock, food and water days, wellbeing, goods made and used, weather",
+        &[
+            p("from", Int, false, "first day (default 1)"),
+            p("to", Int, false, "last day (default: today)"),
+        ],
+    ),
+    route(
+        Get,
         "/api/buildings",
         "buildings",
         "List buildings (detail:full for every field, id:N for one); paginated and filtered",

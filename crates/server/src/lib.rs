@@ -135,6 +135,7 @@ pub async fn run(args: cli::Args) -> i32 {
                 map: args.map.clone().map(serde_json::Value::String),
                 settlement: args.settlement.clone(),
                 mode: Some(args.mode.clone()),
+                setup: None,
             };
             match http::lifecycle::new_game_config(body)
                 .and_then(|c| sim::World::try_new(&c).map_err(host::command_error))

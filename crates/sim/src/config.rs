@@ -122,6 +122,22 @@ pub struct NewGame {
     pub map_width: u32,
     pub map_height: u32,
     pub settlement: String,
+    /// What the game starts with beyond the mode's defaults (scenarios).
+    #[serde(default)]
+    pub setup: Setup,
+}
+
+/// A scenario's start (extension of `POST /api/game/new`): goods added to the district center,
+/// science points, and buildings unlocked without spending them. Applied once, as the world is
+/// made, so it is part of the world (and of its saves) like anything else.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    #[serde(default)]
+    pub goods: std::collections::BTreeMap<String, u32>,
+    #[serde(default)]
+    pub science: u32,
+    #[serde(default)]
+    pub unlocked: Vec<String>,
 }
 
 impl Default for NewGame {
@@ -135,6 +151,7 @@ impl Default for NewGame {
             map_width: w,
             map_height: h,
             settlement: "New Colony".to_owned(),
+            setup: Setup::default(),
         }
     }
 }
@@ -184,6 +201,47 @@ impl NewGame {
                  remove them",
                 self.settlement.as_str(),
             ));
+        }
+        self.validate_setup()
+    }
+
+    /// Setup goods must be goods of the catalogue; unlocked buildings must be the faction's
+    /// buildings that science unlocks (names with the faction suffix).
+    fn validate_setup(&self) -> Result<(), CommandError> {
+        let c = crate::content::content();
+        for g in self.setup.goods.keys() {
+            if !c.goods.contains_key(g) {
+                let names: Vec<&str> = c.goods.keys().map(String::as_str).collect();
+                return Err(CommandError::invalid_param(
+                    format!(
+                        "setup.goods: unknown good {g:?}; goods: {}",
+                        names.join(", ")
+                    ),
+                    g.as_str(),
+                ));
+            }
+        }
+        let faction = self.faction.as_str();
+        let unlockable: Vec<&str> = c
+            .buildings
+            .values()
+            .filter(|b| {
+                b.player_placeable
+                    && b.science_cost > 0
+                    && (b.faction == faction || b.faction == "Common")
+            })
+            .map(|b| b.name.as_str())
+            .collect();
+        for u in &self.setup.unlocked {
+            if !unlockable.contains(&u.as_str()) {
+                return Err(CommandError::invalid_param(
+                    format!(
+                        "setup.unlocked: {u:?} is not a {faction} building that science unlocks; valid: {}",
+                        unlockable.join(", ")
+                    ),
+                    u.as_str(),
+                ));
+            }
         }
         Ok(())
     }

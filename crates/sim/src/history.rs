@@ -132,6 +132,11 @@ impl crate::world::World {
         &self.history
     }
 
+    /// Whether everyone has died (`game.over` was announced).
+    pub fn colony_game_over(&self) -> bool {
+        self.colony.game_over
+    }
+
     /// Records the hour's row and starts new counters (at each full hour).
     pub(crate) fn record_history(&mut self) {
         let counters = std::mem::take(&mut self.history.counters);

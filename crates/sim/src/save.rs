@@ -187,6 +187,7 @@ impl World {
             map_width: file.map.width,
             map_height: file.map.height,
             settlement: file.settlement.clone(),
+            setup: Default::default(),
         }
         .validate()
         .map_err(|e| corrupt(e.detail))?;

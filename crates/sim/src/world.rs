@@ -89,7 +89,8 @@ impl World {
             events,
         };
         world.found_colony();
-        // The founders are the start, not births.
+        world.apply_setup(&cfg.setup);
+        // The founders and the setup are the start, not births or production.
         world.history = crate::history::History::default();
         Ok(world)
     }
@@ -226,6 +227,19 @@ impl World {
             );
         }
         Ok(())
+    }
+
+    /// A scenario's start: goods into the (first) district center, science points, unlocks.
+    fn apply_setup(&mut self, setup: &crate::config::Setup) {
+        if let Some(dc) = self.colony.districts.keys().next().copied()
+            && let Some(b) = self.colony.buildings.get_mut(&dc)
+        {
+            for (g, n) in &setup.goods {
+                b.add(g, *n);
+            }
+        }
+        self.science.points = self.science.points.saturating_add(setup.science);
+        self.science.unlocked.extend(setup.unlocked.iter().cloned());
     }
 
     pub fn settlement(&self) -> &str {

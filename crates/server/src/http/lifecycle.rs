@@ -41,6 +41,24 @@ pub struct NewGameBody {
     pub settlement: Option<String>,
     /// Game mode: `Easy`, `Normal` (default) or `Hard`.
     pub mode: Option<String>,
+    /// Extension: what the game starts with beyond the mode's defaults (scenarios):
+    /// `{"goods": {"Log": 50}, "science": 300, "unlocked": ["GearWorkshop.Folktails"]}`.
+    pub setup: Option<SetupBody>,
+}
+
+/// The `setup` member of `POST /api/game/new`.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SetupBody {
+    /// Goods added to the district center, good -> units.
+    #[serde(default)]
+    pub goods: std::collections::BTreeMap<String, u32>,
+    /// Science points to start with.
+    #[serde(default)]
+    pub science: u32,
+    /// Buildings unlocked without spending science (names with the faction suffix).
+    #[serde(default)]
+    pub unlocked: Vec<String>,
 }
 
 impl BodySpec for NewGameBody {
@@ -83,6 +101,13 @@ pub fn new_game_config(body: NewGameBody) -> Result<sim::NewGame, ApiError> {
         seed: body.seed.unwrap_or_else(random_seed),
         ..Default::default()
     };
+    if let Some(s) = body.setup {
+        cfg.setup = sim::Setup {
+            goods: s.goods,
+            science: s.science,
+            unlocked: s.unlocked,
+        };
+    }
     if let Some(f) = body.faction {
         cfg.faction = f.parse().map_err(|_| {
             ApiError::new(

@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod power;
 pub mod rows;
 pub mod science;
+pub mod stats;
 pub mod summary;
 
 use crate::agent::AgentStore;
@@ -94,6 +95,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(science::routes())
         .merge(paths::routes())
         .merge(summary::routes())
+        .merge(stats::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
         .merge(power::routes())

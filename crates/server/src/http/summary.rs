@@ -226,6 +226,9 @@ pub struct SummaryJson {
     pub tree_clusters: Vec<ClusterRow>,
     pub food_clusters: Vec<ClusterRow>,
     pub projections: Projections,
+    /// Extension: everyone has died (the game goes on with nobody in it until a new game or a
+    /// load).
+    pub game_over: bool,
     /// Colony-wide stock, good to total (the toon row's per-good keys; not in json).
     #[serde(skip)]
     pub stock: BTreeMap<String, u32>,
@@ -318,31 +321,12 @@ impl SummaryJson {
                 p + d.adults + d.children + d.bots,
             )
         });
-        let consumption = &sim::colony::rules::colony_rules().consumption;
-        let mode = sim::catalog::world_rules().mode(w.mode());
-        let goods = &sim::content::content().goods;
-        let food: u32 = stock
-            .iter()
-            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
-            .map(|(_, n)| n)
-            .sum();
         let of = |g: &str| stock.get(g).copied().unwrap_or(0);
-        let per_beaver = |daily: f64, mult: f64| f64::from(beavers) * daily * mult;
+        // The same formula the hourly history records (`World::stock_days`).
+        let (food_days, water_days) = w.stock_days(&stock, beavers);
         let projections = Projections {
-            food_days: days(
-                food,
-                per_beaver(
-                    consumption.food_per_beaver_per_day.value,
-                    mode.food_consumption,
-                ),
-            ),
-            water_days: days(
-                of("Water"),
-                per_beaver(
-                    consumption.water_per_beaver_per_day.value,
-                    mode.water_consumption,
-                ),
-            ),
+            food_days,
+            water_days,
             log_days: days(of("Log"), population.into()),
             plank_days: days(of("Plank"), population.into()),
             gear_days: days(of("Gear"), population.into()),
@@ -398,6 +382,7 @@ impl SummaryJson {
             tree_clusters,
             food_clusters,
             projections,
+            game_over: w.colony_game_over(),
             stock,
         }
     }
@@ -479,6 +464,8 @@ impl SummaryJson {
         };
         put("treeClusters", clusters(&self.tree_clusters).into());
         put("foodClusters", clusters(&self.food_clusters).into());
+        // Extension, after the contract's keys.
+        put("gameOver", self.game_over.into());
         r
     }
 }
@@ -501,7 +488,7 @@ impl SummaryJson {
 /// `workers` as `assigned/desired` (desired = assigned + vacancies); `unemployed`; `wellbeing`
 /// (average), `miserable`, `critical`; `science`; `alerts` as
 /// `unstaffed:N/unpowered:N/unreachable:N`; one key per building role; `treeClusters` and
-/// `foodClusters` as `x,y,z:grown` items joined by `/`.
+/// `foodClusters` as `x,y,z:grown` items joined by `/`; then `gameOver` (extension).
 ///
 /// Projections (days, one decimal, -1 when nobody is there): `foodDays` = food stock (goods of
 /// category food) / (beavers × foodPerBeaverPerDay × the mode's food consumption); `waterDays`

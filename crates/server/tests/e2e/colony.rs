@@ -86,7 +86,8 @@ async fn summary_json_and_toon_row() {
             "buildings",
             "treeClusters",
             "foodClusters",
-            "projections"
+            "projections",
+            "gameOver"
         ]
     );
     assert_eq!(j["faction"], "Folktails");
@@ -204,6 +205,7 @@ async fn summary_json_and_toon_row() {
         "wood",
         "treeClusters",
         "foodClusters",
+        "gameOver",
     ];
     assert_eq!(keys(&r), order);
     assert_eq!(

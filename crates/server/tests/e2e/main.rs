@@ -11,5 +11,6 @@ mod land;
 mod paths;
 mod power;
 mod science;
+mod stats;
 mod support;
 mod websocket;
