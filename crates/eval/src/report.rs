@@ -47,7 +47,7 @@ h1{{font-size:22px}} h2{{font-size:18px;margin-top:28px}} h3{{font-size:14px;mar
 table{{border-collapse:collapse}} th,td{{border:1px solid #cbd5e0;padding:3px 8px;text-align:right}}
 th:first-child,td:first-child{{text-align:left}} .grid td{{min-width:48px}}
 .ok{{color:#276749}} .bad{{color:#9b2c2c}} .plots{{display:flex;gap:12px;flex-wrap:wrap}}
-.plot figcaption{{font-size:12px;color:#4a5568}} svg{{background:#f7fafc;border:1px solid #e2e8f0}}
+.plot{{margin:0}} .plot figcaption{{font-size:12px;color:#4a5568}} svg{{background:#f7fafc;border:1px solid #e2e8f0}}
 .legend span{{display:inline-block;width:12px;height:12px;vertical-align:middle;margin:0 4px 0 12px}}
 </style></head><body>
 <h1>Colony evaluation</h1>
@@ -96,8 +96,12 @@ fn achievements_grid(out: &mut String, r: &Results) {
         let _ = write!(out, "<th>{}</th>", esc(id));
     }
     out.push_str("</tr>\n");
-    for (aid, rate) in &r.achievements {
-        let title = r.achievement_titles.get(aid).map_or("", String::as_str);
+    // In the order achievements are defined (roughly the order a colony reaches them).
+    for a in crate::achievements::ALL {
+        let (aid, title) = (a.id, a.title);
+        let Some(rate) = r.achievements.get(aid) else {
+            continue;
+        };
         let _ = write!(
             out,
             "<tr data-achievement=\"{aid}\"><td title=\"{aid}\">{t}</td>{c}",
