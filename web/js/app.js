@@ -11,6 +11,7 @@ import { MapView, probeTiles } from "./map.js";
 import { BuildingPanel } from "./building.js";
 import { SummaryPanel } from "./summary.js";
 import { NotesPanel } from "./notes.js";
+import { HistoryCharts } from "./charts.js";
 
 const views = ["colony", "map", "settings"];
 let map = null;
@@ -125,6 +126,8 @@ async function boot() {
     if (typeof s?.gameOver === "boolean") notes.setGameOver(s.gameOver, s.time?.dayNumber);
   });
   window.colonyDashboard.notes = notes;
+  const charts = new HistoryCharts(channel);
+  window.colonyDashboard.charts = charts;
   const agent = new AgentWidget(channel, config);
   settings = new SettingsPanel();
 
@@ -133,6 +136,7 @@ async function boot() {
       colony.refreshAll();
       summary.refreshAll();
       notes.refresh();
+      charts.refresh();
       checkMap();
       if (!$("#view-settings").hidden) settings.load();
     }
@@ -162,6 +166,7 @@ async function boot() {
   colony.start();
   summary.start();
   notes.start();
+  charts.start();
   agent.start(!channel);
   document.body.dataset.booted = "true";
 }

@@ -46,6 +46,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/building.js", JS),
     asset!("js/summary.js", JS),
     asset!("js/notes.js", JS),
+    asset!("js/charts.js", JS),
     asset!("js/util.js", JS),
 ];
 
