@@ -2,8 +2,10 @@
 //! weather, population, stocks with days left, wellbeing, alerts, science, the agent state and
 //! the most recent game events (from the WebSocket). `--once` prints one frame and exits (for
 //! scripts and tests). Population, stocks and wellbeing come from `GET /api/summary` (json),
-//! alerts from `GET /api/alerts` (every alert, json); a service without those routes leaves
-//! their lines out.
+//! alerts from `GET /api/alerts` (every alert, json), game over and the last deaths from the
+//! summary and `GET /api/notifications`, the last 24 hours (births, deaths by cause, the
+//! population change) from `GET /api/stats`; a service without those routes leaves their lines
+//! out.
 
 use crate::config::Settings;
 use crate::events::event_line;
@@ -47,6 +49,8 @@ pub struct TopData {
     pub alerts: Option<Value>,
     /// `GET /api/notifications?limit=20&format=json`: the newest notifications (a page).
     pub notifications: Option<Value>,
+    /// `GET /api/stats` from yesterday on (json): the hourly history rows of the last day or two.
+    pub stats: Option<Value>,
     pub agent: Option<Value>,
     /// Set when the game routes answered `game_not_ready`.
     pub gate_closed: bool,
@@ -117,6 +121,18 @@ pub fn fetch(api: &Api) -> Result<TopData, CliError> {
             &[("limit", "20"), ("format", "json")],
             &mut gate,
         )?;
+        let yesterday = d
+            .time
+            .as_ref()
+            .and_then(|t| t["dayNumber"].as_u64())
+            .map_or(1, |day| day.saturating_sub(1).max(1))
+            .to_string();
+        d.stats = get_with(
+            api,
+            "/api/stats",
+            &[("from", &yesterday), ("format", "json")],
+            &mut gate,
+        )?;
     }
     d.gate_closed = gate;
     Ok(d)
@@ -180,6 +196,9 @@ pub fn render(d: &TopData) -> String {
         ));
     }
     ending_lines(&mut out, d);
+    if let Some(s) = &d.stats {
+        last_day_line(&mut out, s);
+    }
     if let Some(s) = &d.summary {
         colony_lines(&mut out, s);
     }
@@ -264,6 +283,52 @@ fn ending_lines(out: &mut String, d: &TopData) {
     if !deaths.is_empty() {
         out.push_str(&format!("Last deaths: {}\n", deaths.join("; ")));
     }
+}
+
+/// Births, deaths (by cause) and the population change over the last 24 hourly rows of
+/// `GET /api/stats`.
+fn last_day_line(out: &mut String, stats: &Value) {
+    let Some(rows) = stats["rows"].as_array().filter(|r| !r.is_empty()) else {
+        return;
+    };
+    let last = &rows[rows.len().saturating_sub(24)..];
+    let pop = |r: &Value| {
+        ["adults", "children", "bots"]
+            .iter()
+            .map(|k| r[*k].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let born: u64 = last.iter().map(|r| r["births"].as_u64().unwrap_or(0)).sum();
+    let mut causes: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for r in last {
+        for (c, n) in r["deaths"].as_object().into_iter().flatten() {
+            *causes.entry(c.clone()).or_default() += n.as_u64().unwrap_or(0);
+        }
+    }
+    let died: u64 = causes.values().sum();
+    let how = if causes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({})",
+            causes
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    // The population before the window: the first row's, less its own births and deaths.
+    let first = &last[0];
+    let first_died: u64 = first["deaths"]
+        .as_object()
+        .map_or(0, |m| m.values().filter_map(Value::as_u64).sum());
+    let before = (pop(first) + first_died).saturating_sub(first["births"].as_u64().unwrap_or(0));
+    out.push_str(&format!(
+        "Last {} h: {born} born, {died} died{how}; population {before} -> {}\n",
+        last.len(),
+        pop(&last[last.len() - 1])
+    ));
 }
 
 fn days_text(v: &Value) -> String {
@@ -458,6 +523,28 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_last_day_line_sums_births_and_deaths_of_the_last_24_rows() {
+        let row = |births: u64, deaths: Value, adults: u64| json!({"births": births, "deaths": deaths, "adults": adults, "children": 2, "bots": 0});
+        // 30 rows: the first 6 fall outside the window.
+        let mut rows: Vec<Value> = (0..30).map(|_| row(0, json!({}), 10)).collect();
+        rows[2] = row(5, json!({"thirst": 9}), 10);
+        rows[6] = row(1, json!({}), 11);
+        rows[20] = row(0, json!({"thirst": 2, "hunger": 1}), 8);
+        for r in rows.iter_mut().skip(21) {
+            r["adults"] = json!(8);
+        }
+        let d = TopData {
+            stats: Some(json!({"rows": rows})),
+            ..TopData::default()
+        };
+        let text = render(&d);
+        assert!(
+            text.contains("Last 24 h: 1 born, 3 died (hunger 1, thirst 2); population 12 -> 10\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_dead_colony_says_game_over_and_its_last_deaths() {
         let note =
             |s: &str, d: u32| json!({"subject": s, "description": "", "cycle": 1, "cycleDay": d});
@@ -511,6 +598,7 @@ mod tests {
             summary: None,
             alerts: None,
             notifications: None,
+            stats: None,
             gate_closed: false,
             events: vec!["day 4  speed.changed  {\"speed\":2}".into()],
         };
