@@ -384,3 +384,42 @@ async fn the_agent_state_says_whether_a_connector_is_attached() {
     assert_eq!(left["agentStatus"], "", "{left}");
     assert_eq!(left["lastHeartbeatAt"], attached["lastHeartbeatAt"]);
 }
+
+#[tokio::test]
+async fn wonders_carry_their_flags() {
+    let s = Server::start().await;
+    s.post(
+        "/api/game/new",
+        json!({"seed": 7, "map": 64, "setup": {"unlocked": ["EarthRecultivator.Folktails"]}}),
+    )
+    .await;
+    s.post("/api/ready", json!({"ready": true})).await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let (_, found) = s
+        .post(
+            "/api/placement/find?format=json",
+            json!({"prefab": "EarthRecultivator.Folktails", "x1": 4, "y1": 4, "x2": 60, "y2": 60}),
+        )
+        .await;
+    let p = &found["placements"][0];
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "EarthRecultivator.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
+                   "orientation": p["orientation"]}),
+        )
+        .await;
+    let (_, view) = s
+        .get_one(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .await;
+    assert_eq!(
+        (&view["isWonder"], &view["wonderActive"]),
+        (&json!(true), &json!(false)),
+        "{view}"
+    );
+    let dc = district_center(&s).await;
+    assert!(
+        dc.get("isWonder").is_none() && dc.get("wonderActive").is_none(),
+        "{dc}"
+    );
+}
