@@ -81,7 +81,8 @@ def place(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
     prefabs = [
         p["name"]
         for p in api.get("/api/prefabs") or []
-        if p.get("unlocked") and not str(p["name"]).startswith(SKIP_PREFABS)
+        # The json omits `unlocked` (and `scienceCost`) for buildings that cost no science.
+        if p.get("unlocked", True) and not str(p["name"]).startswith(SKIP_PREFABS)
     ]
     if not prefabs:
         return "no prefab"
