@@ -49,6 +49,10 @@ pub const METRICS: &[(&str, &str)] = &[
     ),
     ("districts_max", "the most districts at once"),
     (
+        "districts_founded",
+        "districts founded beyond those at the start (the most at once, less the first hour's)",
+    ),
+    (
         "droughts_survived",
         "droughts that ended with someone alive",
     ),
@@ -79,7 +83,7 @@ pub const PARAM_METRICS: &[(&str, &str)] = &[
     ("stock_max", "the most units of the good in store at once"),
     (
         "deaths_by",
-        "deaths of the cause over the episode, e.g. deaths_by.Thirst",
+        "deaths of the cause over the episode (thirst, hunger, oldAge, deterioration), e.g. deaths_by.thirst",
     ),
     (
         "buildings_role",
@@ -161,6 +165,10 @@ impl Outcome {
                 "unlocked" => end(&|r| r.unlocked.into()),
                 "power_networks_max" => max(&|r| r.power_networks.into()),
                 "districts_max" => max(&|r| r.districts.into()),
+                "districts_founded" => {
+                    let first = rows.first().map_or(0.0, |r| f64::from(r.districts));
+                    (max(&|r| r.districts.into()) - first).max(0.0)
+                }
                 "droughts_survived" => self.hazards_survived("drought").into(),
                 "badtides_survived" => self.hazards_survived("badtide").into(),
                 "hazard_hours_alive" => {
@@ -305,6 +313,7 @@ pub(crate) mod tests {
         assert_eq!(m(&o, "births"), 2.0);
         assert_eq!(m(&o, "deaths"), 3.0);
         assert_eq!(m(&o, "deaths_by.Thirst"), 1.0);
+        assert_eq!(m(&o, "districts_founded"), 0.0);
         assert_eq!(m(&o, "produced.Water"), 10.0);
         assert_eq!(m(&o, "consumed.Water"), 3.5);
         assert_eq!(m(&o, "stock.Water"), 2.0);
