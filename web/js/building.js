@@ -132,7 +132,13 @@ export class BuildingPanel extends Emitter {
     const facts = [];
     if (b.maxWorkers !== undefined) facts.push(["Workers", `${b.assignedWorkers ?? 0} assigned of ${b.desiredWorkers ?? 0} wanted (max ${b.maxWorkers})`]);
     if (b.maxDwellers !== undefined) facts.push(["Dwellers", `${b.dwellers ?? 0} of ${b.maxDwellers}`]);
-    if (b.capacity !== undefined) facts.push(["Stock", `${b.stock ?? 0} of ${b.capacity}`]);
+    if (b.capacity !== undefined) {
+      const stock = b.stock ?? 0;
+      // The start's goods can exceed a district center's room: say so instead of "55 of 20".
+      facts.push(["Stock", stock > b.capacity
+        ? `${stock} (room for ${b.capacity}: ${stock - b.capacity} over)`
+        : `${stock} of ${b.capacity}`]);
+    }
     if (b.storageMode) facts.push(["Storage", `${b.storageMode}${b.allowedGood ? `, ${b.allowedGood}` : ""}`]);
     if (b.currentRecipe) facts.push(["Recipe", b.currentRecipe]);
     if (b.isConsumer || b.isGenerator) {

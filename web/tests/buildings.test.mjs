@@ -159,6 +159,11 @@ test("a click on the district center shows its details; a refused demolish shows
   assert.equal(await page.getAttribute("#bp-state", "data-finished"), "true");
   assert.equal(await page.textContent('#bp-facts [data-fact="workers"] .v'),
     `${dc.assignedWorkers} assigned of ${dc.desiredWorkers} wanted (max ${dc.maxWorkers})`);
+  // Stock against capacity reads sensibly even when the start's goods exceed the room.
+  const stockText = await page.textContent('#bp-facts [data-fact="stock"] .v');
+  assert.equal(stockText, dc.stock > dc.capacity
+    ? `${dc.stock} (room for ${dc.capacity}: ${dc.stock - dc.capacity} over)`
+    : `${dc.stock} of ${dc.capacity}`);
   // The inventory as the server has it.
   const inv = await page.$$eval("#bp-inventory tr", (rows) => Object.fromEntries(rows.map((r) => [r.dataset.good, Number(r.lastChild.textContent)])));
   assert.deepEqual(inv, Object.fromEntries(Object.entries(dc.inventory).filter(([, n]) => n > 0)));

@@ -51,6 +51,15 @@ test("live map: tiles, trees and crops from colonyd", async (t) => {
   const size = (await server.get("/api/tiles?x1=0&y1=0&x2=0&y2=0&format=json")).mapSize;
   assert.match(await page.textContent("#map-status"),
     new RegExp(`^${size.x}×${size.y}, \\d+ trees, \\d+ crops, \\d+ buildings?, \\d+ beavers?(, \\d+ bots?)?$`));
+  // The legend never covers the status line, whatever the window's width.
+  for (const width of [1280, 900, 700, 520, 420]) {
+    await page.setViewportSize({ width, height: 820 });
+    const [legend, status] = await Promise.all([page.locator(".map-legend").boundingBox(), page.locator("#map-status").boundingBox()]);
+    const apart = legend.x + legend.width <= status.x || status.x + status.width <= legend.x
+      || legend.y + legend.height <= status.y || status.y + status.height <= legend.y;
+    assert.ok(apart, `legend ${JSON.stringify(legend)} overlaps status ${JSON.stringify(status)} at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 820 });
   const tile = (await server.get("/api/tiles?x1=10&y1=12&x2=10&y2=12&format=json")).tiles[0];
   const p = await page.evaluate(() => window.colonyDashboard.map.pixelOf(10, 12));
   const box = await page.locator("#map-canvas").boundingBox();
