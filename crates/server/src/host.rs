@@ -31,6 +31,19 @@ pub struct HostStatus {
     speed: AtomicU8,
     settlement: RwLock<String>,
     loading: AtomicUsize,
+    /// False once the game-host thread has ended (it never should: jobs and ticks that panic
+    /// are contained); `/api/ping` then says so.
+    alive: std::sync::atomic::AtomicBool,
+}
+
+/// Marks the host dead when its thread ends, however it ends.
+struct AliveGuard(Arc<HostStatus>);
+
+impl Drop for AliveGuard {
+    fn drop(&mut self) {
+        self.0.alive.store(false, Ordering::SeqCst);
+        tracing::error!("the game host thread has stopped; writes fail until colonyd restarts");
+    }
 }
 
 /// The handle the HTTP and WebSocket tasks use.
@@ -127,6 +140,13 @@ impl HostHandle {
     }
 }
 
+impl HostHandle {
+    /// Whether the game-host thread is running.
+    pub fn alive(&self) -> bool {
+        self.status.alive.load(Ordering::SeqCst)
+    }
+}
+
 /// Keeps the loading flag raised while alive.
 pub struct LoadingGuard(Arc<HostStatus>);
 
@@ -150,6 +170,7 @@ pub fn spawn(
         speed: AtomicU8::new(world.speed()),
         settlement: RwLock::new(world.settlement().to_string()),
         loading: AtomicUsize::new(0),
+        alive: std::sync::atomic::AtomicBool::new(true),
     });
     let host = Host {
         world,
@@ -162,7 +183,10 @@ pub fn spawn(
     };
     std::thread::Builder::new()
         .name("game-host".into())
-        .spawn(move || host.run())
+        .spawn(move || {
+            let _alive = AliveGuard(host.status.clone());
+            host.run()
+        })
         .expect("spawn the game host thread");
     HostHandle {
         jobs: tx,
@@ -196,8 +220,11 @@ impl Host {
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
             }
-            // 2. Apply queued jobs within the per-frame budget.
-            let budget = Duration::from_secs_f64(self.settings.get().write_budget_ms / 1000.0);
+            // 2. Apply queued jobs within the per-frame budget (settings are range-checked; the
+            // clamp keeps a bad value from ever stopping the loop).
+            let budget = Duration::from_secs_f64(
+                (self.settings.get().write_budget_ms / 1000.0).clamp(1e-6, 1.0),
+            );
             let frame_start = Instant::now();
             let mut delivers: Vec<Deliver> = Vec::new();
             while let Some(job) = pending.take() {
@@ -206,9 +233,18 @@ impl Host {
                     || job(&mut self.world),
                 )) {
                     Ok(deliver) => delivers.push(deliver),
-                    Err(_) => tracing::error!(
-                        "a write panicked in the game host; its caller gets internal_error"
-                    ),
+                    Err(_) => {
+                        // The job may have left the world half-changed: go back to the last
+                        // published world. Writes applied earlier in this frame go with it, so
+                        // their callers are told so too (their replies are dropped: internal_error,
+                        // "not applied"), and nothing half-applied remains.
+                        tracing::error!(
+                            "a write panicked in the game host; the world goes back to the last published state and the frame's writes ({} before it) are refused",
+                            delivers.len()
+                        );
+                        self.world = (**self.snapshot.load()).clone();
+                        delivers.clear();
+                    }
                 }
                 self.after_change(day_before);
                 if frame_start.elapsed() >= budget {
@@ -230,7 +266,21 @@ impl Host {
                 let due = (debt.floor() as u64).min(MAX_TICKS_PER_FRAME);
                 if due > 0 {
                     let day_before = self.world.time().day_number;
-                    self.world.advance_ticks(due);
+                    let ticked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.world.advance_ticks(due)
+                    }));
+                    if ticked.is_err() {
+                        // A tick that panics would panic again: keep the last published world and
+                        // pause, so the service stays up and the state can be saved or inspected.
+                        tracing::error!(
+                            "a game tick panicked; the game is paused at its last published state"
+                        );
+                        self.world = (**self.snapshot.load()).clone();
+                        let _ = self.world.set_speed(0);
+                        debt = 0.0;
+                        self.publish();
+                        continue;
+                    }
                     debt = (debt - due as f64).min(MAX_TICKS_PER_FRAME as f64);
                     self.after_change(day_before);
                 }
@@ -286,5 +336,49 @@ impl Host {
             }
         }
         self.snapshot.store(Arc::new(self.world.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host() -> (HostHandle, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = SettingsStore::new(
+            dir.path().join("settings.json"),
+            crate::settings::resolve(&serde_json::Map::new()),
+        );
+        let world = World::new(&sim::NewGame {
+            map_width: 32,
+            map_height: 32,
+            ..Default::default()
+        });
+        let hub = Hub::default();
+        let saver = crate::saves::Autosaver::start(dir.path().join("saves"), hub.clone());
+        (spawn(world, settings, hub, saver), dir)
+    }
+
+    #[tokio::test]
+    async fn a_panicking_write_is_refused_and_leaves_the_world_as_it_was() {
+        let (h, _dir) = host();
+        h.write(|w| w.set_speed(0)).await.unwrap().unwrap();
+        let before = h.snapshot().state_hash();
+        // Changes the world, then panics half-way.
+        let r = h
+            .write(|w| {
+                w.set_end_hours(20).unwrap();
+                w.set_speed(3).unwrap();
+                panic!("a bug in a command");
+            })
+            .await;
+        let e = r.expect_err("refused");
+        assert_eq!(e.code, ErrorCode::InternalError);
+        assert!(e.message().contains("not applied"), "{}", e.message());
+        // The host lives on, with the world as before the panicking write.
+        assert!(h.alive());
+        let after = h.write(|w| (w.end_hours(), w.speed())).await.unwrap();
+        assert_eq!(after, (16, 0));
+        assert_eq!(h.snapshot().state_hash(), before);
     }
 }

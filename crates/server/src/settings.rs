@@ -8,6 +8,14 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::Notify;
 
+/// Upper bounds of numeric settings: past them a value is a mistake (and some would allocate
+/// terabytes or stop the game host), so it is refused on the API and replaced by the default,
+/// with a warning, in the file.
+pub const MAX_WRITE_BUDGET_MS: f64 = 1000.0;
+pub const MAX_WRITE_QUEUE: i64 = 65_536;
+pub const MAX_AUTOSAVE_DAYS: i64 = 3650;
+pub const MAX_BODY_LIMIT: i64 = 1 << 30;
+
 /// Keys the contract retired; present in a file they are ignored with a notice.
 pub const DEPRECATED_KEYS: &[&str] = &[
     "terminal",
@@ -140,15 +148,30 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 None => bad("true or false"),
             },
             "listenAddress" => match value.as_str() {
-                Some(a) if !a.trim().is_empty() => s.listen_address = a.trim().to_string(),
-                Some(_) => {}
+                Some(a) if crate::bind_addr(a.trim(), 0).is_ok() => {
+                    s.listen_address = a.trim().to_string()
+                }
+                Some(a) if a.trim().is_empty() => {}
+                Some(a) => warnings.push(format!(
+                    "settings: listenAddress {a:?} is not an IP address; use 127.0.0.1 (loopback), \
+                     0.0.0.0 or + (every interface, needs authToken); ignored, using the default"
+                )),
                 None => bad("a string address"),
             },
             "authToken" => match value.as_str() {
-                Some(t) => s.auth_token = t.to_string(),
+                Some(t) if t.chars().any(char::is_control) => warnings.push(
+                    "settings: authToken must not contain control characters (NUL, newlines); \
+                     ignored, using the default"
+                        .to_string(),
+                ),
+                // A token of only spaces is no token.
+                Some(t) => s.auth_token = t.trim().to_string(),
                 None => bad("a string"),
             },
             "maxBodyBytes" => match int() {
+                Some(n) if n > MAX_BODY_LIMIT => warnings.push(format!(
+                    "settings: maxBodyBytes {n} is above {MAX_BODY_LIMIT} (1 GiB); ignored, using the default"
+                )),
                 Some(n) if n >= 0 => s.max_body_bytes = n as u64,
                 Some(_) => {}
                 None => bad("an integer byte count"),
@@ -158,7 +181,11 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 None => bad("true or false"),
             },
             "writeBudgetMs" => match value.as_f64() {
-                Some(f) if f > 0.0 && f.is_finite() => s.write_budget_ms = f,
+                Some(f) if f > MAX_WRITE_BUDGET_MS || !f.is_finite() => warnings.push(format!(
+                    "settings: writeBudgetMs {f} is above {MAX_WRITE_BUDGET_MS} ms per frame; \
+                     ignored, using the default"
+                )),
+                Some(f) if f > 0.0 => s.write_budget_ms = f,
                 Some(_) => {}
                 None => bad("a number of milliseconds"),
             },
@@ -186,18 +213,25 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 None => bad("true or false"),
             },
             "writeQueueCapacity" => match int() {
-                Some(n) if n > 0 => s.write_queue_capacity = n as usize,
-                Some(_) => {}
+                Some(n) if (1..=MAX_WRITE_QUEUE).contains(&n) => s.write_queue_capacity = n as usize,
+                Some(n) => warnings.push(format!(
+                    "settings: writeQueueCapacity {n} must be 1-{MAX_WRITE_QUEUE}; ignored, using the default"
+                )),
                 None => bad("a positive integer"),
             },
             "wsPingSeconds" => match int() {
                 Some(n) if n > 0 && n <= 3600 => s.ws_ping_seconds = n as u32,
-                Some(_) => {}
+                Some(n) => warnings.push(format!(
+                    "settings: wsPingSeconds {n} must be 1-3600; ignored, using the default"
+                )),
                 None => bad("a whole number of seconds"),
             },
             "autosaveDays" => match int() {
-                Some(n) if n >= 0 => s.autosave_days = n as u32,
-                Some(_) => {}
+                Some(n) if (0..=MAX_AUTOSAVE_DAYS).contains(&n) => s.autosave_days = n as u32,
+                Some(n) => warnings.push(format!(
+                    "settings: autosaveDays {n} must be 0-{MAX_AUTOSAVE_DAYS} (0 turns autosave off); \
+                     ignored, using the default"
+                )),
                 None => bad("a non-negative integer"),
             },
             _ => {} // Unknown keys are ignored silently.
@@ -282,6 +316,8 @@ pub struct SettingsStore {
     inner: Arc<RwLock<StoreInner>>,
     path: Arc<PathBuf>,
     changed: Arc<Notify>,
+    /// The address the listeners were bound to at start-up (restart keys wait for a restart).
+    started_address: Arc<str>,
 }
 
 struct StoreInner {
@@ -293,6 +329,7 @@ struct StoreInner {
 impl SettingsStore {
     pub fn new(path: PathBuf, loaded: Loaded) -> SettingsStore {
         SettingsStore {
+            started_address: Arc::from(loaded.settings.listen_address.as_str()),
             inner: Arc::new(RwLock::new(StoreInner {
                 settings: Arc::new(loaded.settings),
                 raw: loaded.raw,
@@ -340,6 +377,19 @@ impl SettingsStore {
             raw.insert(k.clone(), v.clone());
         }
         let resolved = resolve(&raw);
+        // The start-up guard holds at run time too: no token while the service listens beyond
+        // this machine (now, or at the next start).
+        let listening = [
+            &self.started_address,
+            resolved.settings.listen_address.as_str(),
+        ];
+        if resolved.settings.auth_token.is_empty()
+            && let Some(open) = listening.iter().find(|a| !crate::is_loopback(a))
+        {
+            return Err(format!(
+                "authToken may not be empty while listenAddress is {open} (beyond loopback): anyone on the network could drive the game; set a token, or listen on 127.0.0.1 and restart first"
+            ));
+        }
         guard.raw = raw;
         guard.settings = Arc::new(resolved.settings.clone());
         drop(guard);

@@ -31,14 +31,24 @@ pub struct Ping {
     pub openapi_version: &'static str,
 }
 
-/// Liveness. Never gated, never needs a token, answers while a game loads.
-#[utoipa::path(get, path = "/api/ping", tag = "game", responses((status = 200, body = Ping)))]
-async fn ping() -> Json<Ping> {
-    Json(Ping {
-        status: "ok",
-        ready: true,
-        openapi_version: protocol::CONTRACT_VERSION,
-    })
+/// Liveness. Never gated, never needs a token, answers while a game loads. If the game-host
+/// thread has stopped (it should never), `status` is `"host_stopped"`, `ready` false, and the
+/// HTTP status 503: the service cannot apply writes until it is restarted.
+#[utoipa::path(get, path = "/api/ping", tag = "game", responses((status = 200, body = Ping), (status = 503, body = Ping)))]
+async fn ping(State(state): State<AppState>) -> (axum::http::StatusCode, Json<Ping>) {
+    let alive = state.host.alive();
+    (
+        if alive {
+            axum::http::StatusCode::OK
+        } else {
+            axum::http::StatusCode::SERVICE_UNAVAILABLE
+        },
+        Json(Ping {
+            status: if alive { "ok" } else { "host_stopped" },
+            ready: alive,
+            openapi_version: protocol::CONTRACT_VERSION,
+        }),
+    )
 }
 
 /// The Time object.

@@ -6,6 +6,7 @@ mod automation;
 mod colony;
 mod contract;
 mod game;
+mod hardening;
 mod http_rules;
 mod land;
 mod paths;

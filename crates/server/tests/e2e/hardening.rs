@@ -1,0 +1,102 @@
+//! No setting can stop the game or open the service: range-checked settings on the API and in
+//! the file, the host alive after them, the token guard at run time.
+
+use crate::support::{Opts, Server, code};
+use serde_json::json;
+
+#[tokio::test]
+async fn out_of_range_settings_are_refused_and_the_game_keeps_running() {
+    let s = Server::start().await;
+    for (key, value, needle) in [
+        ("writeBudgetMs", json!(1e300), "1000"),
+        ("writeQueueCapacity", json!(1e13), "1-65536"),
+        ("autosaveDays", json!(4294967296u64), "0-3650"),
+        ("listenAddress", json!("x"), "not an IP address"),
+        ("authToken", json!("ab\u{0}cd"), "control characters"),
+        ("maxBodyBytes", json!(1u64 << 40), "1 GiB"),
+        ("wsPingSeconds", json!(0x7fff_ffff), "1-3600"),
+    ] {
+        let (_, body) = s.post("/api/settings", json!({ key: value })).await;
+        assert_eq!(code(&body), "invalid_param", "{key}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(needle),
+            "{key}: {body}"
+        );
+    }
+    let (_, view) = s.get("/api/settings?format=json").await;
+    assert_eq!(view["settings"]["writeBudgetMs"], 1.0, "{view}");
+    // The host is alive: writes apply and the clock moves.
+    let (_, sp) = s.post("/api/speed", json!({"speed": 3})).await;
+    assert_eq!(sp["speed"], 3);
+    let (_, t1) = s.get("/api/time").await;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let (_, t2) = s.get("/api/time").await;
+    assert!(t2["ticks"].as_u64() > t1["ticks"].as_u64(), "{t1} {t2}");
+    let (status, ping) = s.get("/api/ping").await;
+    assert_eq!((status, &ping["status"]), (200, &json!("ok")));
+}
+
+#[tokio::test]
+async fn a_settings_file_with_out_of_range_values_starts_with_the_defaults() {
+    let s = Server::start_with(Opts {
+        settings: json!({"writeBudgetMs": 1e300, "writeQueueCapacity": 1e13, "autosaveDays": 4294967296u64}),
+        ..Default::default()
+    })
+    .await;
+    let (_, view) = s.get("/api/settings?format=json").await;
+    let v = &view["settings"];
+    assert_eq!(
+        (
+            &v["writeBudgetMs"],
+            &v["writeQueueCapacity"],
+            &v["autosaveDays"]
+        ),
+        (&json!(1.0), &json!(256), &json!(1)),
+        "{view}"
+    );
+    let (_, sp) = s.post("/api/speed", json!({"speed": 2})).await;
+    assert_eq!(sp["speed"], 2, "writes apply");
+}
+
+#[tokio::test]
+async fn the_token_cannot_be_cleared_while_the_service_listens_beyond_loopback() {
+    let s = Server::start_with(Opts {
+        settings: json!({"listenAddress": "0.0.0.0", "authToken": "sesame"}),
+        ..Default::default()
+    })
+    .await;
+    for token in ["", "   "] {
+        let (_, body) = s.post("/api/settings", json!({"authToken": token})).await;
+        assert_eq!(code(&body), "invalid_param", "{token:?}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("0.0.0.0"),
+            "{body}"
+        );
+    }
+    // Still protected: a request without the token is refused.
+    let r = reqwest::get(s.url("/api/time")).await.unwrap();
+    assert_eq!(r.status(), 401);
+    // Moving to loopback does not help while the running listener is on every interface.
+    let (_, body) = s
+        .post(
+            "/api/settings",
+            json!({"listenAddress": "127.0.0.1", "authToken": ""}),
+        )
+        .await;
+    assert_eq!(code(&body), "invalid_param", "{body}");
+}
+
+#[tokio::test]
+async fn a_whitespace_token_is_no_token_and_the_start_up_guard_refuses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = json!({"listenAddress": "0.0.0.0", "authToken": "   ",
+                          "httpPort": crate::support::free_port(), "wsPort": crate::support::free_port()});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to start"));
+}
