@@ -62,6 +62,13 @@ const COOKED: &[&str] = &[
     "AlgaeRation",
 ];
 
+/// Whether the colony once held 10 days of a store, more than it started with (a scenario's
+/// starting stores do not count).
+fn stored_up(o: &Outcome, days: fn(&Row) -> f64) -> bool {
+    let start = o.rows.first().map_or(0.0, days);
+    any(o, |r| r.beavers() > 0 && days(r) >= 10.0 && days(r) > start)
+}
+
 /// Whether the colony went `days` whole days with someone alive and nobody dying.
 fn no_deaths_for(o: &Outcome, days: u32) -> bool {
     let need = days as usize * 24;
@@ -118,8 +125,11 @@ pub const ALL: &[Achievement] = &[
     },
     Achievement {
         id: "first-unlock",
-        title: "First building unlocked",
-        test: |o| any(o, |r| r.unlocked > 0),
+        title: "First building unlocked (beyond a scenario's own unlocks)",
+        test: |o| {
+            let start = o.rows.first().map_or(0, |r| r.unlocked);
+            any(o, |r| r.unlocked > start)
+        },
     },
     Achievement {
         id: "first-home",
@@ -163,13 +173,13 @@ pub const ALL: &[Achievement] = &[
     },
     Achievement {
         id: "water-10-days",
-        title: "10 days of water in store",
-        test: |o| any(o, |r| r.beavers() > 0 && r.water_days >= 10.0),
+        title: "10 days of water in store (more than at the start)",
+        test: |o| stored_up(o, |r| r.water_days),
     },
     Achievement {
         id: "food-10-days",
-        title: "10 days of food in store",
-        test: |o| any(o, |r| r.beavers() > 0 && r.food_days >= 10.0),
+        title: "10 days of food in store (more than at the start)",
+        test: |o| stored_up(o, |r| r.food_days),
     },
     Achievement {
         id: "beavers-20",
@@ -273,6 +283,23 @@ mod tests {
                 "survive-drought",
                 "water-10-days"
             ]
+        );
+    }
+
+    #[test]
+    fn a_scenarios_own_start_earns_nothing() {
+        // A setup with unlocks and 12 days of water: idle rows keep them, or lose them.
+        let mut rows: Vec<Row> = (0..5).map(|h| row(1, 5 + h, 12)).collect();
+        for (i, r) in rows.iter_mut().enumerate() {
+            r.unlocked = 3;
+            r.water_days = 12.0 - i as f64;
+        }
+        assert!(unlocked(&outcome(rows.clone())).is_empty());
+        rows[4].unlocked = 4;
+        rows[4].water_days = 12.5;
+        assert_eq!(
+            unlocked(&outcome(rows)),
+            vec!["first-unlock", "water-10-days"]
         );
     }
 
