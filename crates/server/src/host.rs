@@ -310,10 +310,14 @@ impl Host {
 
     /// Broadcasts the events of a change and autosaves at a new day when due.
     fn after_change(&mut self, day_before: u32) {
-        for ev in self.world.take_events() {
+        let events = self.world.take_events();
+        for ev in &events {
             tracing::debug!("event {} {:?}", ev.name, ev.data);
-            self.hub.broadcast_event(ev.name, ev.day, ev.data);
         }
+        // One burst: however many events one write or one frame causes, a reader that keeps up
+        // is never closed for it (see `hub`).
+        self.hub
+            .broadcast_events(events.into_iter().map(|ev| (ev.name, ev.day, ev.data)));
         let day = self.world.time().day_number;
         let every = self.settings.get().autosave_days;
         if day != day_before && every > 0 && day.is_multiple_of(every) {

@@ -1,11 +1,18 @@
 //! The WebSocket hub: every open connection's bounded outbound queue, and broadcasting to all of
 //! them without ever waiting. A connection whose queue is full is told to close as a slow consumer.
+//!
+//! The queue holds bursts, not single frames: the events one write or one frame of the game
+//! causes (a whole-map planting mark, a 30-day advance) go in as one entry, so a client that
+//! reads as fast as it can survives any single write. The queue holds [`SEND_QUEUE_FRAMES`]
+//! entries and at most [`MAX_QUEUED_BYTES`] (one burst may be bigger when the queue is empty);
+//! past either, the connection is closed, so a client
+//! that never reads is dropped within a few bursts and its memory is bounded.
 
 use axum::extract::ws::Utf8Bytes;
 use protocol::frame::{EventPayload, Frame, SEND_QUEUE_FRAMES};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, watch};
 
@@ -16,15 +23,24 @@ pub enum CloseReason {
     Shutdown,
 }
 
-/// What a connection task holds: its queue's receiving end and the close signal.
+/// Bytes a connection may have queued before it is closed as a slow consumer.
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+
+/// Frames queued together: the events of one write or one game frame, or one other frame.
+pub type Batch = Vec<Utf8Bytes>;
+
+/// What a connection task holds: its queue's receiving end, the bytes still queued (the
+/// writer takes off what it sent) and the close signal.
 pub struct Registration {
     pub id: u64,
-    pub frames: mpsc::Receiver<Utf8Bytes>,
+    pub frames: mpsc::Receiver<Batch>,
+    pub queued: Arc<AtomicUsize>,
     pub close: watch::Receiver<Option<CloseReason>>,
 }
 
 struct Conn {
-    tx: mpsc::Sender<Utf8Bytes>,
+    tx: mpsc::Sender<Batch>,
+    queued: Arc<AtomicUsize>,
     close: watch::Sender<Option<CloseReason>>,
 }
 
@@ -36,19 +52,26 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// Registers a new connection with a queue of [`SEND_QUEUE_FRAMES`] frames.
+    /// Registers a new connection with a queue of [`SEND_QUEUE_FRAMES`] bursts.
     pub fn register(&self) -> Registration {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, frames) = mpsc::channel(SEND_QUEUE_FRAMES);
         let (close_tx, close) = watch::channel(None);
+        let queued = Arc::new(AtomicUsize::new(0));
         self.lock().insert(
             id,
             Conn {
                 tx,
+                queued: queued.clone(),
                 close: close_tx,
             },
         );
-        Registration { id, frames, close }
+        Registration {
+            id,
+            frames,
+            queued,
+            close,
+        }
     }
 
     pub fn unregister(&self, id: u64) {
@@ -72,7 +95,7 @@ impl Hub {
     pub fn send_to(&self, id: u64, text: Utf8Bytes) {
         let mut conns = self.lock();
         if let Some(conn) = conns.get(&id)
-            && !Self::offer(conn, text)
+            && !Self::offer(conn, vec![text])
         {
             conns.remove(&id);
         }
@@ -80,18 +103,38 @@ impl Hub {
 
     /// Queues a frame for every connection. Never blocks.
     pub fn broadcast(&self, text: Utf8Bytes) {
-        self.lock()
-            .retain(|_, conn| Self::offer(conn, text.clone()));
+        self.broadcast_batch(vec![text]);
     }
 
-    /// Tries to queue; false when the connection is gone or was closed for being slow.
-    fn offer(conn: &Conn, text: Utf8Bytes) -> bool {
-        match conn.tx.try_send(text) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                let _ = conn.close.send(Some(CloseReason::SlowConsumer));
-                false
+    /// Queues frames as one burst for every connection. Never blocks.
+    pub fn broadcast_batch(&self, batch: Batch) {
+        if batch.is_empty() {
+            return;
+        }
+        self.lock()
+            .retain(|_, conn| Self::offer(conn, batch.clone()));
+    }
+
+    /// Tries to queue; false when the connection is gone or was closed for being slow (its
+    /// queue holds [`SEND_QUEUE_FRAMES`] bursts or [`MAX_QUEUED_BYTES`]).
+    fn offer(conn: &Conn, batch: Batch) -> bool {
+        let bytes: usize = batch.iter().map(|t| t.len()).sum();
+        let slow = |conn: &Conn| {
+            let _ = conn.close.send(Some(CloseReason::SlowConsumer));
+            false
+        };
+        // A burst bigger than the budget is still taken into an empty queue (a reader that
+        // keeps up survives even a years-long advance); anything on top of it is not.
+        let queued = conn.queued.load(Ordering::Relaxed);
+        if queued > 0 && queued + bytes > MAX_QUEUED_BYTES {
+            return slow(conn);
+        }
+        match conn.tx.try_send(batch) {
+            Ok(()) => {
+                conn.queued.fetch_add(bytes, Ordering::Relaxed);
+                true
             }
+            Err(mpsc::error::TrySendError::Full(_)) => slow(conn),
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
     }
@@ -103,17 +146,20 @@ impl Hub {
 
     /// Broadcasts one game event as an `event` frame.
     pub fn broadcast_event(&self, name: &str, day: u32, data: Option<Value>) {
-        let payload = EventPayload {
-            event: name.to_string(),
-            day,
-            timestamp: unix_now(),
-            data: data.unwrap_or(Value::Null),
-        };
-        let frame = Frame::new(
-            "event",
-            serde_json::to_value(payload).expect("event payload serializes"),
+        self.broadcast(event_frame(name, day, data));
+    }
+
+    /// Broadcasts game events, one `event` frame each, as one burst.
+    pub fn broadcast_events<'a>(
+        &self,
+        events: impl IntoIterator<Item = (&'a str, u32, Option<Value>)>,
+    ) {
+        self.broadcast_batch(
+            events
+                .into_iter()
+                .map(|(name, day, data)| event_frame(name, day, data))
+                .collect(),
         );
-        self.broadcast(frame.to_text().into());
     }
 
     /// Asks every connection to close (server shutdown).
@@ -122,6 +168,22 @@ impl Hub {
             let _ = conn.close.send(Some(CloseReason::Shutdown));
         }
     }
+}
+
+/// An `event` frame's text.
+fn event_frame(name: &str, day: u32, data: Option<Value>) -> Utf8Bytes {
+    let payload = EventPayload {
+        event: name.to_string(),
+        day,
+        timestamp: unix_now(),
+        data: data.unwrap_or(Value::Null),
+    };
+    Frame::new(
+        "event",
+        serde_json::to_value(payload).expect("event payload serializes"),
+    )
+    .to_text()
+    .into()
 }
 
 /// A `state` frame's text.
@@ -154,13 +216,40 @@ mod tests {
         for i in 0..SEND_QUEUE_FRAMES {
             hub.broadcast(format!("{i}").into());
             // The fast consumer keeps up.
-            assert_eq!(fast.frames.try_recv().unwrap().as_str(), format!("{i}"));
+            assert_eq!(fast.frames.try_recv().unwrap()[0].as_str(), format!("{i}"));
         }
         assert_eq!(hub.len(), 2);
         hub.broadcast("overflow".into());
         assert_eq!(*slow.close.borrow(), Some(CloseReason::SlowConsumer));
         assert_eq!(hub.len(), 1);
-        assert_eq!(fast.frames.try_recv().unwrap().as_str(), "overflow");
+        assert_eq!(fast.frames.try_recv().unwrap()[0].as_str(), "overflow");
         assert_eq!(*fast.close.borrow(), None);
+    }
+
+    #[test]
+    fn a_burst_is_one_entry_and_a_never_reader_is_closed_by_bytes() {
+        let hub = Hub::default();
+        let mut fast = hub.register();
+        let never = hub.register();
+        // One write's thousand events: one entry for the reader.
+        let burst: Vec<(&str, u32, Option<Value>)> = (0..1000)
+            .map(|i| ("planting.coords.set", 1, Some(serde_json::json!({"x": i}))))
+            .collect();
+        hub.broadcast_events(burst);
+        let got = fast.frames.try_recv().unwrap();
+        assert_eq!(got.len(), 1000);
+        fast.queued
+            .fetch_sub(got.iter().map(|t| t.len()).sum(), Ordering::Relaxed);
+        assert_eq!(hub.len(), 2, "nobody is closed by one burst");
+        // A reader that never reads fills its byte budget and is closed; the reader stays.
+        let big: Utf8Bytes = "x".repeat(1 << 20).into();
+        for _ in 0..(MAX_QUEUED_BYTES >> 20) + 1 {
+            hub.broadcast(big.clone());
+            let b = fast.frames.try_recv().unwrap();
+            fast.queued.fetch_sub(b[0].len(), Ordering::Relaxed);
+        }
+        assert_eq!(*never.close.borrow(), Some(CloseReason::SlowConsumer));
+        assert_eq!(*fast.close.borrow(), None);
+        assert_eq!(hub.len(), 1);
     }
 }

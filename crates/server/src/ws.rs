@@ -108,6 +108,7 @@ async fn serve(socket: WebSocket, state: WsState) {
 
     let ping_seconds = state.settings.get().ws_ping_seconds;
     let mut frames = reg.frames;
+    let queued = reg.queued;
     let mut close = reg.close;
     let writer = tokio::spawn(async move {
         let interval = Duration::from_secs(u64::from(ping_seconds));
@@ -128,7 +129,18 @@ async fn serve(socket: WebSocket, state: WsState) {
                     break;
                 }
                 next = frames.recv() => match next {
-                    Some(text) => if sink.send(Message::Text(text)).await.is_err() { break },
+                    Some(batch) => {
+                        let mut failed = false;
+                        for text in batch {
+                            let n = text.len();
+                            if sink.send(Message::Text(text)).await.is_err() {
+                                failed = true;
+                                break;
+                            }
+                            queued.fetch_sub(n, Ordering::Relaxed);
+                        }
+                        if failed { break }
+                    }
                     None => break,
                 },
                 _ = ping.tick() => {

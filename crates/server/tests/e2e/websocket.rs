@@ -258,3 +258,73 @@ async fn the_server_pings_and_closes_a_silent_connection() {
     send(&mut live, json!({"type": "ping"})).await;
     frame_where(&mut live, 20, |f| f["type"] == "pong").await;
 }
+
+#[tokio::test]
+async fn fast_readers_survive_whole_map_marks_and_long_advances() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    // Readers that read as fast as they can, counting event frames until a marker event.
+    let mut readers = Vec::new();
+    for _ in 0..3 {
+        let (ws, _) = s.ws().await;
+        readers.push(ws);
+    }
+    // A whole-map planting mark and clear: one event per tile (thousands), and a 30-day advance.
+    let (_, z) = s
+        .get("/api/tiles?x1=32&y1=32&x2=32&y2=32&format=json")
+        .await;
+    let z = z["tiles"][0]["terrain"].clone();
+    let (_, marked) = s
+        .post(
+            "/api/planting/mark",
+            json!({"x1": 0, "y1": 0, "x2": 63, "y2": 63, "z": z, "crop": "Carrot"}),
+        )
+        .await;
+    let tiles = marked["planted"].as_u64().unwrap();
+    assert!(
+        tiles > 300,
+        "the mark alone is more than the 256-entry queue: {marked}"
+    );
+    s.post(
+        "/api/planting/clear",
+        json!({"x1": 0, "y1": 0, "x2": 63, "y2": 63, "z": z}),
+    )
+    .await;
+    s.post("/api/game/advance", json!({"days": 30})).await;
+    // The end marker: a speed change after everything else.
+    s.post("/api/speed", json!({"speed": 1})).await;
+    for ws in &mut readers {
+        let (mut set, mut unset) = (0u64, 0u64);
+        let ended = tokio::time::timeout(Duration::from_secs(30), async {
+            while let Some(Ok(msg)) = ws.next().await {
+                let Message::Text(t) = msg else {
+                    assert!(
+                        !matches!(msg, Message::Close(_)),
+                        "a fast reader was closed: {msg:?}"
+                    );
+                    continue;
+                };
+                let f: serde_json::Value = serde_json::from_str(&t).unwrap();
+                match f["payload"]["event"].as_str() {
+                    Some("planting.coords.set") => set += 1,
+                    Some("planting.coords.unset") => unset += 1,
+                    Some("speed.changed") if f["payload"]["data"]["speed"] == 1 => return true,
+                    _ => {}
+                }
+            }
+            false
+        })
+        .await;
+        assert_eq!(
+            ended,
+            Ok(true),
+            "the reader saw every frame up to the marker"
+        );
+        assert_eq!(
+            (set, unset),
+            (tiles, tiles),
+            "no event of the bursts was lost"
+        );
+    }
+    assert_eq!(s.get("/api/ping").await.0, 200);
+}
