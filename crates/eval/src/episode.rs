@@ -72,16 +72,22 @@ struct TurnRecord<'a> {
 /// Progress reports: (episode id, day reached, horizon days).
 pub type Progress<'a> = &'a (dyn Fn(&str, u32, f64) + Sync);
 
-/// Plays one episode into `dir` (created).
-pub fn play(
-    s: &Scenario,
-    seed: u64,
-    id: &str,
-    opts: &PlayOpts,
-    dir: &Path,
-    rt: &tokio::runtime::Handle,
-    progress: Progress<'_>,
-) -> EpisodeResult {
+/// One episode to play: the scenario and seed, its id and folder, how to play, the runtime that
+/// serves the recording proxy, and where progress goes.
+pub struct Episode<'a> {
+    pub scenario: &'a Scenario,
+    pub seed: u64,
+    pub id: &'a str,
+    pub opts: &'a PlayOpts,
+    /// The episode's folder (created).
+    pub dir: &'a Path,
+    pub rt: &'a tokio::runtime::Handle,
+    pub progress: Progress<'a>,
+}
+
+/// Plays one episode into its folder.
+pub fn play(ep: &Episode<'_>) -> EpisodeResult {
+    let (s, seed, id, opts) = (ep.scenario, ep.seed, ep.id, ep.opts);
     let start = Instant::now();
     let turn_hours = opts.turn_hours.unwrap_or(s.turn_hours);
     let mut r = EpisodeResult {
@@ -104,7 +110,7 @@ pub fn play(
         error: None,
         rows: Vec::new(),
     };
-    let outcome = match run_turns(s, seed, id, opts, dir, rt, progress, turn_hours, &mut r) {
+    let outcome = match run_turns(ep, turn_hours, &mut r) {
         Ok(o) => o,
         Err(e) => {
             r.error = Some(e);
@@ -225,24 +231,15 @@ fn prompt(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_turns(
-    s: &Scenario,
-    seed: u64,
-    id: &str,
-    opts: &PlayOpts,
-    dir: &Path,
-    rt: &tokio::runtime::Handle,
-    progress: Progress<'_>,
-    turn_hours: f64,
-    r: &mut EpisodeResult,
-) -> Result<Outcome, String> {
+fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result<Outcome, String> {
+    let (s, seed, id, opts, dir) = (ep.scenario, ep.seed, ep.id, ep.opts, ep.dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let state_dir = dir.join("agent-state");
     std::fs::create_dir_all(&state_dir).map_err(|e| e.to_string())?;
     let svc = Service::start(&opts.colonyd)?;
     set_up(&svc, s, seed)?;
-    let proxy = rt
+    let proxy = ep
+        .rt
         .block_on(Proxy::start(svc.http_port))
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
@@ -294,7 +291,7 @@ fn run_turns(
         rows.extend(new_rows(&svc, last.0, last.1)?);
         write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
         let now = rows.last().map_or(1, |l| l.day);
-        progress(id, now, s.horizon_days);
+        (ep.progress)(id, now, s.horizon_days);
         let over = rows
             .last()
             .is_some_and(|l| l.game_over || l.population() == 0);

@@ -206,7 +206,15 @@ fn run(a: &EvalArgs) -> Result<(), String> {
                     let s = &scenarios[p.scenario];
                     let dir = a.out.join("episodes").join(&p.id);
                     let _ = std::fs::remove_dir_all(&dir);
-                    let r = episode::play(s, p.seed, &p.id, &opts, &dir, rt.handle(), &progress);
+                    let r = episode::play(&episode::Episode {
+                        scenario: s,
+                        seed: p.seed,
+                        id: &p.id,
+                        opts: &opts,
+                        dir: &dir,
+                        rt: rt.handle(),
+                        progress: &progress,
+                    });
                     let mut d = done.lock().expect("not poisoned");
                     d.push(r);
                     if !quiet {
