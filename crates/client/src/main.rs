@@ -73,13 +73,6 @@ Exit codes: 0 ok, 1 other error, 2 bad input, 3 not found / unknown endpoint,
 4 not ready or busy (game_not_ready, game_loading, queue_full), 5 unauthorized, 6 connection failure.";
 
 fn main() {
-    // A closed pipe (`colony ... | head`) ends the program quietly, as it does other command-line
-    // tools, instead of a panic on the failed write.
-    // SAFETY: restoring the default SIGPIPE disposition at start-up, before any thread exists.
-    #[cfg(unix)]
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let argv: Vec<String> = std::env::args().skip(1).collect();
     // `colony eval` has flags of its own (the evaluation harness, crates/eval).
     if argv.first().is_some_and(|a| a == "eval") {
@@ -100,6 +93,16 @@ fn run(argv: &[String]) -> Result<i32, CliError> {
     if cli.version {
         println!("colony {}", env!("CARGO_PKG_VERSION"));
         return Ok(EXIT_OK);
+    }
+    // A closed pipe (`colony ... | head`) ends the program quietly, as it does other command-line
+    // tools, instead of a panic on the failed write. Not for `connect` (nor `eval`, dispatched
+    // before this): they write prompts into agents' stdin, which an agent may close early.
+    if cli.command.as_deref() != Some("connect") {
+        // SAFETY: restoring the default SIGPIPE disposition, before any thread is started.
+        #[cfg(unix)]
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
     }
     let Some(command) = cli.command.clone() else {
         print!("{}", usage());
