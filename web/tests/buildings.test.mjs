@@ -217,6 +217,8 @@ test("a placed workplace: a site until built, then pause, priority, workers and 
   await server.post("/api/game/advance", { hours: 24 });
   assert.equal((await one(id)).finished, true, "built within a day");
   await until(async () => (await mapBuilding(page, id))?.finished === true, "the finished building on the map", 15000);
+  // One full reload, so the beavers drawn and the beaver marks the samples avoid are the same.
+  await page.evaluate(() => window.colonyDashboard.map.loadColony());
   const samples = await tileSamples(page, spot.x, spot.y);
   assert.ok(samples.length >= 1, "some of the tile is free of beavers");
   for (const c of samples) assert.ok(near(c, FOOD), `a finished food building is solid yellow: ${c}`);
