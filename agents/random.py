@@ -47,7 +47,9 @@ class Api:
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         sep = "&" if "?" in path else "?"
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(f"{self.base}{path}{sep}format=json", data=data, method=method)
+        req = urllib.request.Request(
+            f"{self.base}{path}{sep}format=json", data=data, method=method
+        )
         req.add_header("Content-Type", "application/json")
         if self.token:
             req.add_header("Authorization", f"Bearer {self.token}")
@@ -64,8 +66,8 @@ class Api:
         return self.call("POST", path, body)
 
 
-def district_center(api: Api) -> tuple[int, int, int]:
-    for b in api.get("/api/buildings?limit=0") or []:
+def district_center(buildings: list[Any]) -> tuple[int, int, int]:
+    for b in buildings:
         if isinstance(b, dict) and str(b.get("name", "")).startswith("DistrictCenter."):
             return int(b["x"]), int(b["y"]), int(b["z"])
     return 64, 64, 4
@@ -74,7 +76,12 @@ def district_center(api: Api) -> tuple[int, int, int]:
 def area(rng: random.Random, c: tuple[int, int, int], size: int) -> dict[str, int]:
     x = c[0] + rng.randint(-REACH, REACH)
     y = c[1] + rng.randint(-REACH, REACH)
-    return {"x1": max(0, x), "y1": max(0, y), "x2": max(0, x + size), "y2": max(0, y + size)}
+    return {
+        "x1": max(0, x),
+        "y1": max(0, y),
+        "x2": max(0, x + size),
+        "y2": max(0, y + size),
+    }
 
 
 def place(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
@@ -87,7 +94,12 @@ def place(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
     if not prefabs:
         return "no prefab"
     prefab = rng.choice(prefabs)
-    box = {"x1": max(0, c[0] - REACH), "y1": max(0, c[1] - REACH), "x2": c[0] + REACH, "y2": c[1] + REACH}
+    box = {
+        "x1": max(0, c[0] - REACH),
+        "y1": max(0, c[1] - REACH),
+        "x2": c[0] + REACH,
+        "y2": c[1] + REACH,
+    }
     found = api.post("/api/placement/find", {"prefab": prefab, **box})
     spots = found.get("placements", []) if isinstance(found, dict) else []
     if not spots:
@@ -101,7 +113,9 @@ def place(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
 def path(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
     a = area(rng, c, 0)
     b = area(rng, c, 0)
-    r = api.post("/api/path/place", {"x1": a["x1"], "y1": a["y1"], "x2": b["x1"], "y2": b["y1"]})
+    r = api.post(
+        "/api/path/place", {"x1": a["x1"], "y1": a["y1"], "x2": b["x1"], "y2": b["y1"]}
+    )
     return f"path: {r.get('error', 'ok') if isinstance(r, dict) else r}"
 
 
@@ -119,7 +133,11 @@ def plant(api: Api, rng: random.Random, c: tuple[int, int, int], faction: str) -
 def unlock(api: Api, rng: random.Random) -> str:
     sci = api.get("/api/science") or {}
     points = sci.get("points", 0)
-    can = [u["name"] for u in sci.get("unlockables", []) if not u["unlocked"] and u["cost"] <= points]
+    can = [
+        u["name"]
+        for u in sci.get("unlockables", [])
+        if not u["unlocked"] and u["cost"] <= points
+    ]
     if not can:
         return "nothing to unlock"
     name = rng.choice(can)
@@ -127,11 +145,14 @@ def unlock(api: Api, rng: random.Random) -> str:
     return f"unlock {name}: {r.get('error', 'ok') if isinstance(r, dict) else r}"
 
 
-def priority(api: Api, rng: random.Random) -> str:
-    ids = [b["id"] for b in api.get("/api/buildings?limit=0") or [] if isinstance(b, dict)]
+def priority(api: Api, rng: random.Random, buildings: list[Any]) -> str:
+    ids = [b["id"] for b in buildings if isinstance(b, dict)]
     if not ids:
         return "no building"
-    r = api.post("/api/building/priority", {"id": rng.choice(ids), "priority": rng.choice(PRIORITIES)})
+    r = api.post(
+        "/api/building/priority",
+        {"id": rng.choice(ids), "priority": rng.choice(PRIORITIES)},
+    )
     return f"priority: {r.get('error', 'ok') if isinstance(r, dict) else r}"
 
 
@@ -142,8 +163,19 @@ def main() -> None:
     rng = random.Random(zlib.crc32(f"{episode}:{turn}".encode()))
     api = Api()
     faction = (api.get("/api/summary") or {}).get("faction", "Folktails")
-    c = district_center(api)
-    actions = ["place", "place", "path", "cut", "plant", "unlock", "priority", "nothing"]
+    # One read of the buildings per turn serves every action that needs them.
+    buildings = api.get("/api/buildings?limit=0") or []
+    c = district_center(buildings)
+    actions = [
+        "place",
+        "place",
+        "path",
+        "cut",
+        "plant",
+        "unlock",
+        "priority",
+        "nothing",
+    ]
     for _ in range(ACTIONS_PER_TURN):
         a = rng.choice(actions)
         if a == "place":
@@ -157,7 +189,7 @@ def main() -> None:
         elif a == "unlock":
             line = unlock(api, rng)
         elif a == "priority":
-            line = priority(api, rng)
+            line = priority(api, rng, buildings)
         else:
             line = "nothing"
         print(line)

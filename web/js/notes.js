@@ -13,7 +13,8 @@ const NOTE_EVENTS = /^(beaver\.died|beaver\.born|bot\.manufactured|character\.ki
 /** The kind of a notification, for its colour. */
 function kindOf(subject) {
   if (/game over/i.test(subject)) return "over";
-  if (/died|killed/i.test(subject)) return "death";
+  // The game's death subjects: "died of thirst", "starved", "died of old age", "wore out".
+  if (/ died| starved| wore out| killed/i.test(subject)) return "death";
   if (/born|bot .*made|arrived/i.test(subject)) return "birth";
   if (/drought|badtide/i.test(subject)) return "hazard";
   return "info";

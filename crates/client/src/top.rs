@@ -275,7 +275,10 @@ fn ending_lines(out: &mut String, d: &TopData) {
         .iter()
         .filter_map(|n| {
             let s = n["subject"].as_str()?;
-            (s.contains(" died") || s.contains(" killed"))
+            // The game's death subjects: "died of thirst", "starved", "died of old age", "wore out".
+            [" died", " starved", " wore out", " killed"]
+                .iter()
+                .any(|w| s.contains(w))
                 .then(|| format!("{s} (cycle {} day {})", n["cycle"], n["cycleDay"]))
         })
         .take(3)
@@ -550,7 +553,7 @@ mod tests {
             |s: &str, d: u32| json!({"subject": s, "description": "", "cycle": 1, "cycleDay": d});
         let d = TopData {
             notifications: Some(json!({"total": 5, "items": [
-                note("Game over", 6), note("Ash died of thirst", 6), note("Fern died of hunger", 5),
+                note("Game over", 6), note("Ash died of thirst", 6), note("Fern starved", 5),
                 note("Drought started", 4), note("Elm died of thirst", 3), note("Oak died of thirst", 2),
             ]})),
             ..TopData::default()
@@ -558,7 +561,7 @@ mod tests {
         let text = render(&d);
         assert!(text.contains("GAME OVER"), "{text}");
         assert!(
-            text.contains("Last deaths: Ash died of thirst (cycle 1 day 6); Fern died of hunger (cycle 1 day 5); Elm died of thirst (cycle 1 day 3)\n"),
+            text.contains("Last deaths: Ash died of thirst (cycle 1 day 6); Fern starved (cycle 1 day 5); Elm died of thirst (cycle 1 day 3)\n"),
             "{text}"
         );
         // The summary's flag says it too; a living colony with no deaths says neither.

@@ -308,10 +308,8 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         }
     }
     let built = built(&svc)?;
-    let saved = svc
-        .post("/api/game/save", &json!({"name": "final"}))
+    svc.post("/api/game/save", &json!({"name": "final"}))
         .map_err(|e| format!("saving the final game failed: {e}"))?;
-    let _ = saved;
     let from = svc.dir.path().join("saves").join("final.colony.json");
     std::fs::copy(&from, dir.join("final.colony.json"))
         .map_err(|e| format!("cannot keep the final save {}: {e}", from.display()))?;

@@ -276,11 +276,7 @@ pub fn summarize(
         achievements::ALL
             .iter()
             .map(|x| x.id)
-            .filter(|id| {
-                s.achievements
-                    .as_ref()
-                    .is_none_or(|l| l.iter().any(|x| x == id))
-            })
+            .filter(|id| s.counts(id))
             .collect()
     };
     let mut per = BTreeMap::new();

@@ -242,6 +242,13 @@ impl Scenario {
             })
     }
 
+    /// Whether this scenario counts an achievement (all of them unless it lists its own).
+    pub fn counts(&self, achievement: &str) -> bool {
+        self.achievements
+            .as_ref()
+            .is_none_or(|l| l.iter().any(|x| x == achievement))
+    }
+
     /// How many turns an episode has.
     pub fn turns(&self, turn_hours: f64) -> u32 {
         (self.horizon_days * 24.0 / turn_hours).ceil() as u32

@@ -35,11 +35,7 @@ pub fn episode_success(s: &Scenario, o: &Outcome) -> bool {
 pub fn episode_achievements(s: &Scenario, o: &Outcome) -> Vec<String> {
     achievements::unlocked(o)
         .into_iter()
-        .filter(|id| {
-            s.achievements
-                .as_ref()
-                .is_none_or(|l| l.iter().any(|x| x == id))
-        })
+        .filter(|id| s.counts(id))
         .map(str::to_owned)
         .collect()
 }

@@ -126,6 +126,14 @@ impl History {
     }
 }
 
+/// Days a stock lasts at `per_day`, one decimal; -1 when nothing uses it.
+pub fn days_of_stock(stock: u32, per_day: f64) -> f64 {
+    if per_day <= 0.0 {
+        return -1.0;
+    }
+    (f64::from(stock) / per_day * 10.0).round() / 10.0
+}
+
 impl crate::world::World {
     /// The colony's history (one row per hour).
     pub fn history(&self) -> &History {
@@ -190,11 +198,7 @@ impl crate::world::World {
                 Some(h) if weather.is_hazardous => h.as_str().to_owned(),
                 _ => "temperate".to_owned(),
             },
-            power_networks: self
-                .power_networks()
-                .iter()
-                .filter(|n| n.supply > 0.0)
-                .count() as u32,
+            power_networks: self.supplied_network_count(),
             districts: self.colony.districts.len() as u32,
             game_over: self.colony.game_over,
         };
@@ -213,14 +217,7 @@ impl crate::world::World {
             .map(|(_, n)| n)
             .sum();
         let water = stock.get("Water").copied().unwrap_or(0);
-        let days = |n: u32, daily: f64| {
-            let per_day = f64::from(beavers) * daily;
-            if per_day <= 0.0 {
-                -1.0
-            } else {
-                (f64::from(n) / per_day * 10.0).round() / 10.0
-            }
-        };
+        let days = |n: u32, daily: f64| days_of_stock(n, f64::from(beavers) * daily);
         (
             days(
                 food,
@@ -231,5 +228,17 @@ impl crate::world::World {
                 consumption.water_per_beaver_per_day.value * mode.water_consumption,
             ),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::days_of_stock;
+
+    #[test]
+    fn days_round_to_a_tenth_and_say_minus_one_without_users() {
+        assert_eq!(days_of_stock(100, 0.0), -1.0);
+        assert_eq!(days_of_stock(100, 3.0), 33.3);
+        assert_eq!(days_of_stock(0, 3.0), 0.0);
     }
 }

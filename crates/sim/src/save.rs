@@ -122,6 +122,11 @@ fn decode_terrain(rows: &[String], width: u32, height: u32) -> Result<Vec<u8>, S
 impl World {
     /// The whole world as save bytes (see the module docs for the format).
     pub fn save_to_bytes(&self) -> Vec<u8> {
+        self.save_bytes(true)
+    }
+
+    /// The save bytes, with or without the history.
+    fn save_bytes(&self, with_history: bool) -> Vec<u8> {
         let (sx, sy, sz) = self.map.start_spot();
         let file = SaveFile {
             format: FORMAT.to_owned(),
@@ -145,7 +150,11 @@ impl World {
             land: LandSave::from_land(&self.land),
             science: self.science.clone(),
             colony: Some(self.colony.clone()),
-            history: self.history.clone(),
+            history: if with_history {
+                self.history.clone()
+            } else {
+                crate::history::History::default()
+            },
         };
         serde_json::to_vec(&file).expect("a save always serialises")
     }
@@ -261,9 +270,7 @@ impl World {
     /// only records what the rest already determines): equal worlds hash equal, across runs,
     /// builds and save/load.
     pub fn state_hash(&self) -> u64 {
-        let mut w = self.clone();
-        w.history = crate::history::History::default();
-        fnv1a64(&w.save_to_bytes())
+        fnv1a64(&self.save_bytes(false))
     }
 }
 

@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sim::World;
 use sim::colony::DistrictView;
+use sim::history::days_of_stock as days;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -232,14 +233,6 @@ pub struct SummaryJson {
     /// Colony-wide stock, good to total (the toon row's per-good keys; not in json).
     #[serde(skip)]
     pub stock: BTreeMap<String, u32>,
-}
-
-/// Days a stock lasts at `per_day`; -1 when nothing uses it. One decimal.
-fn days(stock: u32, per_day: f64) -> f64 {
-    if per_day <= 0.0 {
-        return -1.0;
-    }
-    (f64::from(stock) / per_day * 10.0).round() / 10.0
 }
 
 /// Living plants counted per species (by name), each species made by `new` and counted by `add`.
@@ -507,16 +500,4 @@ async fn summary(State(state): State<AppState>, ext: Extensions) -> Json<Value> 
         }
         .expect("the summary serializes"),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn days_round_to_a_tenth_and_say_minus_one_without_users() {
-        assert_eq!(days(100, 0.0), -1.0);
-        assert_eq!(days(100, 3.0), 33.3);
-        assert_eq!(days(0, 3.0), 0.0);
-    }
 }

@@ -1,7 +1,7 @@
 //! Cross-cutting HTTP rules: ping, auth, Host check, CORS, body limit, malformed bodies,
 //! unknown endpoints, lenient paths, the ready gate, strict statuses, the start-up guard.
 
-use crate::support::{Opts, Server, code, free_port};
+use crate::support::{Opts, Server, code, run_to_exit};
 use serde_json::json;
 
 #[tokio::test]
@@ -252,17 +252,8 @@ async fn the_gate_blocks_everything_but_the_exempt_routes() {
 
 #[tokio::test]
 async fn start_up_guard_refuses_non_loopback_without_token() {
-    let dir = tempfile::tempdir().unwrap();
-    let settings =
-        json!({"listenAddress": "0.0.0.0", "httpPort": free_port(), "wsPort": free_port()});
-    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_colonyd"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (ok, stderr) = run_to_exit(json!({"listenAddress": "0.0.0.0"}));
+    assert!(!ok);
     let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("refusing")).collect();
     assert_eq!(lines.len(), 1, "{stderr}");
     assert!(lines[0].contains("authToken"));

@@ -30,6 +30,25 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// Runs colonyd in a fresh data folder holding `settings` (free ports added) until it exits;
+/// for start-ups that must be refused. Returns whether it succeeded and its stderr.
+pub fn run_to_exit(settings: Value) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = settings;
+    settings["httpPort"] = free_port().into();
+    settings["wsPort"] = free_port().into();
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Options for a start.
 pub struct Opts {
     pub settings: Value,

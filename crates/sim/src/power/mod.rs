@@ -237,6 +237,12 @@ impl World {
     }
 
     /// Every power network, in id order.
+    /// How many networks have supply (for the hourly history; no views built).
+    pub(crate) fn supplied_network_count(&self) -> u32 {
+        let (_, evals) = self.grid_and_evals();
+        evals.iter().filter(|e| e.supply > 0.0).count() as u32
+    }
+
     pub fn power_networks(&self) -> Vec<PowerNetworkView> {
         let (grid, evals) = self.grid_and_evals();
         grid.nets
