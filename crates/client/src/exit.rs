@@ -24,12 +24,11 @@ pub fn for_code(code: ErrorCode) -> i32 {
     use ErrorCode::*;
     match code {
         InvalidParam | InvalidBody | InvalidMode | InvalidPrompt | InvalidReady | InvalidPrefab
-        | InvalidType | InvalidHost | BodyTooLarge | InvalidMessage | MessageTooLarge => {
-            EXIT_BAD_INPUT
-        }
+        | InvalidType | InvalidHost | BodyTooLarge | InvalidMessage | MessageTooLarge
+        | UnsupportedMediaType => EXIT_BAD_INPUT,
         NotFound | UnknownEndpoint | UnknownType => EXIT_NOT_FOUND,
         GameNotReady | GameLoading | QueueFull => EXIT_NOT_READY,
-        Unauthorized => EXIT_AUTH,
+        Unauthorized | ForbiddenOrigin => EXIT_AUTH,
         NotUnlocked | InsufficientScience | NoPopulation | Disabled | OperationFailed
         | InternalError | RequestPending | Placement => EXIT_OTHER,
     }

@@ -44,6 +44,11 @@ pub enum ErrorCode {
     UnknownType,
     /// WebSocket: an inbound frame over 64 KiB.
     MessageTooLarge,
+    /// Transport: a state-changing request (or a WebSocket upgrade) from a web page of another
+    /// origin than the service's own or `corsOrigin`.
+    ForbiddenOrigin,
+    /// Transport: a POST body whose `Content-Type` is not JSON.
+    UnsupportedMediaType,
 }
 
 impl ErrorCode {
@@ -76,6 +81,8 @@ impl ErrorCode {
             ErrorCode::InvalidMessage => "invalid_message",
             ErrorCode::UnknownType => "unknown_type",
             ErrorCode::MessageTooLarge => "message_too_large",
+            ErrorCode::ForbiddenOrigin => "forbidden_origin",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
         }
     }
 
@@ -115,6 +122,8 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::InvalidMessage,
     ErrorCode::UnknownType,
     ErrorCode::MessageTooLarge,
+    ErrorCode::ForbiddenOrigin,
+    ErrorCode::UnsupportedMediaType,
 ];
 
 /// An error as the service reports it.

@@ -203,6 +203,9 @@ pub async fn run(args: cli::Args) -> i32 {
         agent,
         hub: hub.clone(),
         host_form,
+        http_port: http_listener
+            .local_addr()
+            .map_or(http_addr.port(), |a| a.port()),
     };
     match &ws_listener {
         Some(_) => {

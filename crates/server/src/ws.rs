@@ -7,6 +7,7 @@
 
 use crate::agent::AgentStore;
 use crate::http::error::error_response;
+use crate::http::origin::{check_origin, own_origin};
 use crate::http::pipeline::{check_host, check_token, normalize};
 use crate::hub::{CloseReason, Hub, state_frame};
 use crate::settings::SettingsStore;
@@ -39,6 +40,8 @@ pub struct WsState {
     pub agent: AgentStore,
     pub hub: Hub,
     pub host_form: Option<Arc<str>>,
+    /// The HTTP port the dashboard is served on: its origin may open the WebSocket.
+    pub http_port: u16,
 }
 
 /// The router served on `wsPort`.
@@ -61,7 +64,15 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
         );
         return (StatusCode::NOT_FOUND, axum::Json(body.to_body())).into_response();
     }
-    if let Err(e) = check_token(req.headers(), &uri, &state.settings.get().auth_token, true) {
+    let settings = state.settings.get();
+    if let Err(e) = check_token(req.headers(), &uri, &settings.auth_token, true) {
+        return error_response(&e);
+    }
+    if let Err(e) = check_origin(
+        req.headers(),
+        &own_origins(&req, state.http_port),
+        &settings.cors_origin,
+    ) {
         return error_response(&e);
     }
     let (mut parts, _body) = req.into_parts();
@@ -85,6 +96,19 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
     ws.max_message_size(PROTOCOL_MAX_MESSAGE)
         .max_frame_size(PROTOCOL_MAX_MESSAGE)
         .on_upgrade(move |socket| serve(socket, state))
+}
+
+/// The origins of this service as a page would have them: the dashboard's (the HTTP port) and the
+/// WebSocket listener's own, on the host the client connected to.
+fn own_origins(req: &Request, http_port: u16) -> Vec<String> {
+    let Some(own) = own_origin(req.headers()) else {
+        return Vec::new();
+    };
+    let host = match own.rfind(':') {
+        Some(i) if !own[i..].contains(']') && i > "http:".len() => &own[..i],
+        _ => own.as_str(),
+    };
+    vec![format!("{host}:{http_port}"), own.clone()]
 }
 
 fn error_frame(code: ErrorCode, detail: impl Into<String>) -> Utf8Bytes {

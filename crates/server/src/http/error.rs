@@ -31,6 +31,8 @@ pub fn transport_status(code: ErrorCode) -> Option<StatusCode> {
     Some(match code {
         ErrorCode::InvalidBody | ErrorCode::InvalidHost => StatusCode::BAD_REQUEST,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::ForbiddenOrigin => StatusCode::FORBIDDEN,
+        ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::GameNotReady => StatusCode::CONFLICT,
         ErrorCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,

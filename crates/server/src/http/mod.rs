@@ -15,6 +15,7 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod origin;
 pub mod paths;
 pub mod pipeline;
 pub mod power;

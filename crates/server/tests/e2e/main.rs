@@ -5,6 +5,7 @@ mod agent;
 mod automation;
 mod colony;
 mod contract;
+mod cross_site;
 mod game;
 mod hardening;
 mod http_rules;
