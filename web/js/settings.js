@@ -22,6 +22,8 @@ const HELP = {
   writeQueueCapacity: "Bound of the game's write queue; when full, writes answer 503 queue_full.",
   autosaveDays: "In-game days between autosaves; 0 turns autosave off.",
   wsPingSeconds: "Seconds between the server's WebSocket pings; a connection silent for three intervals is closed (new connections).",
+  httpIdleSeconds: "Seconds a connection may take to send a request after opening or after its previous answer before it is closed (new connections).",
+  maxConnections: "Open connections per listener; at the cap a new connection closes the oldest idle one. Keep it below the open-files limit.",
 };
 
 export class SettingsPanel {

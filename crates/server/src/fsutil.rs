@@ -22,6 +22,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Removes the `.tmp-*` files a crash in the middle of `write_atomic` left in `dir` (never
+/// another file). Returns how many were removed. Run at start-up, before anything writes.
+pub fn remove_leftover_temps(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,5 +52,16 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "temp files left behind: {names:?}");
+    }
+
+    #[test]
+    fn leftover_temps_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".tmp-abc123"), b"half").unwrap();
+        std::fs::write(dir.path().join("keep.json"), b"{}").unwrap();
+        std::fs::write(dir.path().join("x.tmp-"), b"not ours").unwrap();
+        assert_eq!(remove_leftover_temps(dir.path()), 1);
+        assert!(dir.path().join("keep.json").exists() && dir.path().join("x.tmp-").exists());
+        assert!(!dir.path().join(".tmp-abc123").exists());
     }
 }

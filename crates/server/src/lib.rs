@@ -10,6 +10,7 @@ pub mod fsutil;
 pub mod host;
 pub mod http;
 pub mod hub;
+pub mod listen;
 pub mod saves;
 pub mod settings;
 pub mod ws;
@@ -54,6 +55,16 @@ fn init_logging() {
 pub async fn run(args: cli::Args) -> i32 {
     init_logging();
     let data_dir = args.data_dir();
+    // Temporary files a crash left in the middle of an atomic write (settings, agent state, saves).
+    for dir in [data_dir.clone(), data_dir.join("saves")] {
+        let n = fsutil::remove_leftover_temps(&dir);
+        if n > 0 {
+            tracing::info!(
+                "removed {n} leftover temporary file(s) in {}",
+                dir.display()
+            );
+        }
+    }
     let settings_path = args
         .settings
         .clone()
@@ -198,8 +209,9 @@ pub async fn run(args: cli::Args) -> i32 {
     } else {
         None
     };
+    let listen_settings = store.clone();
     let ws_state = ws::WsState {
-        settings: store,
+        settings: store.clone(),
         agent,
         hub: hub.clone(),
         host_form,
@@ -225,29 +237,24 @@ pub async fn run(args: cli::Args) -> i32 {
         #[cfg(not(unix))]
         let _ = ctrl_c.await;
     };
-    let http_server = axum::serve(http_listener, app);
-    let result = if let Some(l) = ws_listener {
-        let ws_server = axum::serve(l, ws::router(ws_state));
+    let http_server = listen::serve(http_listener, app, listen_settings.clone(), "http");
+    if let Some(l) = ws_listener {
+        let ws_server = listen::serve(l, ws::router(ws_state), listen_settings, "ws");
         tokio::select! {
-            r = http_server => r,
-            r = ws_server => r,
-            _ = shutdown => Ok(()),
+            _ = http_server => {},
+            _ = ws_server => {},
+            _ = shutdown => {},
         }
     } else {
         tokio::select! {
-            r = http_server => r,
-            _ = shutdown => Ok(()),
-        }
-    };
-    hub.close_all();
-    match result {
-        Ok(()) => {
-            tracing::info!("colonyd stopped");
-            0
-        }
-        Err(e) => {
-            eprintln!("colonyd: server error: {e}");
-            1
+            _ = http_server => {},
+            _ = shutdown => {},
         }
     }
+    hub.close_all();
+    if let Err(e) = store.flush() {
+        eprintln!("colonyd: cannot write settings at shutdown: {e}");
+    }
+    tracing::info!("colonyd stopped");
+    0
 }

@@ -32,6 +32,12 @@ pub const DEPRECATED_KEYS: &[&str] = &[
     "webhookValidateUrls",
 ];
 
+/// The range of `httpIdleSeconds`.
+pub const MAX_IDLE_SECONDS: i64 = 3600;
+/// The range of `maxConnections` (per listener).
+pub const MIN_CONNECTIONS: i64 = 8;
+pub const MAX_CONNECTIONS: i64 = 65536;
+
 /// How long run-time changes wait for more changes before the file is rewritten.
 pub const REWRITE_DEBOUNCE: Duration = Duration::from_secs(1);
 
@@ -60,6 +66,11 @@ pub struct Settings {
     /// Extension: seconds between the server's WebSocket pings (a connection silent for three
     /// intervals is closed).
     pub ws_ping_seconds: u32,
+    /// Extension: seconds a connection may take to send a request head, counted from its
+    /// opening or from the end of its previous request (slow headers and idle keep-alive).
+    pub http_idle_seconds: u32,
+    /// Extension: open connections per listener; at the cap a new one evicts the oldest idle one.
+    pub max_connections: usize,
 }
 
 impl Default for Settings {
@@ -81,6 +92,8 @@ impl Default for Settings {
             write_queue_capacity: 256,
             autosave_days: 1,
             ws_ping_seconds: 20,
+            http_idle_seconds: 30,
+            max_connections: 512,
         }
     }
 }
@@ -226,6 +239,22 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 )),
                 None => bad("a whole number of seconds"),
             },
+            "httpIdleSeconds" => match int() {
+                Some(n) if (1..=MAX_IDLE_SECONDS).contains(&n) => s.http_idle_seconds = n as u32,
+                Some(n) => warnings.push(format!(
+                    "settings: httpIdleSeconds {n} must be 1-{MAX_IDLE_SECONDS}; ignored, using the default"
+                )),
+                None => bad("a whole number of seconds"),
+            },
+            "maxConnections" => match int() {
+                Some(n) if (MIN_CONNECTIONS..=MAX_CONNECTIONS).contains(&n) => {
+                    s.max_connections = n as usize
+                }
+                Some(n) => warnings.push(format!(
+                    "settings: maxConnections {n} must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}; ignored, using the default"
+                )),
+                None => bad("a positive integer"),
+            },
             "autosaveDays" => match int() {
                 Some(n) if (0..=MAX_AUTOSAVE_DAYS).contains(&n) => s.autosave_days = n as u32,
                 Some(n) => warnings.push(format!(
@@ -292,6 +321,8 @@ impl Settings {
             "writeQueueCapacity": self.write_queue_capacity,
             "autosaveDays": self.autosave_days,
             "wsPingSeconds": self.ws_ping_seconds,
+            "httpIdleSeconds": self.http_idle_seconds,
+            "maxConnections": self.max_connections,
         });
         match v {
             Value::Object(m) => m,
@@ -316,6 +347,8 @@ pub struct SettingsStore {
     inner: Arc<RwLock<StoreInner>>,
     path: Arc<PathBuf>,
     changed: Arc<Notify>,
+    /// A change is acknowledged but not yet in the file (the debounce is running).
+    unsaved: Arc<std::sync::atomic::AtomicBool>,
     /// The address the listeners were bound to at start-up (restart keys wait for a restart).
     started_address: Arc<str>,
 }
@@ -336,6 +369,7 @@ impl SettingsStore {
             })),
             path: Arc::new(path),
             changed: Arc::new(Notify::new()),
+            unsaved: Arc::default(),
         }
     }
 
@@ -393,6 +427,8 @@ impl SettingsStore {
         guard.raw = raw;
         guard.settings = Arc::new(resolved.settings.clone());
         drop(guard);
+        self.unsaved
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         self.changed.notify_one();
         Ok(resolved.settings)
     }
@@ -409,7 +445,19 @@ impl SettingsStore {
 
     /// Writes the file now (atomically). Used at start-up to create a missing file.
     pub fn write_now(&self) -> std::io::Result<()> {
+        self.unsaved
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         crate::fsutil::write_atomic(&self.path, &self.file_bytes())
+    }
+
+    /// Writes an acknowledged change the debounce has not written yet (at shutdown, so a SIGTERM
+    /// right after a change loses nothing).
+    pub fn flush(&self) -> std::io::Result<()> {
+        if self.unsaved.load(std::sync::atomic::Ordering::SeqCst) {
+            self.write_now()?;
+            tracing::info!("settings written to {} at shutdown", self.path.display());
+        }
+        Ok(())
     }
 
     /// Runs forever: after each change, waits until no change came for the debounce interval,

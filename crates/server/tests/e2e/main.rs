@@ -10,6 +10,7 @@ mod game;
 mod hardening;
 mod http_rules;
 mod land;
+mod limits;
 mod paths;
 mod power;
 mod science;

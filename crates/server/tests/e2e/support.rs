@@ -54,6 +54,8 @@ pub struct Opts {
     pub settings: Value,
     pub args: Vec<String>,
     pub ready: bool,
+    /// A limit on open files (`prlimit --nofile`), for the connection-cap test.
+    pub fd_limit: Option<u64>,
 }
 
 impl Default for Opts {
@@ -62,6 +64,7 @@ impl Default for Opts {
             settings: json!({}),
             args: vec!["--seed".into(), "7".into(), "--map".into(), "64".into()],
             ready: true,
+            fd_limit: None,
         }
     }
 }
@@ -95,7 +98,15 @@ impl Server {
                 .map(String::from);
             std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
             let log = tempfile::NamedTempFile::new().unwrap();
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_colonyd"));
+            let mut cmd = match opts.fd_limit {
+                Some(n) => {
+                    let mut c = Command::new("prlimit");
+                    c.arg(format!("--nofile={n}:{n}"))
+                        .arg(env!("CARGO_BIN_EXE_colonyd"));
+                    c
+                }
+                None => Command::new(env!("CARGO_BIN_EXE_colonyd")),
+            };
             cmd.arg("--data-dir").arg(dir.path()).args(&opts.args);
             if opts.ready {
                 cmd.arg("--ready");
@@ -222,6 +233,24 @@ impl Server {
         let first = next_frame(&mut ws).await;
         assert_eq!(first["type"], "state", "first frame must be state: {first}");
         (ws, first)
+    }
+
+    /// Stops the server as a service manager would (SIGTERM), waits for it to exit, and returns
+    /// its data folder.
+    pub fn terminate(mut self) -> tempfile::TempDir {
+        if let Some(mut c) = self.child.take() {
+            let _ = Command::new("kill")
+                .arg("-TERM")
+                .arg(c.id().to_string())
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while c.try_wait().unwrap().is_none() {
+                assert!(Instant::now() < deadline, "colonyd did not stop on SIGTERM");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, dir)
     }
 
     /// Stops the server (SIGKILL) and returns its data folder.

@@ -1,0 +1,140 @@
+//! Connection limits and shutdown: idle and slow-header connections are closed after
+//! `httpIdleSeconds`; at `maxConnections` a fresh client is still served (even with few file
+//! descriptors); SIGTERM writes an acknowledged settings change; leftover temporary files of a
+//! crash are removed at start-up.
+
+use crate::support::{Opts, Server};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Waits until the server closes `sock` (EOF or reset), failing `limit` after `start`; returns
+/// the time from `start` to the close.
+async fn closed_within(sock: &mut TcpStream, start: Instant, limit: Duration) -> Duration {
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(limit.saturating_sub(start.elapsed()), sock.read(&mut buf)).await
+        {
+            Ok(Ok(0)) | Ok(Err(_)) => return start.elapsed(),
+            Ok(Ok(_)) => continue, // an answer (e.g. 408); keep reading until the close
+            Err(_) => panic!("the connection was still open after {limit:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn silent_slow_and_idle_connections_are_closed() {
+    let s = Server::start_with(Opts {
+        settings: json!({"httpIdleSeconds": 1}),
+        ..Default::default()
+    })
+    .await;
+    let addr = format!("127.0.0.1:{}", s.http_port);
+    let t0 = Instant::now();
+    // Silent from the start.
+    let mut silent = TcpStream::connect(&addr).await.unwrap();
+    // Sends half a request head, then nothing.
+    let mut slow = TcpStream::connect(&addr).await.unwrap();
+    slow.write_all(b"GET /api/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    // Keep-alive after one answered request.
+    let mut idle = TcpStream::connect(&addr).await.unwrap();
+    idle.write_all(b"GET /api/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 1024];
+    let n = idle.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    for sock in [&mut silent, &mut slow, &mut idle] {
+        let took = closed_within(sock, t0, Duration::from_secs(10)).await;
+        assert!(
+            took >= Duration::from_millis(500),
+            "closed too early: {took:?}"
+        );
+    }
+    // The service itself is fine.
+    assert_eq!(s.get("/api/ping").await.0, 200);
+}
+
+#[tokio::test]
+async fn at_the_connection_cap_a_fresh_client_is_served_with_few_file_descriptors() {
+    // 64 file descriptors in all; 200 silent sockets would exhaust them without the cap.
+    let s = Server::start_with(Opts {
+        settings: json!({"maxConnections": 24, "httpIdleSeconds": 300}),
+        fd_limit: Some(64),
+        ..Default::default()
+    })
+    .await;
+    let addr = format!("127.0.0.1:{}", s.http_port);
+    let mut held = Vec::new();
+    for _ in 0..200 {
+        held.push(TcpStream::connect(&addr).await.unwrap());
+    }
+    // Give the accept loop time to take them all in (each one evicting an older one).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    for _ in 0..5 {
+        let r = client
+            .get(s.url("/api/ping"))
+            .send()
+            .await
+            .expect("ping answers at the cap");
+        assert_eq!(r.status().as_u16(), 200);
+    }
+    let (_, time) = s.get("/api/time").await;
+    assert!(time["ticks"].is_u64(), "{time}");
+    // The oldest silent sockets were the ones closed.
+    closed_within(&mut held[0], Instant::now(), Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn the_idle_and_cap_settings_are_range_checked() {
+    let s = Server::start().await;
+    for (key, value, needle) in [
+        ("httpIdleSeconds", json!(0), "1-3600"),
+        ("maxConnections", json!(1), "8-65536"),
+        ("maxConnections", json!(1e12), "8-65536"),
+    ] {
+        let (_, body) = s.post("/api/settings", json!({ key: value })).await;
+        assert_eq!(
+            crate::support::code(&body),
+            "invalid_param",
+            "{key}: {body}"
+        );
+        assert!(body["error"].as_str().unwrap().contains(needle), "{body}");
+    }
+    let (_, view) = s.get("/api/settings?format=json").await;
+    assert_eq!(view["settings"]["httpIdleSeconds"], 30);
+    assert_eq!(view["settings"]["maxConnections"], 512);
+}
+
+#[tokio::test]
+async fn sigterm_right_after_a_change_keeps_it() {
+    let s = Server::start().await;
+    let (status, _) = s.post("/api/settings", json!({"wsPingSeconds": 7})).await;
+    assert_eq!(status, 200);
+    // Within the 1 s debounce.
+    let dir = s.terminate();
+    let file: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("settings.json")).unwrap()).unwrap();
+    assert_eq!(file["wsPingSeconds"], 7, "{file}");
+}
+
+#[tokio::test]
+async fn leftover_temporary_files_are_removed_at_start() {
+    let s = Server::start().await;
+    let dir = s.stop();
+    std::fs::create_dir_all(dir.path().join("saves")).unwrap();
+    std::fs::write(dir.path().join(".tmp-Ab12Cd"), b"half a settings file").unwrap();
+    std::fs::write(dir.path().join("saves").join(".tmp-Xy34Zw"), b"half a save").unwrap();
+    let s = Server::start_in(dir, Opts::default()).await;
+    let d = s.data_dir();
+    assert!(!d.join(".tmp-Ab12Cd").exists());
+    assert!(!d.join("saves").join(".tmp-Xy34Zw").exists());
+    assert!(d.join("settings.json").exists());
+}
