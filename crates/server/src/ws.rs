@@ -29,8 +29,11 @@ use std::time::{Duration, Instant};
 const CLOSE_WAIT: Duration = Duration::from_secs(10);
 /// A connection silent (no frame, no pong) for this many ping intervals is closed.
 pub const SILENT_INTERVALS: u32 = 3;
-/// Frames above this size are refused by the WebSocket layer itself (the connection closes);
-/// frames between 64 KiB and this get a `message_too_large` error frame and the socket stays open.
+/// How long a connection closed for a protocol error stays open after its close frame.
+const CLOSE_LINGER: Duration = Duration::from_millis(500);
+/// Frames above this size are refused by the WebSocket layer itself: the connection is closed
+/// with code 1009 (message too big); frames between 64 KiB and this get a `message_too_large`
+/// error frame and the socket stays open.
 const PROTOCOL_MAX_MESSAGE: usize = 4 * 1024 * 1024;
 
 /// State of the WebSocket listener.
@@ -111,6 +114,33 @@ fn own_origins(req: &Request, http_port: u16) -> Vec<String> {
     vec![format!("{host}:{http_port}"), own.clone()]
 }
 
+/// The Close frame for an error of the WebSocket layer: 1009 for a message or frame over the
+/// limit, 1002 for anything else.
+fn protocol_close(e: axum::Error) -> CloseFrame {
+    let inner = e.into_inner();
+    let too_big = matches!(
+        inner.downcast_ref::<tungstenite::Error>(),
+        Some(tungstenite::Error::Capacity(_))
+    );
+    tracing::debug!("websocket protocol error: {inner}");
+    if too_big {
+        CloseFrame {
+            code: 1009,
+            reason: "message_too_large: frames over 4 MiB are refused (the limit is 64 KiB)".into(),
+        }
+    } else {
+        let mut reason = format!("protocol error: {inner}");
+        // A close reason is at most 123 bytes.
+        while reason.len() > 120 {
+            reason.pop();
+        }
+        CloseFrame {
+            code: 1002,
+            reason: reason.into(),
+        }
+    }
+}
+
 fn error_frame(code: ErrorCode, detail: impl Into<String>) -> Utf8Bytes {
     Frame::new(
         "error",
@@ -131,6 +161,9 @@ async fn serve(socket: WebSocket, state: WsState) {
     let seen = last_seen.clone();
 
     let ping_seconds = state.settings.get().ws_ping_seconds;
+    // The reader asks the writer (which owns the sink) to close: `None` answers the client's own
+    // Close, `Some` sends ours (a protocol error, a frame over the limit).
+    let (close_tx, mut close_rx) = tokio::sync::mpsc::channel::<Option<CloseFrame>>(1);
     let mut frames = reg.frames;
     let queued = reg.queued;
     let mut close = reg.close;
@@ -150,6 +183,18 @@ async fn serve(socket: WebSocket, state: WsState) {
                     };
                     // The close frame queues behind what the client has not read yet; give it time.
                     let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
+                    break;
+                }
+                asked = close_rx.recv() => {
+                    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+                        match asked.flatten() {
+                            Some(frame) => sink.send(Message::Close(Some(frame))).await,
+                            // The WebSocket layer queued the answer to the client's Close:
+                            // closing the sink flushes it.
+                            None => sink.close().await,
+                        }
+                    })
+                    .await;
                     break;
                 }
                 next = frames.recv() => match next {
@@ -179,8 +224,19 @@ async fn serve(socket: WebSocket, state: WsState) {
         }
     });
 
+    let (mut closing, mut linger) = (false, false);
     while let Some(msg) = stream.next().await {
-        let Ok(msg) = msg else { break };
+        let msg = match msg {
+            Ok(msg) => msg,
+            Err(e) => {
+                // A frame over the protocol limit or broken framing: say so with a Close code
+                // (RFC 6455: 1009 too big, 1002 protocol error) instead of dropping the socket.
+                let _ = close_tx.try_send(Some(protocol_close(e)));
+                closing = true;
+                linger = true;
+                break;
+            }
+        };
         last_seen.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
         match msg {
             Message::Text(text) => handle_text(&state, id, text.as_str()).await,
@@ -206,12 +262,31 @@ async fn serve(socket: WebSocket, state: WsState) {
                     }
                 }
             }
-            Message::Close(_) => break,
+            Message::Close(_) => {
+                let _ = close_tx.try_send(None);
+                closing = true;
+                break;
+            }
             Message::Ping(_) | Message::Pong(_) => {}
         }
         if writer.is_finished() {
             break;
         }
+    }
+    if closing {
+        // Let the writer send the close frame (it queues behind unread frames), then give the
+        // client a moment to read it before the socket goes: a socket dropped with unread input
+        // is reset, and a reset can discard the close frame on the client's side.
+        let mut writer = writer;
+        if tokio::time::timeout(CLOSE_WAIT, &mut writer).await.is_err() {
+            writer.abort();
+        }
+        if linger {
+            tokio::time::sleep(CLOSE_LINGER).await;
+        }
+        state.hub.unregister(id);
+        state.agent.connector_left(Some(id));
+        return;
     }
     state.hub.unregister(id);
     // If this connection was the agent connector, it is gone now.

@@ -328,3 +328,57 @@ async fn fast_readers_survive_whole_map_marks_and_long_advances() {
     }
     assert_eq!(s.get("/api/ping").await.0, 200);
 }
+
+/// Reads until a Close frame arrives (skipping the state frame and pings); `None` if the
+/// connection ended without one (a reset or a bare EOF).
+async fn close_frame(ws: &mut crate::support::Ws) -> Option<(u16, String)> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(15), ws.next()).await {
+            Ok(Some(Ok(Message::Close(Some(f))))) => {
+                return Some((f.code.into(), f.reason.to_string()));
+            }
+            Ok(Some(Ok(Message::Close(None)))) => return Some((1005, String::new())),
+            Ok(Some(Ok(_))) => continue,
+            Ok(Some(Err(_))) | Ok(None) => return None,
+            Err(_) => panic!("no close within 15 s"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_client_close_is_answered_with_a_close_frame() {
+    let s = Server::start().await;
+    let (mut ws, _) = s.ws().await;
+    futures_util::SinkExt::send(
+        &mut ws,
+        Message::Close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: 1000u16.into(),
+            reason: "bye".into(),
+        })),
+    )
+    .await
+    .unwrap();
+    let (code, _) = close_frame(&mut ws)
+        .await
+        .expect("the server answers the Close");
+    assert_eq!(code, 1000, "the answer echoes the client's code");
+}
+
+#[tokio::test]
+async fn a_frame_over_4_mib_closes_with_1009() {
+    let s = Server::start().await;
+    let (mut ws, _) = s.ws().await;
+    let big = json!({"type": "heartbeat", "payload": {"pad": "x".repeat(5 * 1024 * 1024)}});
+    // The server may close before the client finished writing; either way a 1009 must arrive.
+    let _ = futures_util::SinkExt::send(&mut ws, Message::Text(big.to_string().into())).await;
+    let (code, reason) = close_frame(&mut ws)
+        .await
+        .expect("a close frame, not a reset");
+    assert_eq!(code, 1009, "{reason}");
+    assert!(reason.starts_with("message_too_large"), "{reason}");
+    // The service goes on.
+    let (mut other, _) = s.ws().await;
+    send(&mut other, json!({"type": "ping"})).await;
+    let f = frame_where(&mut other, 20, |f| f["type"] == "pong").await;
+    assert_eq!(f["type"], "pong");
+}
