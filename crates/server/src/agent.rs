@@ -13,6 +13,12 @@ use std::sync::{Arc, Mutex};
 
 /// Lines kept in the action log.
 pub const ACTION_LOG_LINES: usize = 500;
+/// Longest action-log line in bytes (so the log holds at most 500 x 4 KiB).
+pub const MAX_LOG_LINE_BYTES: usize = 4096;
+/// Longest goal in bytes.
+pub const MAX_GOAL_BYTES: usize = 4096;
+/// Longest prompt in bytes.
+pub const MAX_PROMPT_BYTES: usize = 65536;
 
 /// One line of the action log.
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]

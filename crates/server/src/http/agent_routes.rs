@@ -85,6 +85,14 @@ async fn config(
             ));
         }
     };
+    if let Some(goal) = &body.goal {
+        check_len(
+            "goal",
+            goal,
+            crate::agent::MAX_GOAL_BYTES,
+            ErrorCode::InvalidParam,
+        )?;
+    }
     Ok(Json(
         state.agent.configure(mode, body.goal, last_error).await?,
     ))
@@ -130,6 +138,12 @@ async fn request(
             .with("got", body.prompt),
         ));
     }
+    check_len(
+        "prompt",
+        &body.prompt,
+        crate::agent::MAX_PROMPT_BYTES,
+        ErrorCode::InvalidPrompt,
+    )?;
     let (pending_request, replaced) = state.agent.request(body.prompt, body.replace)?;
     Ok(Json(RequestResponse {
         pending_request,
@@ -166,7 +180,30 @@ async fn message(
             body.message,
         ));
     }
+    check_len(
+        "message",
+        &body.message,
+        crate::agent::MAX_LOG_LINE_BYTES,
+        ErrorCode::InvalidParam,
+    )?;
     Ok(Json(state.agent.log_message(body.message)))
+}
+
+/// Refuses a text over its size cap, saying the cap and the size sent.
+fn check_len(what: &str, text: &str, max: usize, code: ErrorCode) -> Result<(), AppError> {
+    if text.len() <= max {
+        return Ok(());
+    }
+    Err(AppError(
+        ApiError::new(
+            code,
+            format!(
+                "{what} is {} bytes; at most {max} bytes are kept: shorten it (write long notes to a file of your own)",
+                text.len()
+            ),
+        )
+        .with("limit", max),
+    ))
 }
 
 /// The action log, oldest first (extension; the last 500 lines).

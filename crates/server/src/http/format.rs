@@ -8,6 +8,9 @@ use axum::response::Response;
 use http_body_util::BodyExt;
 use protocol::error::{ApiError, ErrorCode};
 
+/// Answers larger than this are turned into TOON text off the runtime's core threads.
+const BLOCKING_ENCODE_BYTES: usize = 64 * 1024;
+
 /// The media type of TOON text.
 pub const TOON_MEDIA_TYPE: &str = "text/toon; charset=utf-8";
 
@@ -83,9 +86,22 @@ pub async fn to_toon_text(resp: Response) -> Response {
         Ok(b) => b.to_bytes(),
         Err(_) => return Response::from_parts(parts, Body::empty()),
     };
-    let text = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| toon_format::encode_default(&v).ok());
+    let encode = |bytes: &[u8]| {
+        serde_json::from_slice::<serde_json::Value>(bytes)
+            .ok()
+            .and_then(|v| toon_format::encode_default(&v).ok())
+    };
+    // A large answer (a whole map's tiles takes a second) is encoded on the blocking pool, so
+    // the runtime's few core threads keep answering other requests meanwhile.
+    let text = if bytes.len() > BLOCKING_ENCODE_BYTES {
+        let owned = bytes.clone();
+        tokio::task::spawn_blocking(move || encode(&owned))
+            .await
+            .ok()
+            .flatten()
+    } else {
+        encode(&bytes)
+    };
     match text {
         Some(mut t) => {
             t.push('\n');

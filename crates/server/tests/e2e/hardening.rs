@@ -100,3 +100,32 @@ async fn a_whitespace_token_is_no_token_and_the_start_up_guard_refuses_it() {
     assert!(!ok);
     assert!(stderr.contains("refusing to start"), "{stderr}");
 }
+
+#[tokio::test]
+async fn agent_texts_have_size_caps() {
+    let s = Server::start().await;
+    let long = "x".repeat(5000);
+    let (_, err) = s
+        .post("/api/agent/message", json!({ "message": long }))
+        .await;
+    assert_eq!(code(&err), "invalid_param", "{err}");
+    assert_eq!(err["limit"], 4096);
+    let (_, log) = s.get("/api/agent/log?format=json").await;
+    assert_eq!(log.as_array().map(Vec::len), Some(0), "{log}");
+    let (_, ok) = s
+        .post("/api/agent/message", json!({ "message": "x".repeat(4096) }))
+        .await;
+    assert_eq!(ok["message"].as_str().map(str::len), Some(4096));
+    let (_, err) = s.post("/api/agent/config", json!({ "goal": long })).await;
+    assert_eq!(code(&err), "invalid_param", "{err}");
+    let (_, err) = s
+        .post(
+            "/api/agent/request",
+            json!({ "prompt": "p".repeat(70_000) }),
+        )
+        .await;
+    assert_eq!(code(&err), "invalid_prompt", "{err}");
+    let (_, agent) = s.get("/api/agent?format=json").await;
+    assert!(agent["pendingRequest"].is_null(), "{agent}");
+    assert_ne!(agent["goal"].as_str().map(str::len), Some(5000));
+}
