@@ -28,9 +28,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// The service's OpenAPI 3.1 document, generated from the code.
 #[utoipa::path(get, path = "/api/openapi.json", tag = "service", responses((status = 200, description = "OpenAPI document")))]
-async fn openapi(State(state): State<AppState>) -> Response {
+async fn openapi(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
     match state.built.get() {
-        Some(b) => Json(&b.openapi).into_response(),
+        Some(b) => {
+            // `servers` names the address this client reached the service at.
+            let base = super::origin::own_origin(&headers)
+                .unwrap_or_else(|| "http://127.0.0.1:8085".to_string());
+            let mut doc = b.openapi.clone();
+            doc["servers"] = serde_json::json!([{ "url": base, "description": "this colonyd" }]);
+            Json(doc).into_response()
+        }
         None => StatusCode::SERVICE_UNAVAILABLE.into_response(),
     }
 }

@@ -105,7 +105,12 @@ impl ListQuery {
             return false;
         }
         match self.near {
-            Some((px, py, r)) => (x - px).abs() + (y - py).abs() <= r,
+            // Wide arithmetic: any i64 centre is accepted, so the distance must not overflow.
+            Some((px, py, r)) => {
+                let d =
+                    (i128::from(x) - i128::from(px)).abs() + (i128::from(y) - i128::from(py)).abs();
+                d <= i128::from(r)
+            }
             None => true,
         }
     }
@@ -392,5 +397,17 @@ mod tests {
             (v["total"].as_u64(), v["items"][0]["x"].as_i64()),
             (Some(3), Some(50))
         );
+    }
+
+    #[test]
+    fn a_far_centre_does_not_overflow() {
+        let max = i64::MAX.to_string();
+        let lq = ListQuery::parse(&q(&[
+            ("x", "-9223372036854775808"),
+            ("y", max.as_str()),
+            ("radius", max.as_str()),
+        ]))
+        .unwrap();
+        assert!(!lq.keeps("Pine", 10, 10));
     }
 }

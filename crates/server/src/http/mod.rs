@@ -15,6 +15,7 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod openapi_doc;
 pub mod origin;
 pub mod paths;
 pub mod pipeline;
@@ -67,8 +68,8 @@ pub struct Built {
     /// `GET` and `POST` paths, sorted.
     pub get_routes: Vec<String>,
     pub post_routes: Vec<String>,
-    /// The OpenAPI document.
-    pub openapi: utoipa::openapi::OpenApi,
+    /// The OpenAPI document, completed with what the pipeline does (`openapi_doc`).
+    pub openapi: serde_json::Value,
 }
 
 #[derive(OpenApi)]
@@ -119,6 +120,8 @@ pub fn app(state: AppState) -> Router {
     }
     get_routes.sort();
     post_routes.sort();
+    let mut openapi = serde_json::to_value(&openapi).expect("the OpenAPI document serializes");
+    openapi_doc::complete(&mut openapi, "http://127.0.0.1:8085");
     let router = router
         .merge(dashboard::routes(&state))
         .fallback(unknown_endpoint)
@@ -152,16 +155,35 @@ async fn unknown_endpoint(State(state): State<AppState>, req: Request) -> Respon
     let detail = if known_path {
         format!(
             "{method} {path} does not exist; {path} takes {}",
-            if get.contains(&path) { "GET" } else { "POST" }
+            match (get.contains(&path), post.contains(&path)) {
+                (true, true) => "GET and POST",
+                (true, false) => "GET",
+                _ => "POST",
+            }
         )
     } else {
         format!(
             "{method} {path} does not exist; see get_endpoints and post_endpoints for the routes"
         )
     };
-    error_response(
+    let allow = match (get.contains(&path), post.contains(&path)) {
+        (true, true) => "GET, POST",
+        (true, false) => "GET",
+        _ => "POST",
+    };
+    let mut resp = error_response(
         &ApiError::new(ErrorCode::UnknownEndpoint, detail)
             .with("get_endpoints", get)
             .with("post_endpoints", post),
-    )
+    );
+    // With strictHttpStatus, a known path called with another method is 405 with `Allow`.
+    if known_path && state.settings.get().strict_http_status {
+        resp.extensions_mut().remove::<error::DomainError>();
+        *resp.status_mut() = axum::http::StatusCode::METHOD_NOT_ALLOWED;
+        resp.headers_mut().insert(
+            axum::http::header::ALLOW,
+            axum::http::HeaderValue::from_static(allow),
+        );
+    }
+    resp
 }

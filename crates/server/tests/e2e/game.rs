@@ -330,6 +330,35 @@ async fn openapi_covers_every_served_route() {
     let (_, doc) = s.get("/api/openapi.json").await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
     assert_eq!(doc["info"]["version"], "1.0.0");
+    // What the pipeline adds around the handlers is documented too.
+    assert_eq!(doc["servers"][0]["url"], s.url(""));
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    let time = &doc["paths"]["/api/time"]["get"];
+    let format = time["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "format");
+    assert_eq!(
+        format.unwrap()["schema"]["enum"],
+        json!(["toon", "json", "toon-text"])
+    );
+    for status in ["400", "401", "403", "409", "413", "415", "503"] {
+        assert!(time["responses"][status].is_object(), "{status}");
+    }
+    let settings = &doc["paths"]["/api/settings"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    assert_eq!(
+        settings["properties"]["corsOrigin"]["type"], "string",
+        "{settings}"
+    );
+    assert!(
+        settings["properties"].get("changes").is_none(),
+        "settings are flat"
+    );
     let paths = doc["paths"].as_object().unwrap();
     let (_, listing) = s.get("/api/definitely-unknown").await;
     for (key, method) in [("get_endpoints", "get"), ("post_endpoints", "post")] {
