@@ -4,6 +4,7 @@
 mod commands;
 mod connector;
 mod eval;
+mod readme;
 mod settings;
 mod support;
 mod views;

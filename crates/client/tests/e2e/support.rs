@@ -45,6 +45,8 @@ pub struct Server {
     pub dir: tempfile::TempDir,
     pub token: Option<String>,
     extra_settings: Value,
+    /// The game's arguments (seed and map).
+    game_args: Vec<&'static str>,
     http: reqwest::blocking::Client,
 }
 
@@ -56,6 +58,12 @@ impl Server {
 
     /// With extra settings (e.g. `{"authToken": "s3cret"}`).
     pub fn start_with(settings: Value) -> Server {
+        Server::start_game(settings, vec!["--seed", "7", "--map", "64"])
+    }
+
+    /// With extra settings and the game's own arguments (e.g. `["--seed", "7"]` for the
+    /// default map size).
+    pub fn start_game(settings: Value, game_args: Vec<&'static str>) -> Server {
         let mut s = Server {
             child: None,
             http_port: free_port(),
@@ -66,6 +74,7 @@ impl Server {
                 .and_then(Value::as_str)
                 .map(String::from),
             extra_settings: settings,
+            game_args,
             http: reqwest::blocking::Client::builder()
                 .timeout(Duration::from_secs(60))
                 .build()
@@ -96,7 +105,8 @@ impl Server {
         let child = Command::new(colonyd_bin())
             .arg("--data-dir")
             .arg(self.dir.path())
-            .args(["--ready", "--seed", "7", "--map", "64"])
+            .arg("--ready")
+            .args(&self.game_args)
             .env_remove("COLONY_DATA_DIR")
             .stdout(Stdio::null())
             .stderr(Stdio::from(log.reopen().unwrap()))
