@@ -10,6 +10,7 @@ mod events;
 mod exit;
 mod http;
 mod map;
+mod mcp;
 mod output;
 mod top;
 mod ws;
@@ -50,6 +51,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "eval",
         "--scenario ID --agent 'COMMAND' [--seeds 1..10] [--parallel P] [--out DIR] | --list",
         "Evaluate an agent on scenarios (each episode its own colonyd); `colony eval --help` for every flag",
+    ),
+    (
+        "mcp",
+        "[--http PORT]",
+        "Serve the colony to LLM agents over MCP (stdio; --http PORT for Streamable HTTP)",
     ),
     (
         "help",
@@ -93,6 +99,10 @@ fn run(argv: &[String]) -> Result<i32, CliError> {
     if cli.version {
         println!("colony {}", env!("CARGO_PKG_VERSION"));
         return Ok(EXIT_OK);
+    }
+    // `colony mcp` serves a protocol on stdio (or HTTP) and has flags of its own.
+    if cli.command.as_deref() == Some("mcp") && !cli.help {
+        return mcp::run(&cli);
     }
     // A closed pipe (`colony ... | head`) ends the program quietly, as it does other command-line
     // tools, instead of a panic on the failed write. Not for `connect` (nor `eval`, dispatched
@@ -424,6 +434,7 @@ fn command_help(command: &str) -> Result<String, CliError> {
                  the agent; recent events from the WebSocket. --once prints one frame and exits.\n  \
                  Example: colony top --once\n",
             ),
+            "mcp" => out.push_str(mcp::HELP),
             "config" => out.push_str(
                 "\n  Order: flag, environment, config file, default. Config file: --config FILE, else\n  \
                  $COLONY_CONFIG, else <user config dir>/colony/config.toml (TOML keys host, port,\n  \

@@ -1,0 +1,270 @@
+//! The tool list (composite tools first, then one tool per catalogue route as `catalog` maps
+//! them) with descriptions, schemas and annotations, and the dispatch of a call: arguments
+//! checked against the schema, the route called (reads in the CLI's compact form for the text
+//! and the nested JSON for `structuredContent`), the answer or error returned as a result.
+
+use super::api::Api;
+use super::catalog::{self, Effect, ToolSpec};
+use super::schema::{self, check_args};
+use super::{advance, answer, composite, overview};
+use crate::config::Settings;
+use crate::http::Answer;
+use crate::output;
+use protocol::routes::{self, Method};
+use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// One composite tool: name, description, schema and effect.
+struct Composite {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    schema: fn() -> Map<String, Value>,
+    effect: Effect,
+}
+
+const COMPOSITES: &[Composite] = &[
+    Composite {
+        name: "colony_overview",
+        title: "Colony overview",
+        description: "Start every turn here. The colony at a glance in one call: goal, day and \
+                      speed, the weather now and when the next drought or badtide starts, \
+                      population, homes and jobs, stock and how many days food and water last, \
+                      wellbeing, the district centers with their entrance tiles (ends for \
+                      place_path), alerts, and `short`: what is lacking, most urgent first, with \
+                      what to build about it.",
+        schema: no_params,
+        effect: Effect::Read,
+    },
+    Composite {
+        name: "map",
+        title: "Text map",
+        description: "A region as text, one character per tile, north up, with x and y rulers: \
+                      terrain height 0-9 a-m, ~ water, T trees, * bushes, + crops, # paths, \
+                      B buildings, @ beavers. Without corners: the district center's \
+                      surroundings. Cheap in tokens; use it to choose where to build.",
+        schema: composite::schemas::map,
+        effect: Effect::Read,
+    },
+    Composite {
+        name: "build",
+        title: "Build near a point",
+        description: "Find a valid spot for a prefab near a point (default: the district \
+                      center), place the best one and route a path from its entrance to the \
+                      nearest district center, in one call. For pumps, give a point by the \
+                      river (map, find_placement). Answers the building's id, position and \
+                      entrance and the path placed; a path that could not be completed is \
+                      reported in `path.errors`.",
+        schema: composite::schemas::build,
+        effect: Effect::Write,
+    },
+    Composite {
+        name: "advance",
+        title: "Advance time",
+        description: "Run the game ahead by hours or days as fast as the machine allows, and \
+                      get what happened meanwhile: births, deaths by cause and who died, \
+                      buildings finished, droughts or badtides begun or ended, population, \
+                      days of food and water left. Refused (disabled) where the game's owner \
+                      keeps time, as in an evaluation.",
+        schema: advance_schema,
+        effect: Effect::Write,
+    },
+    Composite {
+        name: "wait_for_events",
+        title: "Wait for game events",
+        description: "Wait for live game events (the WebSocket), e.g. beaver.died, \
+                      building.finished, drought.start, beaver.born, until max_events arrive or \
+                      timeout_seconds pass. Only useful while the game runs (speed above 0).",
+        schema: composite::schemas::wait_for_events,
+        effect: Effect::Read,
+    },
+];
+
+fn no_params() -> Map<String, Value> {
+    schema::object_schema(Map::new(), &[])
+}
+
+fn advance_schema() -> Map<String, Value> {
+    let mut hours = schema::route_param(Method::Post, "/api/game/advance", "hours");
+    hours["description"] = "game hours to run (give hours or days)".into();
+    let mut days = schema::route_param(Method::Post, "/api/game/advance", "days");
+    days["description"] = "game days to run (give hours or days)".into();
+    let props: Map<String, Value> = [("hours".to_owned(), hours), ("days".to_owned(), days)]
+        .into_iter()
+        .collect();
+    let mut s = schema::object_schema(props, &[]);
+    s.insert(
+        "oneOf".into(),
+        json!([{"required": ["hours"]}, {"required": ["days"]}]),
+    );
+    s
+}
+
+fn annotations(title: &str, effect: Effect) -> ToolAnnotations {
+    let a = ToolAnnotations::with_title(title).open_world(false);
+    match effect {
+        Effect::Read => a.read_only(true),
+        Effect::Write => a.read_only(false).destructive(false).idempotent(false),
+        Effect::Set => a.read_only(false).destructive(false).idempotent(true),
+        Effect::Destroy => a.read_only(false).destructive(true).idempotent(true),
+    }
+}
+
+/// A title from a tool name: `place_building` → `Place building`.
+fn title_of(name: &str) -> String {
+    let mut t = name.replace('_', " ");
+    if let Some(first) = t.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    t
+}
+
+fn route_tool(spec: &ToolSpec) -> Tool {
+    let route = routes::find(spec.method, spec.path).expect("catalog tests: a route per tool");
+    let mut description = format!("{}.", route.summary);
+    if !spec.hint.is_empty() {
+        description.push(' ');
+        description.push_str(spec.hint);
+    }
+    let title = title_of(spec.name);
+    Tool::new(
+        spec.name,
+        description,
+        Arc::new(schema::route_schema(route)),
+    )
+    .with_title(title.clone())
+    .with_annotations(annotations(&title, spec.effect))
+}
+
+/// Every tool, composite tools first.
+pub fn all() -> Vec<Tool> {
+    COMPOSITES
+        .iter()
+        .map(|c| {
+            Tool::new(c.name, c.description, Arc::new((c.schema)()))
+                .with_title(c.title)
+                .with_annotations(annotations(c.title, c.effect))
+        })
+        .chain(catalog::TOOLS.iter().map(route_tool))
+        .collect()
+}
+
+/// The tool with this name.
+pub fn get(name: &str) -> Option<Tool> {
+    all().into_iter().find(|t| t.name == name)
+}
+
+/// What a tool call needs.
+pub struct Ctx {
+    pub api: Api,
+    pub settings: Settings,
+}
+
+/// Runs a tool. `None` for an unknown tool name.
+pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<CallToolResult> {
+    let schema = if let Some(c) = COMPOSITES.iter().find(|c| c.name == name) {
+        (c.schema)()
+    } else {
+        let spec = catalog::find(name)?;
+        schema::route_schema(routes::find(spec.method, spec.path)?)
+    };
+    let args = match check_args(&schema, args) {
+        Ok(a) => a,
+        Err(e) => return Some(answer::error("invalid_param", format!("{name}: {e}"))),
+    };
+    let api = &ctx.api;
+    Some(match name {
+        "colony_overview" => overview::run(api).await,
+        "map" => composite::map(api, &args).await,
+        "build" => composite::build(api, &args).await,
+        "advance" => advance::run(api, &args).await,
+        "wait_for_events" => composite::wait_for_events(api, &ctx.settings, &args).await,
+        _ => call_route(api, catalog::find(name)?, &args).await,
+    })
+}
+
+/// One route: a read asks for the CLI's compact rows (the text) and the nested JSON
+/// (`structuredContent`) at once; a write is sent once, asking for the nested JSON.
+async fn call_route(api: &Api, spec: &ToolSpec, args: &Map<String, Value>) -> CallToolResult {
+    match spec.method {
+        Method::Get => {
+            let (flat, nested) = tokio::join!(
+                api.send(Method::Get, spec.path, args, false),
+                api.send(Method::Get, spec.path, args, true),
+            );
+            match (flat, nested) {
+                (Ok(Answer::Ok(flat)), Ok(Answer::Ok(nested))) => {
+                    answer::success(output::toon(&flat), nested)
+                }
+                (Ok(e @ Answer::Error { .. }), _) | (_, Ok(e @ Answer::Error { .. })) => {
+                    answer::from_answer(e)
+                }
+                (Err(f), _) | (_, Err(f)) => answer::failure(&f),
+            }
+        }
+        Method::Post => match api.send(Method::Post, spec.path, args, true).await {
+            Ok(a) => answer::from_answer(a),
+            Err(f) => answer::failure(&f),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_tool_has_a_unique_name_a_description_an_object_schema_and_annotations() {
+        let tools = all();
+        let mut names = HashSet::new();
+        for t in &tools {
+            assert!(names.insert(t.name.to_string()), "{} twice", t.name);
+            assert!(
+                t.description.as_ref().is_some_and(|d| d.len() > 10),
+                "{}",
+                t.name
+            );
+            assert_eq!(t.input_schema["type"], "object", "{}", t.name);
+            assert_eq!(t.input_schema["additionalProperties"], false);
+            let a = t.annotations.as_ref().unwrap();
+            assert!(a.read_only_hint.is_some(), "{}", t.name);
+        }
+        assert_eq!(tools.len(), COMPOSITES.len() + catalog::TOOLS.len());
+        for name in [
+            "colony_overview",
+            "map",
+            "advance",
+            "wait_for_events",
+            "build",
+            "place_building",
+            "find_placement",
+            "mark_trees_for_cutting",
+        ] {
+            assert!(names.contains(name), "{name}");
+        }
+        // The composites that stand for a route are named in the catalogue table.
+        for (_, _, tool) in catalog::COMPOSITE_ROUTES {
+            assert!(COMPOSITES.iter().any(|c| c.name == *tool), "{tool}");
+        }
+    }
+
+    #[test]
+    fn annotations_follow_the_effect() {
+        let demolish = get("demolish_building").unwrap().annotations.unwrap();
+        assert_eq!(demolish.destructive_hint, Some(true));
+        assert_eq!(demolish.read_only_hint, Some(false));
+        let read = get("get_summary").unwrap().annotations.unwrap();
+        assert_eq!(read.read_only_hint, Some(true));
+        let set = get("set_speed").unwrap().annotations.unwrap();
+        assert_eq!(
+            (set.idempotent_hint, set.destructive_hint),
+            (Some(true), Some(false))
+        );
+        assert_eq!(
+            get("place_building").unwrap().title.as_deref(),
+            Some("Place building")
+        );
+    }
+}
