@@ -331,13 +331,11 @@ pub const TOOLS: &[ToolSpec] = &[
     t("get_action_log", Get, "/api/agent/log", Read, ""),
 ];
 
-// The two tables below are read by the coverage tests (and docs/mcp.md repeats them).
 /// Routes a composite tool stands for (the route's own tool would only duplicate it).
-#[allow(dead_code)]
 pub const COMPOSITE_ROUTES: &[(Method, &str, &str)] = &[(Post, "/api/game/advance", "advance")];
 
 /// Routes no tool calls, and why: they replace the game, configure the service or speak for the
-/// person running it.
+/// person running it. Read by the coverage tests; docs/mcp.md and the end-to-end test repeat it.
 #[allow(dead_code)]
 pub const EXCLUDED: &[(Method, &str, &str)] = &[
     (

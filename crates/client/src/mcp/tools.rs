@@ -11,7 +11,7 @@ use crate::config::Settings;
 use crate::http::Answer;
 use crate::output;
 use protocol::routes::{self, Method};
-use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, MetaObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -135,6 +135,21 @@ fn route_tool(spec: &ToolSpec) -> Tool {
     )
     .with_title(title.clone())
     .with_annotations(annotations(&title, spec.effect))
+    .with_meta(route_meta(spec.method, spec.path))
+}
+
+/// The `_meta` key of a tool's route.
+pub const ROUTE_META: &str = "colony/route";
+
+/// `_meta` naming the service route a tool calls (`{"colony/route": "POST /api/speed"}`), so a
+/// client can tell which routes the tools cover.
+fn route_meta(method: Method, path: &str) -> MetaObject {
+    let mut m = Map::new();
+    m.insert(
+        ROUTE_META.into(),
+        format!("{} {path}", method.as_str()).into(),
+    );
+    MetaObject(m)
 }
 
 /// Every tool, composite tools first.
@@ -142,9 +157,13 @@ pub fn all() -> Vec<Tool> {
     COMPOSITES
         .iter()
         .map(|c| {
-            Tool::new(c.name, c.description, Arc::new((c.schema)()))
+            let tool = Tool::new(c.name, c.description, Arc::new((c.schema)()))
                 .with_title(c.title)
-                .with_annotations(annotations(c.title, c.effect))
+                .with_annotations(annotations(c.title, c.effect));
+            match catalog::COMPOSITE_ROUTES.iter().find(|r| r.2 == c.name) {
+                Some((method, path, _)) => tool.with_meta(route_meta(*method, path)),
+                None => tool,
+            }
         })
         .chain(catalog::TOOLS.iter().map(route_tool))
         .collect()
@@ -248,6 +267,10 @@ mod tests {
         for (_, _, tool) in catalog::COMPOSITE_ROUTES {
             assert!(COMPOSITES.iter().any(|c| c.name == *tool), "{tool}");
         }
+        let advance = get("advance").unwrap().meta.unwrap();
+        assert_eq!(advance.0[ROUTE_META], "POST /api/game/advance");
+        let place = get("place_building").unwrap().meta.unwrap();
+        assert_eq!(place.0[ROUTE_META], "POST /api/building/place");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod commands;
 mod connector;
 mod eval;
+mod mcp;
 mod readme;
 mod settings;
 mod support;

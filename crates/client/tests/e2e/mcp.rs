@@ -1,0 +1,178 @@
+//! `colony mcp` end to end, driven by a real MCP client we did not write: the official MCP Python
+//! SDK (pinned in `tests/mcp/requirements.txt`, installed into a virtualenv under the Cargo
+//! target folder on first use) runs `tests/mcp/play.py` against the real `colony mcp` and a real
+//! colonyd, over stdio and over Streamable HTTP with the service's token. The scripts are kept
+//! ruff-clean by a test here too.
+
+use crate::support::{Server, colony, free_port};
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp")
+}
+
+/// The virtualenv with the pinned requirements, created (or brought up to date) once.
+fn venv() -> PathBuf {
+    static READY: Mutex<bool> = Mutex::new(false);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-venv");
+    let mut ready = READY.lock().unwrap_or_else(|e| e.into_inner());
+    if *ready {
+        return dir;
+    }
+    let wanted = std::fs::read_to_string(scripts().join("requirements.txt")).unwrap();
+    let stamp = dir.join("requirements.installed");
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        let _ = std::fs::remove_dir_all(&dir);
+        run_ok(Command::new("python3").arg("-m").arg("venv").arg(&dir));
+        run_ok(
+            Command::new(dir.join("bin/pip"))
+                .args(["install", "-q", "--disable-pip-version-check", "-r"])
+                .arg(scripts().join("requirements.txt")),
+        );
+        std::fs::write(&stamp, &wanted).unwrap();
+    }
+    *ready = true;
+    dir
+}
+
+fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
+
+/// Runs play.py with `args` and checks that every check passed.
+fn play(server: &Server, extra: &[&str]) {
+    let python = venv().join("bin/python");
+    let mut cmd = Command::new(python);
+    cmd.arg(scripts().join("play.py"))
+        .arg("--colony")
+        .arg(env!("CARGO_BIN_EXE_colony"))
+        .args(["--port", &server.http_port.to_string()])
+        .args(["--ws-port", &server.ws_port.to_string()])
+        .args(extra);
+    if let Some(t) = &server.token {
+        cmd.args(["--token", t]);
+    }
+    // `colony mcp` started by the SDK must not read a real user's settings.
+    let home = tempfile::tempdir().unwrap();
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("COLONY_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join(".config"));
+    let out = run_ok(&mut cmd);
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| l.contains(" passed, "))
+        .unwrap_or("");
+    assert!(last.ends_with(" 0 failed"), "{out}");
+    println!("{out}");
+}
+
+#[test]
+fn the_python_sdk_plays_through_stdio() {
+    let server = Server::start();
+    play(&server, &[]);
+}
+
+/// A `colony mcp --http 0` child; killed on drop.
+struct McpHttp {
+    child: Child,
+    url: String,
+}
+
+impl Drop for McpHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn mcp_http(server: &Server, home: &Path) -> McpHttp {
+    let mut child = server
+        .colony(home)
+        .args(["mcp", "--http", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It prints its address on stderr once it listens.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+                let _ = tx.send(url.trim_end_matches(',').to_owned());
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("colony mcp --http printed its address");
+    McpHttp { child, url }
+}
+
+#[test]
+fn the_python_sdk_plays_through_streamable_http_with_the_token() {
+    let server = Server::start_with(json!({"authToken": "mcp-s3cret"}));
+    let home = tempfile::tempdir().unwrap();
+    let mcp = mcp_http(&server, home.path());
+    assert!(mcp.url.starts_with("http://127.0.0.1:"), "{}", mcp.url);
+    play(&server, &["--url", &mcp.url]);
+}
+
+#[test]
+fn mcp_http_refuses_a_busy_port_and_bad_flags() {
+    let home = tempfile::tempdir().unwrap();
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    let start = Instant::now();
+    let out = colony(home.path())
+        .args(["--port", &free_port().to_string(), "mcp", "--http", &port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot listen on 127.0.0.1:"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let out = colony(home.path())
+        .args(["mcp", "--http", "eighty"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--http needs a port number"));
+}
+
+#[test]
+fn the_python_scripts_are_ruff_clean() {
+    let ruff = venv().join("bin/ruff");
+    let config = scripts().join("ruff.toml");
+    run_ok(
+        Command::new(&ruff)
+            .arg("check")
+            .arg("--config")
+            .arg(&config)
+            .arg(scripts()),
+    );
+    run_ok(
+        Command::new(&ruff)
+            .args(["format", "--check", "--config"])
+            .arg(&config)
+            .arg(scripts()),
+    );
+}
