@@ -1,7 +1,9 @@
 //! Running the agent for one turn, as the connector hands prompts: `sh -c COMMAND` with the
 //! prompt on stdin and in `COLONY_PROMPT`, the service's address in `COLONY_HOST`/`COLONY_PORT`
 //! (the recording proxy) and `COLONY_WS_PORT`, and the turn in `COLONY_*` variables. The process
-//! runs in its own process group; a turn over its time limit has the whole group killed.
+//! runs in its own process group; a turn over its time limit has the whole group killed. An agent
+//! driven through MCP gets the command that starts `colony mcp` against the same proxy in
+//! `COLONY_MCP_COMMAND`, and an `mcpServers` file with it in `COLONY_MCP_CONFIG`.
 
 use serde::Serialize;
 use std::io::Write;
@@ -25,6 +27,54 @@ pub struct TurnEnv<'a> {
     pub ws_port: u16,
     /// A folder the agent may keep notes in between its turns.
     pub state_dir: &'a Path,
+    /// The episode's `mcpServers` file (see [`mcp_config`]).
+    pub mcp_config: &'a Path,
+}
+
+/// The command line that starts the MCP server of an episode: `colony mcp` (this executable,
+/// which `colony eval` is) against the recording proxy and colonyd's WebSocket.
+pub fn mcp_argv(proxy_port: u16, ws_port: u16) -> Vec<String> {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "colony".into());
+    [
+        exe.as_str(),
+        "mcp",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        &proxy_port.to_string(),
+        "--ws-port",
+        &ws_port.to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The `mcpServers` configuration (Claude Code's `--mcp-config`, Claude Desktop, Cursor) that
+/// starts `argv` as the server `colony`.
+pub fn mcp_config(argv: &[String]) -> serde_json::Value {
+    serde_json::json!({
+        "mcpServers": {"colony": {"command": argv[0], "args": &argv[1..]}}
+    })
+}
+
+/// Words as one `sh` command line, each quoted when it holds anything but safe characters.
+pub fn shell_join(argv: &[String]) -> String {
+    argv.iter()
+        .map(|w| {
+            let safe = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@".contains(c));
+            if safe {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// How a turn's process ended.
@@ -87,6 +137,11 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
         .env("COLONY_DAYS_LEFT", format!("{:.2}", env.days_left))
         .env("COLONY_TURN_HOURS", env.turn_hours.to_string())
         .env("COLONY_AGENT_STATE_DIR", env.state_dir)
+        .env(
+            "COLONY_MCP_COMMAND",
+            shell_join(&mcp_argv(env.proxy_port, env.ws_port)),
+        )
+        .env("COLONY_MCP_CONFIG", env.mcp_config)
         .current_dir(std::env::current_dir().unwrap_or_else(|_| env.state_dir.to_owned()))
         .process_group(0)
         .stdin(Stdio::piped())
@@ -154,5 +209,28 @@ fn failed(start: Instant) -> TurnRun {
         seconds: secs(start),
         timed_out: false,
         failed: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mcp_command_points_at_the_proxy_and_quotes_what_sh_would_split() {
+        let argv = mcp_argv(4100, 4101);
+        assert_eq!(&argv[1..4], ["mcp", "--host", "127.0.0.1"]);
+        assert_eq!(&argv[4..], ["--port", "4100", "--ws-port", "4101"]);
+        let words: Vec<String> = ["/opt/my colony/colony", "mcp", "it's"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            shell_join(&words),
+            r#"'/opt/my colony/colony' mcp 'it'\''s'"#
+        );
+        let config = mcp_config(&argv);
+        assert_eq!(config["mcpServers"]["colony"]["args"][0], "mcp");
+        assert_eq!(config["mcpServers"]["colony"]["command"], argv[0]);
     }
 }

@@ -242,6 +242,11 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         .rt
         .block_on(Proxy::start(svc.http_port))
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
+    // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
+    let mcp_config = dir.join("mcp.json");
+    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, svc.ws_port));
+    std::fs::write(&mcp_config, format!("{config:#}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", mcp_config.display()))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
         .map_err(|e| format!("cannot write the trajectory: {e}"))?;
     let turns = s.turns(turn_hours);
@@ -268,6 +273,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             proxy_port: proxy.port,
             ws_port: svc.ws_port,
             state_dir: &state_dir,
+            mcp_config: &mcp_config,
         };
         let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
         let calls = proxy.take_calls();

@@ -4,7 +4,7 @@
 //! colonyd, over stdio and over Streamable HTTP with the service's token. The scripts are kept
 //! ruff-clean by a test here too.
 
-use crate::support::{Server, colony, free_port};
+use crate::support::{Server, colony, colonyd_bin, free_port};
 use serde_json::json;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -156,6 +156,90 @@ fn mcp_http_refuses_a_busy_port_and_bad_flags() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--http needs a port number"));
+}
+
+/// `colony eval` hands an agent the episode's MCP server: the agent starts it from
+/// COLONY_MCP_COMMAND (checked against COLONY_MCP_CONFIG) with the SDK, builds through it (the
+/// proxy records the calls), and the harness refuses its advance.
+#[test]
+fn an_eval_agent_plays_through_the_episode_s_mcp_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("mcp-short.toml");
+    std::fs::write(
+        &scenario,
+        r#"
+id = "mcp-short"
+title = "One day through MCP"
+goal = "Build a water pump."
+horizon_days = 1
+turn_hours = 12
+[game]
+faction = "Folktails"
+mode = "Normal"
+map = 64
+seeds = [7]
+[[score]]
+metric = "days_survived"
+weight = 1
+target = 1
+"#,
+    )
+    .unwrap();
+    let agent = format!(
+        "'{}' '{}'",
+        venv().join("bin/python").display(),
+        scripts().join("eval_agent.py").display()
+    );
+    let out = dir.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_colony"))
+        .arg("eval")
+        .arg("--scenario")
+        .arg(&scenario)
+        .args(["--agent", &agent, "--out"])
+        .arg(&out)
+        .arg("--colonyd")
+        .arg(colonyd_bin())
+        .output()
+        .unwrap();
+    let episode = out.join("episodes/mcp-short-s7");
+    let log = std::fs::read_to_string(episode.join("agent.log")).unwrap_or_default();
+    assert!(
+        o.status.success(),
+        "{}\n{log}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(log.contains("placed WaterPump.Folktails"), "{log}");
+    assert!(log.contains("advance: refused disabled: "), "{log}");
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(episode.join("mcp.json")).unwrap()).unwrap();
+    assert_eq!(config["mcpServers"]["colony"]["args"][0], "mcp");
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(episode.join("trajectory.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let requests = first["requests"].as_array().unwrap();
+    let sent = |method: &str, path: &str| {
+        requests
+            .iter()
+            .any(|q| q["method"] == method && q["path"].as_str().unwrap_or("").starts_with(path))
+    };
+    assert!(sent("POST", "/api/building/place"), "{requests:?}");
+    assert!(sent("POST", "/api/path/place"), "{requests:?}");
+    assert!(sent("POST", "/api/agent/message"), "{requests:?}");
+    let advance = requests
+        .iter()
+        .find(|q| {
+            q["path"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("/api/game/advance")
+        })
+        .expect("the advance went through the proxy");
+    assert_eq!(advance["error"], "disabled");
 }
 
 #[test]
