@@ -127,8 +127,7 @@ pub const TOOLS: &[ToolSpec] = &[
         Get,
         "/api/buildings",
         Read,
-        "Ids change as buildings come and go. Filter with name or x, y and radius; id for one \
-         building with every field.",
+        "Ids change as buildings come and go. Filter with name, or x, y and radius.",
     ),
     t(
         "list_beavers",
@@ -335,7 +334,7 @@ pub const TOOLS: &[ToolSpec] = &[
 pub const COMPOSITE_ROUTES: &[(Method, &str, &str)] = &[(Post, "/api/game/advance", "advance")];
 
 /// Routes no tool calls, and why: they replace the game, configure the service or speak for the
-/// person running it. Read by the coverage tests; docs/mcp.md and the end-to-end test repeat it.
+/// person running it. Read by the tests; docs/mcp.md and the end-to-end test repeat it.
 #[allow(dead_code)]
 pub const EXCLUDED: &[(Method, &str, &str)] = &[
     (

@@ -93,16 +93,14 @@ fn advance_schema() -> Map<String, Value> {
     let props: Map<String, Value> = [("hours".to_owned(), hours), ("days".to_owned(), days)]
         .into_iter()
         .collect();
-    let mut s = schema::object_schema(props, &[]);
-    s.insert(
-        "oneOf".into(),
-        json!([{"required": ["hours"]}, {"required": ["days"]}]),
-    );
-    s
+    // "One of the two" is checked by the tool: a top-level oneOf is refused by some clients'
+    // function-calling APIs.
+    schema::object_schema(props, &[])
 }
 
-fn annotations(title: &str, effect: Effect) -> ToolAnnotations {
-    let a = ToolAnnotations::with_title(title).open_world(false);
+/// The hints of an effect (the title is the tool's own, not repeated here).
+fn annotations(effect: Effect) -> ToolAnnotations {
+    let a = ToolAnnotations::new().open_world(false);
     match effect {
         Effect::Read => a.read_only(true),
         Effect::Write => a.read_only(false).destructive(false).idempotent(false),
@@ -133,8 +131,8 @@ fn route_tool(spec: &ToolSpec) -> Tool {
         description,
         Arc::new(schema::route_schema(route)),
     )
-    .with_title(title.clone())
-    .with_annotations(annotations(&title, spec.effect))
+    .with_title(title)
+    .with_annotations(annotations(spec.effect))
     .with_meta(route_meta(spec.method, spec.path))
 }
 
@@ -159,7 +157,7 @@ pub fn all() -> Vec<Tool> {
         .map(|c| {
             let tool = Tool::new(c.name, c.description, Arc::new((c.schema)()))
                 .with_title(c.title)
-                .with_annotations(annotations(c.title, c.effect));
+                .with_annotations(annotations(c.effect));
             match catalog::COMPOSITE_ROUTES.iter().find(|r| r.2 == c.name) {
                 Some((method, path, _)) => tool.with_meta(route_meta(*method, path)),
                 None => tool,
@@ -271,6 +269,26 @@ mod tests {
         assert_eq!(advance.0[ROUTE_META], "POST /api/game/advance");
         let place = get("place_building").unwrap().meta.unwrap();
         assert_eq!(place.0[ROUTE_META], "POST /api/building/place");
+    }
+
+    #[test]
+    fn docs_mcp_md_lists_every_tool_and_excluded_route() {
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/mcp.md"))
+                .unwrap();
+        for t in all() {
+            assert!(
+                doc.contains(&format!("| `{}` |", t.name)),
+                "docs/mcp.md has no row for {}",
+                t.name
+            );
+        }
+        for (method, path, _) in catalog::EXCLUDED {
+            assert!(
+                doc.contains(&format!("`{} {path}`", method.as_str())),
+                "docs/mcp.md does not list the excluded {path}"
+            );
+        }
     }
 
     #[test]
