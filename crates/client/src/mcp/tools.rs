@@ -12,7 +12,7 @@ use crate::http::Answer;
 use crate::output;
 use protocol::routes::{self, Method};
 use rmcp::model::{CallToolResult, MetaObject, Tool, ToolAnnotations};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// One composite tool: name, description, schema and effect.
