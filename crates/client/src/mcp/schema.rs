@@ -243,7 +243,32 @@ fn coerce(schema: &Value, v: Value) -> Result<Value, String> {
         ),
         _ => v,
     };
+    check_bounds(schema, &out)?;
     Ok(out)
+}
+
+/// Refuses a number outside the schema's `minimum`/`maximum` and a text outside its `enum`,
+/// naming what is allowed.
+fn check_bounds(schema: &Value, v: &Value) -> Result<(), String> {
+    if let Some(n) = v.as_f64() {
+        if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
+            && n < min
+        {
+            return Err(format!("a number of at least {min}; got {v}"));
+        }
+        if let Some(max) = schema.get("maximum").and_then(Value::as_f64)
+            && n > max
+        {
+            return Err(format!("a number of at most {max}; got {v}"));
+        }
+    }
+    if let (Some(s), Some(allowed)) = (v.as_str(), schema.get("enum").and_then(Value::as_array))
+        && !allowed.iter().any(|a| a.as_str() == Some(s))
+    {
+        let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+        return Err(format!("one of {}; got {s:?}", names.join(", ")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -326,5 +351,15 @@ mod tests {
         assert!(e.unwrap_err().contains("unknown parameter \"colour\""));
         let e = check_args(&schema, json!({"x": "three"}).as_object().unwrap().clone());
         assert_eq!(e.unwrap_err(), "x: expected an integer");
+        let e = check_args(&schema, json!({"z": 23}).as_object().unwrap().clone());
+        assert_eq!(e.unwrap_err(), "z: expected a number of at most 22; got 23");
+        let e = check_args(
+            &schema,
+            json!({"orientation": "up"}).as_object().unwrap().clone(),
+        );
+        assert_eq!(
+            e.unwrap_err(),
+            "orientation: expected one of south, west, north, east; got \"up\""
+        );
     }
 }
