@@ -13,7 +13,7 @@ use crate::output;
 use protocol::routes::{self, Method};
 use rmcp::model::{CallToolResult, MetaObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One composite tool: name, description, schema and effect.
 struct Composite {
@@ -152,6 +152,16 @@ fn route_meta(method: Method, path: &str) -> MetaObject {
 
 /// Every tool, composite tools first.
 pub fn all() -> Vec<Tool> {
+    cached().to_vec()
+}
+
+/// The tools, built once.
+fn cached() -> &'static [Tool] {
+    static ALL: OnceLock<Vec<Tool>> = OnceLock::new();
+    ALL.get_or_init(build_all)
+}
+
+fn build_all() -> Vec<Tool> {
     COMPOSITES
         .iter()
         .map(|c| {
@@ -169,7 +179,7 @@ pub fn all() -> Vec<Tool> {
 
 /// The tool with this name.
 pub fn get(name: &str) -> Option<Tool> {
-    all().into_iter().find(|t| t.name == name)
+    cached().iter().find(|t| t.name == name).cloned()
 }
 
 /// What a tool call needs.
