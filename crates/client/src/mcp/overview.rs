@@ -234,19 +234,39 @@ fn shortages(
              it turns critical (list_beavers detail:full shows which)"
         ));
     }
+    let has = |role: &str| num(&summary["buildings"][role]);
     if water < 3.0 {
-        out.push(format!(
-            "water: {water:.1} days left: a {} where find_placement shows waterDepth, a {} \
-             beside it, and paths to both",
-            s.pump, s.tank
-        ));
+        out.push(if has("water") > 0.0 {
+            format!(
+                "water: {water:.1} days left with {} water buildings: more {} and {}, joined by \
+                 path (list_alerts shows a pump that stopped)",
+                has("water"),
+                s.pump,
+                s.tank
+            )
+        } else {
+            format!(
+                "water: {water:.1} days left: build {} where find_placement shows waterDepth, {} \
+                 beside it, and paths to both",
+                s.pump, s.tank
+            )
+        });
     }
     if food < 3.0 {
-        out.push(format!(
-            "food: {food:.1} days left: a {} by a find_food_clusters spot, then a {} with crops \
-             (mark_planting)",
-            s.gatherer, s.farm
-        ));
+        out.push(if has("food") > 0.0 {
+            format!(
+                "food: {food:.1} days left with {} food buildings: more gatherers by \
+                 find_food_clusters spots, {} with crops (mark_planting)",
+                has("food"),
+                s.farm
+            )
+        } else {
+            format!(
+                "food: {food:.1} days left: build {} by a find_food_clusters spot, then {} with \
+                 crops (mark_planting)",
+                s.gatherer, s.farm
+            )
+        });
     }
     let hazard_days = num(&weather["hazardDays"]);
     let soon = weather["startsInDays"].as_f64().is_some_and(|d| d <= 5.0);
@@ -266,7 +286,7 @@ fn shortages(
     let logs = num(stock.get("Log").unwrap_or(&Value::Null));
     if num(&summary["buildings"]["wood"]) == 0.0 {
         out.push(format!(
-            "wood: {logs} logs and no lumberjack: a {} by a find_tree_clusters spot, and \
+            "wood: {logs} logs and no lumberjack: build {} by a find_tree_clusters spot, and \
              mark_trees_for_cutting around it",
             s.lumberjack
         ));
@@ -331,7 +351,7 @@ mod tests {
             .map(|s| s.as_str().unwrap())
             .collect();
         assert!(
-            short[0].starts_with("water: 0.0 days left: a WaterPump.Folktails"),
+            short[0].starts_with("water: 0.0 days left: build WaterPump.Folktails"),
             "{short:?}"
         );
         assert!(
@@ -350,6 +370,17 @@ mod tests {
                 .any(|s| s.starts_with("wood: 40 logs and no lumberjack"))
         );
         assert!(!short.iter().any(|s| s.starts_with("food")));
+        let mut with_pump = summary();
+        with_pump["buildings"]["water"] = json!(1);
+        let o = build(&with_pump, None, None);
+        assert!(
+            o["short"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("water: 0.0 days left with 1 water buildings: more WaterPump"),
+            "{o}"
+        );
+        assert!(o.get("goal").is_none());
     }
 
     #[test]
