@@ -40,9 +40,15 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
                     CliError::usage(format!("--http needs a port number 0-65535; got {v:?}"))
                 })?);
             }
+            Arg::Named(k, None) if k == "http" => {
+                return Err(CliError::usage(
+                    "--http needs a port number 0-65535 (0 picks a free one)",
+                ));
+            }
             a => {
                 return Err(CliError::usage(format!(
-                    "unknown argument {a:?} for `mcp`; usage: colony mcp [--http PORT]"
+                    "unknown argument {} for `mcp`; usage: colony mcp [--http PORT]",
+                    crate::show_arg(a)
                 )));
             }
         }
