@@ -136,6 +136,34 @@ fn the_python_sdk_plays_through_streamable_http_with_the_token() {
     play(&server, &["--url", &mcp.url]);
 }
 
+/// Without a token configured, an HTTP client needs no header (loopback only); a web page's
+/// request (an Origin header) is still refused.
+#[test]
+fn mcp_http_without_a_token_needs_no_header_and_refuses_web_pages() {
+    let server = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let mcp = mcp_http(&server, home.path());
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1"}}});
+    let http = reqwest::blocking::Client::new();
+    let post = |origin: Option<&str>| {
+        let mut rb = http
+            .post(&mcp.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(initialize.to_string());
+        if let Some(o) = origin {
+            rb = rb.header("origin", o);
+        }
+        rb.send().unwrap()
+    };
+    let ok = post(None);
+    assert_eq!(ok.status(), 200);
+    assert!(ok.text().unwrap().contains("\"serverInfo\""));
+    assert_eq!(post(Some("http://evil.example")).status(), 403);
+}
+
 #[test]
 fn mcp_http_refuses_a_busy_port_and_bad_flags() {
     let home = tempfile::tempdir().unwrap();
