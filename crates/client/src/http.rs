@@ -102,17 +102,21 @@ impl Api {
     }
 }
 
-fn connection_error(url: &str, e: reqwest::Error) -> CliError {
-    // The innermost cause says what happened (e.g. "Connection refused (os error 111)").
-    let mut cause: &dyn std::error::Error = &e;
+/// What went wrong reaching the service: "no answer in time", or the innermost cause (e.g.
+/// "Connection refused (os error 111)").
+pub(crate) fn failure_cause(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        return "no answer in time".to_string();
+    }
+    let mut cause: &dyn std::error::Error = e;
     while let Some(s) = cause.source() {
         cause = s;
     }
-    let what = if e.is_timeout() {
-        "no answer in time".to_string()
-    } else {
-        cause.to_string()
-    };
+    cause.to_string()
+}
+
+fn connection_error(url: &str, e: reqwest::Error) -> CliError {
+    let what = failure_cause(&e);
     CliError::new(
         EXIT_CONNECTION,
         format!("cannot reach the service at {url}: {what}"),

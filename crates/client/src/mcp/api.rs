@@ -99,16 +99,7 @@ impl Api {
 }
 
 fn unreachable(url: &str, e: &reqwest::Error) -> Failure {
-    // The innermost cause says what happened (e.g. "Connection refused (os error 111)").
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(s) = cause.source() {
-        cause = s;
-    }
-    let what = if e.is_timeout() {
-        "no answer in time".to_string()
-    } else {
-        cause.to_string()
-    };
+    let what = crate::http::failure_cause(e);
     Failure(format!(
         "cannot reach the Colony service at {url}: {what} (is colonyd running? `colony mcp` \
          takes --host/--port, COLONY_HOST/COLONY_PORT or the config file)"
