@@ -12,6 +12,7 @@ import { BuildingPanel } from "./building.js";
 import { SummaryPanel } from "./summary.js";
 import { NotesPanel } from "./notes.js";
 import { HistoryCharts } from "./charts.js";
+import { HealthWatch } from "./health.js";
 
 const views = ["colony", "map", "settings"];
 let map = null;
@@ -129,6 +130,8 @@ async function boot() {
   const charts = new HistoryCharts(channel);
   window.colonyDashboard.charts = charts;
   const agent = new AgentWidget(channel, config);
+  const health = new HealthWatch();
+  window.colonyDashboard.health = health;
   settings = new SettingsPanel();
 
   bus.on("gate", (open) => {
@@ -168,6 +171,7 @@ async function boot() {
   notes.start();
   charts.start();
   agent.start(!channel);
+  health.start();
   document.body.dataset.booted = "true";
 }
 

@@ -47,6 +47,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/summary.js", JS),
     asset!("js/notes.js", JS),
     asset!("js/charts.js", JS),
+    asset!("js/health.js", JS),
     asset!("js/util.js", JS),
 ];
 
