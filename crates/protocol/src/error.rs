@@ -49,6 +49,8 @@ pub enum ErrorCode {
     ForbiddenOrigin,
     /// Transport: a POST body whose `Content-Type` is not JSON.
     UnsupportedMediaType,
+    /// Transport: a WebSocket upgrade while `maxConnections` WebSockets are open.
+    TooManyConnections,
 }
 
 impl ErrorCode {
@@ -83,6 +85,7 @@ impl ErrorCode {
             ErrorCode::MessageTooLarge => "message_too_large",
             ErrorCode::ForbiddenOrigin => "forbidden_origin",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::TooManyConnections => "too_many_connections",
         }
     }
 
@@ -124,6 +127,7 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::MessageTooLarge,
     ErrorCode::ForbiddenOrigin,
     ErrorCode::UnsupportedMediaType,
+    ErrorCode::TooManyConnections,
 ];
 
 /// An error as the service reports it.

@@ -9,7 +9,8 @@
 //!   while sockets that only sit there are the ones to go. If every connection is busy the new one
 //!   is closed at once.
 //!
-//! A WebSocket leaves this accounting once it is upgraded (the hub and its pings look after it).
+//! A WebSocket leaves this accounting once it is upgraded (the hub and its pings look after it;
+//! `ws` refuses an upgrade while `maxConnections` WebSockets are open).
 
 use crate::settings::SettingsStore;
 use axum::Router;

@@ -78,6 +78,18 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
     ) {
         return error_response(&e);
     }
+    // Upgraded WebSockets leave the listener's connection accounting (`listen`); they have a cap
+    // of their own, refused before the upgrade so the client reads why.
+    let open = state.hub.len();
+    if open >= settings.max_connections {
+        return error_response(&ApiError::new(
+            ErrorCode::TooManyConnections,
+            format!(
+                "{open} WebSockets are open, as many as maxConnections ({}) allows; close one (one per client is enough: it carries every event) or raise maxConnections",
+                settings.max_connections
+            ),
+        ));
+    }
     let (mut parts, _body) = req.into_parts();
     let ws =
         match <WebSocketUpgrade as axum::extract::FromRequestParts<WsState>>::from_request_parts(

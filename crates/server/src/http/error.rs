@@ -36,7 +36,9 @@ pub fn transport_status(code: ErrorCode) -> Option<StatusCode> {
         ErrorCode::GameNotReady => StatusCode::CONFLICT,
         ErrorCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-        ErrorCode::QueueFull | ErrorCode::GameLoading => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::QueueFull | ErrorCode::GameLoading | ErrorCode::TooManyConnections => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         _ => return None,
     })
 }
@@ -74,7 +76,10 @@ pub fn error_response(e: &ApiError) -> Response {
                     axum::http::HeaderValue::from_static("Bearer realm=\"colony\""),
                 );
             }
-            if matches!(e.code, ErrorCode::QueueFull | ErrorCode::GameLoading) {
+            if matches!(
+                e.code,
+                ErrorCode::QueueFull | ErrorCode::GameLoading | ErrorCode::TooManyConnections
+            ) {
                 resp.headers_mut().insert(
                     axum::http::header::RETRY_AFTER,
                     axum::http::HeaderValue::from_static("1"),

@@ -138,3 +138,47 @@ async fn leftover_temporary_files_are_removed_at_start() {
     assert!(!d.join("saves").join(".tmp-Xy34Zw").exists());
     assert!(d.join("settings.json").exists());
 }
+
+#[tokio::test]
+async fn websockets_beyond_max_connections_are_refused_until_one_closes() {
+    let s = Server::start_with(Opts {
+        settings: json!({"maxConnections": 8}),
+        ..Default::default()
+    })
+    .await;
+    let mut open = Vec::new();
+    for _ in 0..8 {
+        open.push(s.ws().await.0);
+    }
+    // The ninth upgrade is refused with the error body, before the upgrade.
+    let err = tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .expect_err("a ninth WebSocket");
+    let tokio_tungstenite::tungstenite::Error::Http(resp) = err else {
+        panic!("not an HTTP refusal: {err}");
+    };
+    assert_eq!(resp.status().as_u16(), 503);
+    assert_eq!(resp.headers()["retry-after"], "1");
+    let body: Value = serde_json::from_slice(resp.body().as_deref().unwrap_or_default()).unwrap();
+    let e = body["error"].as_str().unwrap();
+    assert!(
+        e.starts_with("too_many_connections: 8 WebSockets are open")
+            && e.contains("maxConnections"),
+        "{e}"
+    );
+    // HTTP is still served, and a closed WebSocket makes room.
+    let (status, _) = s.get("/api/time").await;
+    assert_eq!(status, 200);
+    let mut gone = open.pop().unwrap();
+    gone.close(None).await.unwrap();
+    drop(gone);
+    let mut ok = false;
+    for _ in 0..50 {
+        if tokio_tungstenite::connect_async(s.ws_url("")).await.is_ok() {
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ok, "a WebSocket opens once one closed");
+}
