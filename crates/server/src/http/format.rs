@@ -11,6 +11,16 @@ use protocol::error::{ApiError, ErrorCode};
 /// Answers larger than this are turned into TOON text off the runtime's core threads.
 const BLOCKING_ENCODE_BYTES: usize = 64 * 1024;
 
+/// Large encodings running at once: one core fewer than the machine has (at least one), so
+/// however many clients ask for whole maps as text, a core stays free for everyone else.
+fn heavy_encodes() -> &'static tokio::sync::Semaphore {
+    static PERMITS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PERMITS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))
+    })
+}
+
 /// The media type of TOON text.
 pub const TOON_MEDIA_TYPE: &str = "text/toon; charset=utf-8";
 
@@ -91,10 +101,11 @@ pub async fn to_toon_text(resp: Response) -> Response {
             .ok()
             .and_then(|v| toon_format::encode_default(&v).ok())
     };
-    // A large answer (a whole map's tiles takes a second) is encoded on the blocking pool, so
-    // the runtime's few core threads keep answering other requests meanwhile.
+    // A large answer (a whole map's tiles takes a second) is encoded on the blocking pool, a
+    // bounded number at once, so the runtime's core threads keep answering other requests.
     let text = if bytes.len() > BLOCKING_ENCODE_BYTES {
         let owned = bytes.clone();
+        let _permit = heavy_encodes().acquire().await.ok();
         tokio::task::spawn_blocking(move || encode(&owned))
             .await
             .ok()
