@@ -81,6 +81,30 @@ pub fn requested(uri: &Uri, headers: &HeaderMap) -> Result<Format, ApiError> {
     }
 }
 
+/// Builds a large answer and serializes it as JSON on the blocking pool, under the same bound
+/// as the large TOON encodings, so the runtime's core threads keep answering meanwhile.
+pub async fn json_off_runtime<T, F>(build: F) -> Result<Response, ApiError>
+where
+    T: serde::Serialize,
+    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+{
+    let _permit = heavy_encodes().acquire().await.ok();
+    let bytes = tokio::task::spawn_blocking(move || {
+        build().and_then(|v| {
+            serde_json::to_vec(&v)
+                .map_err(|e| ApiError::new(ErrorCode::InternalError, format!("cannot encode: {e}")))
+        })
+    })
+    .await
+    .map_err(|e| ApiError::new(ErrorCode::InternalError, format!("the encoder failed: {e}")))??;
+    let mut resp = Response::new(Body::from(bytes));
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Ok(resp)
+}
+
 /// Re-encodes a JSON response as TOON text. Non-JSON responses pass through unchanged.
 pub async fn to_toon_text(resp: Response) -> Response {
     let is_json = resp

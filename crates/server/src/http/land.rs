@@ -5,11 +5,12 @@
 use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
-use super::format::Format;
+use super::format::{Format, json_off_runtime};
 use super::list::{ListParams, Page, listed};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
+use axum::response::{IntoResponse, Response};
 use protocol::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -177,7 +178,7 @@ async fn tiles(
     State(state): State<AppState>,
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<TilesResponse> {
+) -> Result<Response, AppError> {
     let ex = "/api/tiles?x1=0&y1=0&x2=31&y2=31";
     let (x1, y1, x2, y2) = (
         required_int(&q, "x1", ex)?,
@@ -186,9 +187,31 @@ async fn tiles(
         required_int(&q, "y2", ex)?,
     );
     let world = state.host.snapshot();
-    let region = world.tiles(x1, y1, x2, y2)?;
+    let json = Format::of(&ext).is_json();
+    let build = move || tiles_answer(&world, (x1, y1, x2, y2), json);
+    // A large region (a whole 256 map is 65,536 rows) is built off the runtime's core threads.
+    let side = |a: i64, b: i64| b.saturating_sub(a).unsigned_abs().saturating_add(1);
+    let area = side(x1, x2).saturating_mul(side(y1, y2));
+    if area > LARGE_REGION_TILES {
+        return Ok(json_off_runtime(build).await?);
+    }
+    Ok(Json(build()?).into_response())
+}
+
+/// Regions of more tiles than this are built on the blocking pool.
+const LARGE_REGION_TILES: u64 = 16 * 1024;
+
+/// The `GET /api/tiles` answer for a region, in the requested shape.
+fn tiles_answer(
+    world: &sim::World,
+    (x1, y1, x2, y2): (i64, i64, i64, i64),
+    json: bool,
+) -> Result<TilesResponse, ApiError> {
+    let region = world
+        .tiles(x1, y1, x2, y2)
+        .map_err(crate::host::command_error)?;
     let map = world.map();
-    let tiles = if Format::of(&ext).is_json() {
+    let tiles = if json {
         Tiles::Json(region.tiles.into_iter().map(TileJson::from).collect())
     } else {
         Tiles::Toon(region.tiles.into_iter().map(TileRow::from).collect())
@@ -199,11 +222,11 @@ async fn tiles(
         x2: rx2,
         y2: ry2,
     } = region.region;
-    Ok(Json(TilesResponse {
+    Ok(TilesResponse {
         map_size: json!({"x": map.width(), "y": map.height(), "z": map.max_height()}),
         region: json!({"x1": rx1, "y1": ry1, "x2": rx2, "y2": ry2}),
         tiles,
-    }))
+    })
 }
 
 /// A tree or crop row.

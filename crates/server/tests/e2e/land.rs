@@ -313,3 +313,31 @@ async fn the_route_catalogue_is_exactly_what_the_server_serves() {
     catalogue.sort();
     assert_eq!(served, catalogue);
 }
+
+#[tokio::test]
+async fn a_large_region_built_off_the_runtime_answers_the_same_bytes() {
+    // 64x64 map: the whole map (4,096 tiles) is built inline; the same region asked with far
+    // corners (clamped to it, but over 16,384 tiles asked) is built on the blocking pool.
+    let s = Server::start().await;
+    let client = reqwest::Client::new();
+    for format in ["json", "toon", "toon-text"] {
+        let body = |x2: u32| {
+            let url = s.url(&format!(
+                "/api/tiles?x1=0&y1=0&x2={x2}&y2={x2}&format={format}"
+            ));
+            let client = client.clone();
+            async move {
+                let r = client.get(url).send().await.unwrap();
+                let ct = r.headers()["content-type"].to_str().unwrap().to_owned();
+                (r.status().as_u16(), ct, r.bytes().await.unwrap())
+            }
+        };
+        let (small, large) = (body(63).await, body(5000).await);
+        assert_eq!(small.0, 200);
+        assert_eq!((small.0, &small.1), (large.0, &large.1), "{format}");
+        assert!(small.2 == large.2, "{format}: the bytes differ");
+    }
+    // An error is still an error body with its code.
+    let (_, e) = s.get("/api/tiles?x1=0&y1=0&x2=5000&y2=-9000").await;
+    assert!(!code(&e).is_empty(), "{e}");
+}
