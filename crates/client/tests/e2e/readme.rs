@@ -1,40 +1,71 @@
-//! The README's quick start works as written: its `colony` and `curl` lines, pasted in order into
-//! a shell against a fresh colonyd started as the README says (`--ready --seed 7`, default map),
-//! all succeed, and the colony is alive at the end with water stored.
+//! The README's examples work as written against a fresh colonyd started as the README says
+//! (`--ready --seed 7`, default map): the quick start's `colony` and `curl` lines, pasted in order,
+//! all succeed and leave the colony alive with water stored; the "Write your first agent" block,
+//! run as one shell script, has the connector run the agent, which places a pump and logs it.
 
 use crate::support::Server;
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
+/// The `sh` blocks of the README section headed `heading`, in order.
+fn sh_blocks(readme: &str, heading: &str) -> Vec<String> {
+    let start = readme
+        .find(&format!("## {heading}\n"))
+        .unwrap_or_else(|| panic!("a {heading} section"));
+    let section = &readme[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    let mut blocks = Vec::new();
+    let mut block: Option<String> = None;
+    for line in section[..end].lines() {
+        if line.starts_with("```") {
+            match block.take() {
+                Some(b) => blocks.push(b),
+                None if line.trim() == "```sh" => block = Some(String::new()),
+                None => {}
+            }
+            continue;
+        }
+        if let Some(b) = block.as_mut() {
+            b.push_str(line);
+            b.push('\n');
+        }
+    }
+    blocks
+}
+
 /// The shell lines of the README's "Quick start" section after the colonyd command: every line
 /// of its `sh` blocks that runs `colony` or `curl`.
 fn quick_start_lines(readme: &str) -> Vec<String> {
-    let start = readme
-        .find("## Quick start")
-        .expect("a Quick start section");
-    let section = &readme[start..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    let mut lines = Vec::new();
-    let mut in_sh = false;
-    for line in section[..end].lines() {
-        if line.starts_with("```") {
-            in_sh = !in_sh && line.trim() == "```sh";
-            continue;
-        }
-        let l = line.trim();
-        if in_sh && (l.starts_with("colony ") || l.starts_with("curl ")) {
-            lines.push(l.to_string());
-        }
-    }
-    lines
+    sh_blocks(readme, "Quick start")
+        .iter()
+        .flat_map(|b| {
+            b.lines()
+                .map(str::trim)
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .filter(|l| l.starts_with("colony ") || l.starts_with("curl "))
+        .collect()
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap()
+}
+
+/// PATH with the built `colony` first.
+fn path_with_colony() -> String {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_colony")).parent().unwrap();
+    format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 #[test]
 fn the_quick_start_runs_as_written_and_leaves_a_living_colony() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
+    let readme = readme();
     assert!(
         readme.contains("colonyd -- --ready --seed 7"),
         "the README starts colonyd with the seed its coordinates are for"
@@ -43,12 +74,7 @@ fn the_quick_start_runs_as_written_and_leaves_a_living_colony() {
     assert!(lines.len() >= 8, "{lines:?}");
     let s = Server::start_game(json!({}), vec!["--seed", "7"]);
     let home = tempfile::tempdir().unwrap();
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_colony")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with_colony();
     for line in &lines {
         // The README talks to the default port; this colonyd listens on a free one.
         let line = line.replace("127.0.0.1:8085", &format!("127.0.0.1:{}", s.http_port));
@@ -97,5 +123,48 @@ fn the_quick_start_runs_as_written_and_leaves_a_living_colony() {
     assert!(
         district["resources"]["Water"].as_u64().unwrap_or(0) > 0,
         "water is in stock: {district}"
+    );
+}
+
+#[test]
+fn the_first_agent_runs_through_the_connector_and_places_a_pump() {
+    let blocks = sh_blocks(&readme(), "Write your first agent");
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    let s = Server::start_game(json!({}), vec!["--seed", "7"]);
+    let home = tempfile::tempdir().unwrap();
+    // The block as one script in a fresh folder; the connector it leaves running is stopped
+    // when the script ends.
+    let script = format!(
+        "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n{}",
+        blocks[0]
+    );
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(home.path())
+        .env("PATH", path_with_colony())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join(".config"))
+        .env("COLONY_PORT", s.http_port.to_string())
+        .env("COLONY_WS_PORT", s.ws_port.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "exit {:?}\n{stdout}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("placed the first pump"),
+        "`colony log` shows the agent's line:\n{stdout}"
+    );
+    let pumps = s.get("/api/buildings?limit=0&format=json&name=WaterPump");
+    assert_eq!(pumps.as_array().map(Vec::len), Some(1), "{pumps}");
+    let state = s.get("/api/agent/state");
+    assert!(
+        state["pendingRequest"].is_null(),
+        "the prompt was taken: {state}"
     );
 }
