@@ -535,6 +535,18 @@ impl World {
                 let door = doorstep(s, p.x.into(), p.y.into(), o);
                 let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
                 let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
+                // A doorstep another building stands on can never be reached: not a spot.
+                let door_blocked = door.is_some()
+                    && door_v.is_some_and(|d| {
+                        self.colony
+                            .blocks
+                            .get(&voxel(d[0], d[1], d[2]))
+                            .and_then(|id| self.colony.buildings.get(id))
+                            .is_some_and(|b| !matches!(b.kind(), Kind::Path | Kind::Stairs))
+                    });
+                if door_blocked {
+                    continue;
+                }
                 let nav = self.colony.nav();
                 let (path_access, distance) = if doorless {
                     // The nearest path of the district within reach of the part.

@@ -709,3 +709,33 @@ fn spiral_stairs_climb_a_level_from_any_side() {
     assert_eq!(nav.distance(voxel(x, y + 1, z), top), Some(2));
     assert_eq!(nav.distance(voxel(x + 1, y, z), top), Some(2));
 }
+
+#[test]
+fn placement_find_never_offers_a_spot_whose_doorstep_a_building_stands_on() {
+    use crate::testutil::{build, flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 8, 8);
+    let area = (
+        i64::from(x),
+        i64::from(y),
+        i64::from(x + 7),
+        i64::from(y + 7),
+    );
+    let spots = |w: &mut World| {
+        w.find_placements("Lodge.Folktails", area.0, area.1, area.2, area.3)
+            .unwrap()
+            .3
+    };
+    let first = spots(&mut w)[0].clone();
+    // A gatherer flag on the best spot's doorstep: no spot with that doorstep is offered now.
+    let (ex, ey) = (first.entrance_x as u32, first.entrance_y as u32);
+    build(&mut w, "GathererFlag.Folktails", ex, ey, z, "south");
+    let after = spots(&mut w);
+    assert!(!after.is_empty());
+    assert!(
+        after
+            .iter()
+            .all(|s| (s.entrance_x, s.entrance_y) != (i64::from(ex), i64::from(ey))),
+        "a spot behind the flag: {after:?}"
+    );
+}
