@@ -102,6 +102,28 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// Reads a JSON string or integer as text, for members the contract writes either way: an
+/// orientation is `"north"`, `"2"` or `2`.
+pub fn text_or_integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string or an integer")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_any(Text)
+}
+
 /// Deserializes a JSON object into `T`, mapping failures to `T::CODE` with the field's name.
 pub fn from_object<T: BodySpec>(value: Value) -> Result<T, AppError> {
     let got_source = value.clone();

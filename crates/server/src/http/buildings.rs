@@ -122,8 +122,32 @@ pub struct PlaceBody {
     pub y: i64,
     /// Must equal the terrain height there.
     pub z: i64,
-    /// `south`, `west`, `north` or `east` (or 0-3).
+    /// `south`, `west`, `north` or `east`, or 0-3 (as a number or a string).
+    #[serde(deserialize_with = "super::body::text_or_integer")]
+    #[schema(schema_with = orientation_schema)]
     pub orientation: String,
+}
+
+/// An orientation in a body: a name (or "0"-"3") or an integer 0-3.
+fn orientation_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    let one_of = OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .examples(["south"]),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .maximum(Some(3)),
+        )
+        .description(Some(
+            "south, west, north or east, or 0-3 (0 south, 1 west, 2 north, 3 east)",
+        ))
+        .build();
+    Schema::OneOf(one_of)
 }
 
 impl BodySpec for PlaceBody {

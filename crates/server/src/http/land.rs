@@ -443,7 +443,7 @@ impl BodySpec for PlantingMarkBody {
 }
 
 /// Marks free land of an area for planting a crop; skips occupied, water and wrong-level tiles.
-#[utoipa::path(post, path = "/api/planting/mark", tag = "land", request_body = PlantingMarkBody, responses((status = 200, description = "the area, crop, planted and skipped")))]
+#[utoipa::path(post, path = "/api/planting/mark", tag = "land", request_body = PlantingMarkBody, responses((status = 200, description = "the area, crop, marked (tiles marked for planting), planted (the same count, the contract's name) and skipped")))]
 async fn planting_mark(
     State(state): State<AppState>,
     Body(body): Body<PlantingMarkBody>,
@@ -458,6 +458,9 @@ async fn planting_mark(
         &a,
         [
             ("crop", body.crop.into()),
+            // `marked` says what happened (tiles marked for planting; farmers plant them later);
+            // `planted` is the contract's name for the same count, kept for its clients.
+            ("marked", planted.into()),
             ("planted", planted.into()),
             ("skipped", skipped.into()),
         ],

@@ -1086,3 +1086,46 @@ async fn wellbeing_alerts_and_notifications() {
     let (_, body) = s.get("/api/notifications?x=1&y=1").await;
     assert_eq!(code(&body), "invalid_param");
 }
+
+#[tokio::test]
+async fn an_orientation_may_be_an_integer_as_well_as_a_name_or_a_digit() {
+    let s = Server::start().await;
+    let (_, found) = s
+        .post(
+            "/api/placement/find?format=json",
+            json!({"prefab": "Lodge.Folktails", "x1": 0, "y1": 0, "x2": 63, "y2": 63}),
+        )
+        .await;
+    let p = &found["placements"][0];
+    let turns = ["south", "west", "north", "east"];
+    let index = turns.iter().position(|t| *t == p["orientation"]).unwrap();
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "Lodge.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
+                   "orientation": index}),
+        )
+        .await;
+    assert_eq!(placed["orientation"], index, "{placed}");
+    // Neither a name nor a number: the field and what it takes.
+    let (_, body) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "Lodge.Folktails", "x": 1, "y": 1, "z": 4, "orientation": true}),
+        )
+        .await;
+    assert_eq!(code(&body), "invalid_param", "{body}");
+    let e = body["error"].as_str().unwrap();
+    assert!(
+        e.contains("orientation") && e.contains("a string or an integer"),
+        "{e}"
+    );
+    // 7 is a number but no orientation.
+    let (_, body) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "Lodge.Folktails", "x": 1, "y": 1, "z": 4, "orientation": 7}),
+        )
+        .await;
+    assert_eq!(code(&body), "invalid_param", "{body}");
+}

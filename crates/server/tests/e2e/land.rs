@@ -235,11 +235,13 @@ async fn planting_marks_find_and_clear() {
         .await;
     assert_eq!(
         (
+            r["marked"].as_u64(),
             r["planted"].as_u64(),
             r["skipped"].as_u64(),
             r["crop"].as_str()
         ),
-        (Some(1), Some(0), Some("Carrot"))
+        (Some(1), Some(1), Some(0), Some("Carrot")),
+        "marked names what happened; planted, the contract's name, stays"
     );
     let (_, found) = s
         .post(

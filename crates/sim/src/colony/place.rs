@@ -328,10 +328,23 @@ impl World {
                 if let Some(occ) = self.land.occupant[i] {
                     if let Some(p) = self.land.plants.get(&occ) {
                         if p.alive {
+                            // How this kind of plant is cleared away.
+                            let clear = match p.kind() {
+                                crate::catalog::PlantKind::Tree => {
+                                    "mark it for cutting (POST /api/cutting/area)"
+                                }
+                                crate::catalog::PlantKind::Crop => {
+                                    "remove it (POST /api/crop/demolish)"
+                                }
+                                // No route removes a bush: gather it, build elsewhere.
+                                crate::catalog::PlantKind::Bush => {
+                                    "bushes stay (a gatherer picks them)"
+                                }
+                            };
                             return Err(refuse(
                                 "occupied",
                                 format!(
-                                    "({tx}, {ty}) is occupied by {} #{occ}; cut it (POST /api/cutting/area) or pick a free spot (POST /api/placement/find)",
+                                    "({tx}, {ty}) is occupied by {} #{occ}; {clear} or pick a free spot (POST /api/placement/find)",
                                     p.name()
                                 ),
                                 name, x, y, z,

@@ -739,3 +739,29 @@ fn placement_find_never_offers_a_spot_whose_doorstep_a_building_stands_on() {
         "a spot behind the flag: {after:?}"
     );
 }
+
+#[test]
+fn a_plant_in_the_way_says_how_that_kind_of_plant_is_cleared() {
+    use crate::colony::geometry::Orientation;
+    use crate::testutil::{flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 3, 1);
+    for (dx, species, how) in [
+        (0, "Carrot", "POST /api/crop/demolish"),
+        (1, "Pine", "POST /api/cutting/area"),
+        (2, "BlueberryBush", "bushes stay"),
+    ] {
+        w.plant(i64::from(x + dx), i64::from(y), species).unwrap();
+        let e = w
+            .check_placement(
+                "Path",
+                i64::from(x + dx),
+                i64::from(y),
+                i64::from(z),
+                Orientation::South,
+            )
+            .unwrap_err();
+        assert_eq!(e.extras["reason"], "occupied", "{species}");
+        assert!(e.detail.contains(how), "{species}: {}", e.detail);
+    }
+}

@@ -223,7 +223,7 @@ impl World {
             day,
             json!({
                 "x1": x1, "y1": y1, "x2": x2, "y2": y2, "z": z, "crop": crop,
-                "planted": n, "skipped": skipped,
+                "marked": n, "planted": n, "skipped": skipped,
             }),
         );
         for (x, y) in planted {
