@@ -201,22 +201,25 @@ pub fn spec(name: &str) -> &'static Spec {
     &content().buildings[name]
 }
 
-/// A storage building's good kind (`pile`, `warehouse`, `tank`) and capacity.
+/// A storage building's good kind (`pile`, `warehouse`, `tank`) and capacity: the catalogue's,
+/// else the project's estimate for that building (`storageCapacityEstimates`), else the kind's
+/// default.
 pub fn storage_capacity(spec: &Spec) -> Option<(String, u32)> {
     let cap = spec.capacity.as_ref()?;
     let kind = cap.get("kind")?.as_str()?.to_owned();
+    let rules = &colony_rules().colony;
     let units = cap
         .get("units")
         .and_then(|u| u.as_u64())
         .map(|u| u as u32)
         .or_else(|| {
-            colony_rules()
-                .colony
-                .default_storage_capacity
+            rules
+                .storage_capacity_estimates
                 .value
-                .get(&kind)
+                .get(&spec.base_name)
                 .copied()
-        })?;
+        })
+        .or_else(|| rules.default_storage_capacity.value.get(&kind).copied())?;
     Some((kind, units))
 }
 

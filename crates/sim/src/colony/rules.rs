@@ -166,6 +166,7 @@ pub struct Estimates {
     pub input_buffer_cycles: Fact<f64>,
     pub workplace_output_capacity: Fact<u32>,
     pub dc_starting_capacity_override: Fact<bool>,
+    pub storage_capacity_estimates: Fact<BTreeMap<String, u32>>,
     pub default_storage_capacity: Fact<BTreeMap<String, u32>>,
     pub default_child_slots_per_beds: Fact<u32>,
     pub attraction_radius_tiles: Fact<u32>,

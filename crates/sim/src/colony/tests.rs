@@ -765,3 +765,37 @@ fn a_plant_in_the_way_says_how_that_kind_of_plant_is_cleared() {
         assert!(e.detail.contains(how), "{species}: {}", e.detail);
     }
 }
+
+#[test]
+fn every_storage_building_has_a_capacity_and_big_piles_hold_more_than_small_ones() {
+    use crate::colony::building::storage_capacity;
+    use crate::content::content;
+    let cap = |name: &str| storage_capacity(&content().buildings[name]).unwrap().1;
+    // IronTeeth's industrial piles hold what the Folktails piles of the same size hold.
+    assert_eq!(
+        cap("SmallIndustrialPile.IronTeeth"),
+        cap("SmallPile.Folktails")
+    );
+    assert_eq!(
+        cap("LargeIndustrialPile.IronTeeth"),
+        cap("LargePile.Folktails")
+    );
+    assert!(cap("LargeIndustrialPile.IronTeeth") > cap("SmallIndustrialPile.IronTeeth"));
+    // No storage building falls back to a default: each has its catalogue value or an estimate.
+    let rules = &crate::colony::rules::colony_rules().colony;
+    for b in content().buildings.values() {
+        let Some(c) = b.capacity.as_ref() else {
+            continue;
+        };
+        if c.get("kind").is_some() && c.get("units").and_then(|u| u.as_u64()).is_none() {
+            assert!(
+                rules
+                    .storage_capacity_estimates
+                    .value
+                    .contains_key(&b.base_name),
+                "{} has no capacity and no estimate",
+                b.name
+            );
+        }
+    }
+}
