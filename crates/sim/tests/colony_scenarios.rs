@@ -283,26 +283,6 @@ fn sensible_opening(w: &mut World) {
     let wide = (door.0 - 14, door.1 - 14, door.0 + 14, door.1 + 14);
     let farm = place_toward(w, n.farm, wide, (fx, fy));
     w.set_priority(farm, "High", "construction").unwrap();
-    let f = w.building_view(farm).unwrap();
-    let (fx, fy) = (
-        i64::from(f.entrance_x.unwrap()),
-        i64::from(f.entrance_y.unwrap()),
-    );
-    let spots = w
-        .find_planting_spots(n.crop, fx - 12, fy - 12, fx + 12, fy + 12, Some(door.2))
-        .unwrap();
-    let mut marked = 0;
-    for s in spots.iter().filter(|s| s.moist) {
-        let (x, y) = (i64::from(s.x), i64::from(s.y));
-        if (x - fx).abs() + (y - fy).abs() <= 18 && marked < 160 {
-            w.mark_planting(x, y, x, y, door.2, n.crop).unwrap();
-            marked += 1;
-        }
-    }
-    assert!(
-        marked >= 20,
-        "moist land for carrots near the farm: {marked}"
-    );
     // Homes, then more storage.
     for _ in 0..n.homes {
         place_near(w, n.home, near);
@@ -328,6 +308,32 @@ fn sensible_opening(w: &mut World) {
         placed += 1;
         mark_trees_around(w, lj, door.2);
     }
+    // The farm's plots last, on the moist land the buildings and paths left free.
+    mark_farm_plots(w, farm, n.crop, door.2);
+}
+
+/// Marks up to 160 free, moist tiles within 20 steps of a farm's door (its reach) for `crop`.
+fn mark_farm_plots(w: &mut World, farm: i32, crop: &str, z: i64) {
+    let f = w.building_view(farm).unwrap();
+    let (fx, fy) = (
+        i64::from(f.entrance_x.unwrap()),
+        i64::from(f.entrance_y.unwrap()),
+    );
+    let spots = w
+        .find_planting_spots(crop, fx - 20, fy - 20, fx + 20, fy + 20, Some(z))
+        .unwrap();
+    let mut marked = 0;
+    for s in spots.iter().filter(|s| s.moist) {
+        let (x, y) = (i64::from(s.x), i64::from(s.y));
+        if (x - fx).abs() + (y - fy).abs() <= 20 && marked < 160 {
+            w.mark_planting(x, y, x, y, z, crop).unwrap();
+            marked += 1;
+        }
+    }
+    assert!(
+        marked >= 20,
+        "moist land for carrots near the farm: {marked}"
+    );
 }
 
 /// Places a Folktails lumberjack flag by the densest forest within 40 tiles of the district

@@ -146,6 +146,15 @@ pub struct Species {
     pub regrow_days: f64,
     pub aquatic: bool,
     pub flooding: Flooding,
+    /// The faction that plants it: `Folktails`, `IronTeeth` or `both`.
+    pub faction: String,
+}
+
+impl Species {
+    /// Whether `faction`'s farmers and foresters plant it.
+    pub fn planted_by(&self, faction: &str) -> bool {
+        self.faction == "both" || self.faction == faction
+    }
 }
 
 /// The parsed catalogue and its species table.
@@ -202,6 +211,7 @@ pub fn parse_nature(text: &str) -> Result<Nature, serde_json::Error> {
             regrow_days: 0.0,
             aquatic: t.aquatic.as_ref().is_some_and(|a| a.value),
             flooding: t.flooding.value,
+            faction: t.faction.value.clone(),
         });
     }
     for b in &rules.bushes {
@@ -215,6 +225,7 @@ pub fn parse_nature(text: &str) -> Result<Nature, serde_json::Error> {
             regrow_days: b.regrow_days.value,
             aquatic: false,
             flooding: b.flooding.value,
+            faction: b.faction.value.clone(),
         });
     }
     for c in &rules.crops {
@@ -228,6 +239,7 @@ pub fn parse_nature(text: &str) -> Result<Nature, serde_json::Error> {
             regrow_days: 0.0,
             aquatic: c.aquatic.value,
             flooding: c.flooding.value,
+            faction: c.faction.value.clone(),
         });
     }
     Ok(Nature { rules, species })

@@ -827,10 +827,18 @@ impl World {
                 continue;
             }
             let (x, y) = (i % self.map.width(), i / self.map.width());
-            if self.land.occupant[i as usize].is_some() || claimed.contains(&(x, y)) {
+            // Free soil only (nothing grows under a building or a path), the faction's species.
+            let z = u32::from(self.map.terrain_height(x, y));
+            if self.land.occupant[i as usize].is_some()
+                || self
+                    .colony
+                    .blocks
+                    .contains_key(&super::geometry::voxel(x, y, z))
+                || !s.planted_by(self.faction().as_str())
+                || claimed.contains(&(x, y))
+            {
                 continue;
             }
-            let z = u32::from(self.map.terrain_height(x, y));
             let d = manhattan(door, [x, y, z]);
             if d > range {
                 continue;

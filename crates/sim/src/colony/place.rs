@@ -432,6 +432,17 @@ impl World {
         self.announce_entity(id, "building", p.prefab);
         let data = self.building_event_data(id);
         self.events.push(names::BUILDING_PLACED, day, data.clone());
+        // Nothing is planted under a building: the planting marks of the ground it covers go.
+        let tiles = {
+            let b = &self.colony.buildings[&id];
+            footprint(b.spec(), b.x.into(), b.y.into(), b.orientation)
+        };
+        for (x, y) in tiles {
+            let (x, y) = (x as u32, y as u32);
+            if u32::from(self.map.terrain_height(x, y)) == p.z {
+                self.unmark_planting(x, y, p.z, day);
+            }
+        }
         if matches!(kind, Kind::Path | Kind::Stairs | Kind::Solid) {
             self.events.push(names::BLOCK_SET, day, data.clone());
         }

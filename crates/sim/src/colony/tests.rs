@@ -799,3 +799,64 @@ fn every_storage_building_has_a_capacity_and_big_piles_hold_more_than_small_ones
         }
     }
 }
+
+#[test]
+fn nothing_is_planted_under_a_building_or_a_path() {
+    use crate::testutil::{build, flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 4, 1);
+    build(&mut w, "Path", x, y, z, "south");
+    let (xi, yi, zi) = (i64::from(x), i64::from(y), i64::from(z));
+    // Marking skips the path's tile.
+    let (marked, skipped) = w.mark_planting(xi, yi, xi + 3, yi, zi, "Carrot").unwrap();
+    assert_eq!((marked, skipped), (3, 1));
+    // A building placed on a marked tile takes the mark away.
+    build(&mut w, "GathererFlag.Folktails", x + 1, y, z, "south");
+    let i = |dx: u32| w.land.idx(x + dx, y) as u32;
+    assert!(
+        !w.land.planting.contains_key(&i(1)),
+        "no mark under the flag"
+    );
+    assert!(w.land.planting.contains_key(&i(2)) && w.land.planting.contains_key(&i(3)));
+    assert!(
+        w.events
+            .take()
+            .iter()
+            .any(|e| e.name == crate::event::names::PLANTING_COORDS_UNSET),
+        "the mark's removal is announced"
+    );
+}
+
+#[test]
+fn each_faction_plants_its_own_crops_and_trees() {
+    use crate::error::ErrorCode;
+    use crate::testutil::{flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 2, 1);
+    let (xi, yi, zi) = (i64::from(x), i64::from(y), i64::from(z));
+    for other in ["Kohlrabi", "Mangrove", "CoffeeBush"] {
+        let e = w.mark_planting(xi, yi, xi, yi, zi, other).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidParam, "{other}");
+        assert!(
+            e.detail.contains("IronTeeth") && e.detail.contains("Carrot"),
+            "{other}: {}",
+            e.detail
+        );
+        let valid = e.extras["valid"].as_array().unwrap();
+        assert!(!valid.iter().any(|v| v == other), "{other} listed as valid");
+    }
+    for own in ["Carrot", "Pine", "Maple", "BlueberryBush"] {
+        w.mark_planting(xi, yi, xi, yi, zi, own)
+            .unwrap_or_else(|e| panic!("{own}: {e:?}"));
+    }
+    let mut it = World::new(&NewGame {
+        faction: crate::config::Faction::IronTeeth,
+        ..NewGame::default()
+    });
+    let (x, y, z) = flat_area(&mut it, 1, 1);
+    let (xi, yi, zi) = (i64::from(x), i64::from(y), i64::from(z));
+    let e = it.mark_planting(xi, yi, xi, yi, zi, "Carrot").unwrap_err();
+    assert!(e.detail.contains("Folktails"), "{}", e.detail);
+    it.mark_planting(xi, yi, xi, yi, zi, "Kohlrabi").unwrap();
+    it.mark_planting(xi, yi, xi, yi, zi, "Mangrove").unwrap();
+}

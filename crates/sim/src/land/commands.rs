@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::catalog::{PlantKind, nature};
+use crate::colony::geometry::voxel;
 use crate::error::{CommandError, ErrorCode};
 use crate::event::names;
 use crate::world::World;
@@ -119,12 +120,26 @@ impl World {
 
     fn check_plantable(&self, crop: &str) -> Result<u16, CommandError> {
         let cat = nature();
-        let valid = cat.plantable_names();
+        let faction = self.faction().as_str();
+        let valid: Vec<&str> = cat
+            .plantable_names()
+            .into_iter()
+            .filter(|n| cat.index(n).is_some_and(|i| cat.get(i).planted_by(faction)))
+            .collect();
         match cat.index(crop) {
             Some(i) if valid.contains(&crop) => Ok(i),
+            Some(i) if cat.plantable_names().contains(&crop) => Err(CommandError::invalid_param(
+                format!(
+                    "{crop} is planted by {}, not by this game's {faction}; {faction} plant: {}",
+                    cat.get(i).faction,
+                    valid.join(", ")
+                ),
+                crop,
+            )
+            .with("valid", valid)),
             _ => Err(CommandError::invalid_param(
                 format!(
-                    "unknown crop {crop:?}; valid crops: {} (names are case-sensitive)",
+                    "unknown crop {crop:?}; {faction} plant: {} (names are case-sensitive)",
                     valid.join(", ")
                 ),
                 crop,
@@ -182,10 +197,15 @@ impl World {
     }
 
     /// Whether a species could be planted on tile `i` now (ignoring marks).
-    fn plantable_tile(&self, species: u16, x: u32, y: u32) -> bool {
+    /// Whether `species` may be planted on `(x, y)`: free soil (no plant, ruin, building, path or
+    /// other block on the surface) that is water for aquatic species and dry land for the rest.
+    pub(crate) fn plantable_tile(&self, species: u16, x: u32, y: u32) -> bool {
         let i = self.land.idx(x, y);
         let aquatic = nature().get(species).aquatic;
-        self.land.occupant[i].is_none() && (aquatic == self.land.is_water(i))
+        let z = u32::from(self.map.terrain_height(x, y));
+        self.land.occupant[i].is_none()
+            && !self.colony.blocks.contains_key(&voxel(x, y, z))
+            && (aquatic == self.land.is_water(i))
     }
 
     /// Marks the free land tiles of an area at height `z` for planting `crop` (a crop, tree or bush
@@ -253,17 +273,23 @@ impl World {
             if u32::from(self.map.terrain_height(x, y)) != zz {
                 continue;
             }
-            let i = self.land.idx(x, y) as u32;
-            if self.land.planting.remove(&i).is_some() {
-                cleared += 1;
-                self.events.push(
-                    names::PLANTING_COORDS_UNSET,
-                    day,
-                    json!({ "x": x, "y": y, "z": zz }),
-                );
-            }
+            cleared += u32::from(self.unmark_planting(x, y, zz, day));
         }
         Ok(cleared)
+    }
+
+    /// Removes the planting mark of a tile (with `planting.coords.unset`); whether there was one.
+    pub(crate) fn unmark_planting(&mut self, x: u32, y: u32, z: u32, day: u32) -> bool {
+        let i = self.land.idx(x, y) as u32;
+        let had = self.land.planting.remove(&i).is_some();
+        if had {
+            self.events.push(
+                names::PLANTING_COORDS_UNSET,
+                day,
+                json!({ "x": x, "y": y, "z": z }),
+            );
+        }
+        had
     }
 
     /// Free, plantable tiles of an area for `crop` (at height `z` when given): tiles marked for it
