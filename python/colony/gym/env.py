@@ -180,12 +180,10 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         if self._obs is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         error = None
-        kind = "noop"
+        kind = "invalid"
         try:
-            act, _ = self._actor.act(
-                int(action), self._obs["terrain"], self._observer.dc_entrance()
-            )
-            kind = act.kind
+            kind = self.layout.decode(int(action)).kind
+            self._actor.act(int(action), self._obs["terrain"], self._observer.dc_entrance())
         except ColonyError as e:
             error = {"code": e.code, "detail": e.detail, **e.extras}
         except ValueError as e:
