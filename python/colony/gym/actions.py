@@ -109,6 +109,8 @@ class Actor:
 
     def _region_bounds(self) -> list[tuple[int, int, int, int]]:
         w, h, r = self.layout.w, self.layout.h, self.regions
+        if r <= 0:
+            return []  # no placement search: no placement is offered
         xs = [w * i // r for i in range(r + 1)]
         ys = [h * i // r for i in range(r + 1)]
         return [

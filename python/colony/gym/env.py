@@ -69,7 +69,8 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             default: the faction's starting set (pump, tank, housing, gatherer, lumberjack, farm).
         crops: what planting areas get (``"Carrot"``...).
         area: side of the cutting and planting squares.
-        mask_regions: the map is cut into ``R x R`` regions for the placement search.
+        mask_regions: the map is cut into ``R x R`` regions for the placement search (the
+            costliest part of a step); 0 offers no placement in the mask.
         score_terms: the reward's score terms (default ``survive-60``'s).
         host, port, token: use a running colonyd instead of starting one.
         colonyd: the binary to start (default ``$COLONYD`` or PATH).
