@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Python package's CI step (run by .ci/run after the cargo tests, which build
+# target/debug/colonyd and target/debug/colony): a virtualenv .venv-py with the pinned
+# requirements, the package installed from ./python, ruff, then pytest against real colonyd.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+test -x target/debug/colonyd || cargo build -p colony-server --bin colonyd
+test -x target/debug/colony || cargo build -p colony-client --bin colony
+if [ ! -x .venv-py/bin/pytest ]; then
+  python3 -m venv .venv-py
+fi
+.venv-py/bin/pip install -q --disable-pip-version-check -r python/requirements-ci.txt
+.venv-py/bin/pip install -q --disable-pip-version-check './python[gym]'
+(cd python && ../.venv-py/bin/ruff check . && ../.venv-py/bin/ruff format --check .)
+export COLONYD="$PWD/target/debug/colonyd" COLONY_BIN="$PWD/target/debug/colony"
+# From python/ (pyproject.toml holds the pytest and ruff settings).
+cd python && ../.venv-py/bin/python -m pytest -q -p no:cacheprovider tests

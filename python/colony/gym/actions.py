@@ -1,0 +1,177 @@
+"""Actions of ``Colony-v0``: one flat ``Discrete`` space, its decoding, the mask and the calls.
+
+Layout (``W x H`` map, ``P`` prefabs, ``C`` crops), in this order:
+
+- ``0``: do nothing;
+- place prefab ``p`` with its bottom-left corner at ``(x, y)`` facing ``o`` (south, west,
+  north, east): ``P * H * W * 4`` actions;
+- lay a path from the district center's doorstep to ``(x, y)``: ``H * W``;
+- mark the ``K x K`` area from ``(x, y)`` for cutting at the terrain height there: ``H * W``;
+- mark that area for planting crop ``c``: ``C * H * W``.
+
+The mask (``info["action_mask"]``, int8) allows only actions the service takes: noop; the
+placements that ``POST /api/placement/find`` offers this step (the best ten of each prefab in each
+of ``R x R`` regions of the map: a subset of every valid spot, each one checked by the game's own
+placement rules); paths to dry tiles that nothing stands on; cutting and planting anywhere (the
+area is clipped to the map). An action outside the mask is still sent: the service refuses it
+with an error that the step reports in ``info["error"]``; nothing crashes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..client import Colony
+from ..errors import ColonyError
+
+ORIENTATIONS = ("south", "west", "north", "east")
+KINDS = ("noop", "place", "path", "cut", "plant")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action: ``kind`` and the members it uses."""
+
+    kind: str
+    prefab: int = 0
+    x: int = 0
+    y: int = 0
+    orientation: int = 0
+    crop: int = 0
+
+
+class Layout:
+    """The flat action index of each (kind, parameters) for a map and lists."""
+
+    def __init__(self, width: int, height: int, prefabs: int, crops: int) -> None:
+        self.w, self.h, self.p, self.c = width, height, prefabs, crops
+        tiles = width * height
+        self.place0 = 1
+        self.path0 = self.place0 + prefabs * tiles * 4
+        self.cut0 = self.path0 + tiles
+        self.plant0 = self.cut0 + tiles
+        self.n = self.plant0 + crops * tiles
+
+    def place(self, p: int, x: int, y: int, o: int) -> int:
+        return self.place0 + ((p * self.h + y) * self.w + x) * 4 + o
+
+    def path(self, x: int, y: int) -> int:
+        return self.path0 + y * self.w + x
+
+    def cut(self, x: int, y: int) -> int:
+        return self.cut0 + y * self.w + x
+
+    def plant(self, c: int, x: int, y: int) -> int:
+        return self.plant0 + (c * self.h + y) * self.w + x
+
+    def decode(self, a: int) -> Action:
+        a = int(a)
+        if not 0 <= a < self.n:
+            raise ValueError(f"action {a} is outside 0-{self.n - 1}")
+        tiles = self.w * self.h
+        if a == 0:
+            return Action("noop")
+        if a < self.path0:
+            i, o = divmod(a - self.place0, 4)
+            p, t = divmod(i, tiles)
+            return Action("place", prefab=p, x=t % self.w, y=t // self.w, orientation=o)
+        if a < self.cut0:
+            t = a - self.path0
+            return Action("path", x=t % self.w, y=t // self.w)
+        if a < self.plant0:
+            t = a - self.cut0
+            return Action("cut", x=t % self.w, y=t // self.w)
+        c, t = divmod(a - self.plant0, tiles)
+        return Action("plant", crop=c, x=t % self.w, y=t // self.w)
+
+
+class Actor:
+    """Computes masks and carries out actions on one game."""
+
+    def __init__(
+        self,
+        client: Colony,
+        layout: Layout,
+        prefabs: list[str],
+        crops: list[str],
+        area: int,
+        regions: int,
+    ) -> None:
+        self.client = client
+        self.layout = layout
+        self.prefabs, self.crops = prefabs, crops
+        self.area, self.regions = area, regions
+        #: z of each offered placement, by action index.
+        self.offered: dict[int, int] = {}
+
+    def _region_bounds(self) -> list[tuple[int, int, int, int]]:
+        w, h, r = self.layout.w, self.layout.h, self.regions
+        if r <= 0:
+            return []  # no placement search: no placement is offered
+        xs = [w * i // r for i in range(r + 1)]
+        ys = [h * i // r for i in range(r + 1)]
+        return [
+            (xs[i], ys[j], xs[i + 1] - 1, ys[j + 1] - 1)
+            for j in range(r)
+            for i in range(r)
+            if xs[i + 1] > xs[i] and ys[j + 1] > ys[j]
+        ]
+
+    def mask(self, obs: dict[str, np.ndarray], unlocked: set[str]) -> np.ndarray:
+        lay = self.layout
+        m = np.zeros(lay.n, np.int8)
+        m[0] = 1
+        self.offered = {}
+        for p, prefab in enumerate(self.prefabs):
+            if prefab not in unlocked:
+                continue
+            for x1, y1, x2, y2 in self._region_bounds():
+                found = self.client.placement_find(prefab=prefab, x1=x1, y1=y1, x2=x2, y2=y2)
+                for s in found.get("placements", []):
+                    o = ORIENTATIONS.index(s["orientation"])
+                    i = lay.place(p, s["x"], s["y"], o)
+                    m[i] = 1
+                    self.offered[i] = s["z"]
+        free = (
+            (obs["water"] <= 0)
+            & (obs["buildings"] == 0)
+            & (obs["trees"] == 0)
+            & (obs["bushes"] == 0)
+            & (obs["crops"] == 0)
+        )
+        m[lay.path0 : lay.cut0] = free.reshape(-1).astype(np.int8)
+        m[lay.cut0 : lay.plant0] = 1
+        m[lay.plant0 :] = 1
+        return m
+
+    def act(
+        self, a: int, terrain: np.ndarray, entrance: tuple[int, int] | None
+    ) -> tuple[Action, Any]:
+        """Carries out an action; returns it decoded with the service's answer (or raises)."""
+        act = self.layout.decode(a)
+        c = self.client
+        x, y = act.x, act.y
+        z = int(terrain[y, x])
+        if act.kind == "noop":
+            return act, None
+        if act.kind == "place":
+            i = self.layout.place(act.prefab, x, y, act.orientation)
+            return act, c.building_place(
+                prefab=self.prefabs[act.prefab],
+                x=x,
+                y=y,
+                z=self.offered.get(i, z),
+                orientation=ORIENTATIONS[act.orientation],
+            )
+        if act.kind == "path":
+            if entrance is None:
+                raise ColonyError("no_district", "no district center to lay a path from")
+            return act, c.path_place(x1=entrance[0], y1=entrance[1], x2=x, y2=y)
+        x2 = min(x + self.area - 1, self.layout.w - 1)
+        y2 = min(y + self.area - 1, self.layout.h - 1)
+        if act.kind == "cut":
+            return act, c.cutting_area(x1=x, y1=y, x2=x2, y2=y2, z=z, marked=True)
+        return act, c.planting_mark(x1=x, y1=y, x2=x2, y2=y2, z=z, crop=self.crops[act.crop])

@@ -1,0 +1,105 @@
+"""The examples against real colonyd processes: the first agent, the LLM skeleton with a scripted
+model (no network), the random Gym agent, and the Ray evaluation with a local ``ray.init()``
+compared with ``colony eval`` itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import colony
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(EXAMPLES))
+
+import first_agent  # noqa: E402
+import llm_agent  # noqa: E402
+import random_gym_agent  # noqa: E402
+
+
+def test_first_agent_builds_a_pump_and_keeps_a_log(game: colony.Game, tmp_path: Path) -> None:
+    logfile = tmp_path / "agent.log"
+    with game.client() as c:
+        built = first_agent.play(c, str(logfile))
+        assert "pump" in built and "tank" in built
+        names = [b["name"] for b in c.buildings(limit=0)]
+        assert "WaterPump.Folktails" in names and "SmallTank.Folktails" in names
+        assert built["path"]["paths"] > 0
+        # A second turn builds nothing twice.
+        assert first_agent.play(c, str(logfile)) == {}
+    text = logfile.read_text()
+    assert "placed WaterPump.Folktails" in text and "path:" in text
+
+
+def test_llm_skeleton_runs_the_models_calls(game: colony.Game) -> None:
+    answers = iter(
+        [
+            'Looking.\n{"tool": "placement_find", "args": {"prefab": "Lodge.Folktails",'
+            ' "x1": 0, "y1": 0, "x2": 31, "y2": 31}}',
+            '{"tool": "building_place", "args": {"prefab": "Nope", "x": 1, "y": 1, "z": 4,'
+            ' "orientation": "south"}}\n{"tool": "settings", "args": {}}',
+            "DONE",
+        ]
+    )
+    seen: list[list[dict[str, str]]] = []
+
+    def chat(messages: list[dict[str, str]]) -> str:
+        seen.append(list(messages))
+        return next(answers)
+
+    with game.client() as c:
+        made = llm_agent.play_turn(c, chat, "survive")
+    assert [m["tool"] for m in made] == ["placement_find", "building_place"]
+    assert made[0]["ok"]["placements"]
+    assert made[1]["error"] == "invalid_prefab"
+    assert "invalid_prefab" in seen[2][-1]["content"]  # the refusal went back to the model
+
+
+def test_random_gym_agent_plays_an_episode() -> None:
+    [res] = random_gym_agent.run(1, 3, map_size=32, turn_hours=24, horizon_days=3)
+    assert res["steps"] == 3 and res["score"] > 0
+
+
+def _colony_bin() -> str:
+    path = os.environ.get("COLONY_BIN") or str(REPO / "target" / "debug" / "colony")
+    if not Path(path).exists():
+        pytest.fail(f"the colony client is not built at {path}: cargo build -p colony-client")
+    return path
+
+
+def test_ray_eval_matches_colony_eval(tmp_path: Path) -> None:
+    import ray
+    import ray_eval
+
+    colony_bin = _colony_bin()
+    colonyd = os.environ["COLONYD"]
+    agent = f"{sys.executable} {REPO / 'agents' / 'random.py'}"
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        res = ray_eval.evaluate(
+            ["survive-60"], [1, 2], agent, tmp_path / "ray", colony_bin, colonyd, turn_hours=48
+        )
+    finally:
+        ray.shutdown()
+    written = json.loads((tmp_path / "ray" / "results.json").read_text())
+    assert written == json.loads(json.dumps(res))
+    direct = tmp_path / "direct"
+    subprocess.run(
+        [colony_bin, "eval", "--scenario", "survive-60", "--seeds", "1,2", "--agent", agent]
+        + ["--out", str(direct), "--quiet", "--turn-hours", "48", "--colonyd", colonyd],
+        check=True,
+    )
+    want = json.loads((direct / "results.json").read_text())
+    assert set(written) == set(want)
+    for key in ("score", "episodesPlayed", "achievements", "achievementTitles", "scenarios"):
+        assert written[key] == want[key], key
+    strip = ("wallSeconds",)
+    got_eps = [{k: v for k, v in e.items() if k not in strip} for e in written["episodes"]]
+    want_eps = [{k: v for k, v in e.items() if k not in strip} for e in want["episodes"]]
+    assert got_eps == want_eps
