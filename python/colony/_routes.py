@@ -157,7 +157,7 @@ class Routes(SyncBase):
         """``POST /api/building/pause``: Pauses or resumes a building (workplaces, storage, breeding pods, attractions, power users); paths, homes and district centers are `invalid_type`."""
         return self._call('POST', '/api/building/pause', None, body('id', id, 'paused', paused))
 
-    def building_place(self, *, prefab: str, x: int, y: int, z: int, orientation: str) -> Any:
+    def building_place(self, *, prefab: str, x: int, y: int, z: int, orientation: str | int) -> Any:
         """``POST /api/building/place``: Places a building site (builders bring the materials); emits `building.placed`. Errors: `invalid_prefab` (with `prefab`, similar names suggested), `not_unlocked` (with `prefab`, `scienceCost`, `currentPoints`, `x`, `y`, `z`), and placement failures: an error text without a code prefix naming the blocker and a fix, with `x`, `y`, `z`, `prefab` and `reason` (`occupied`, `terrain`, `water`, `out_of_bounds`, `unreachable_z`, `no_support`)."""
         return self._call('POST', '/api/building/place', None, body('prefab', prefab, 'x', x, 'y', y, 'z', z, 'orientation', orientation))
 
@@ -437,7 +437,7 @@ class AsyncRoutes(AsyncBase):
         """``POST /api/building/pause``: Pauses or resumes a building (workplaces, storage, breeding pods, attractions, power users); paths, homes and district centers are `invalid_type`."""
         return await self._call('POST', '/api/building/pause', None, body('id', id, 'paused', paused))
 
-    async def building_place(self, *, prefab: str, x: int, y: int, z: int, orientation: str) -> Any:
+    async def building_place(self, *, prefab: str, x: int, y: int, z: int, orientation: str | int) -> Any:
         """``POST /api/building/place``: Places a building site (builders bring the materials); emits `building.placed`. Errors: `invalid_prefab` (with `prefab`, similar names suggested), `not_unlocked` (with `prefab`, `scienceCost`, `currentPoints`, `x`, `y`, `z`), and placement failures: an error text without a code prefix naming the blocker and a fix, with `x`, `y`, `z`, `prefab` and `reason` (`occupied`, `terrain`, `water`, `out_of_bounds`, `unreachable_z`, `no_support`)."""
         return await self._call('POST', '/api/building/place', None, body('prefab', prefab, 'x', x, 'y', y, 'z', z, 'orientation', orientation))
 

@@ -70,7 +70,20 @@ def _type_of(schema: dict[str, Any]) -> tuple[str, bool]:
     if "oneOf" in schema or "anyOf" in schema:
         alts = schema.get("oneOf") or schema.get("anyOf") or []
         nullable = any(a.get("type") == "null" for a in alts)
-        return "dict[str, Any]", nullable
+        # The union of the alternatives' types (an orientation is `str | int`); alternatives
+        # that are references are objects; others without a plain type make it `Any`.
+        parts: list[str] = []
+        for a in alts:
+            if a.get("type") == "null":
+                continue
+            if "$ref" in a:
+                ann = "dict[str, Any]"  # the document's components are objects
+            elif "type" not in a:
+                return "Any", nullable
+            else:
+                ann, _ = _type_of(a)
+            parts.extend(p for p in ann.split(" | ") if p not in parts)
+        return (" | ".join(parts) or "Any"), nullable
     t = schema.get("type")
     types = t if isinstance(t, list) else [t]
     nullable = "null" in types
