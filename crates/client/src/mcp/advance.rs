@@ -6,7 +6,6 @@
 use super::answer;
 use super::api::{Api, Failure};
 use super::overview::outlook;
-use crate::http::Answer;
 use protocol::routes::Method;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
@@ -87,13 +86,12 @@ pub async fn run(api: &Api, args: &Map<String, Value>) -> CallToolResult {
         Ok(s) => s,
         Err(f) => return answer::failure(&f),
     };
-    let ran = match api
+    let sent = api
         .send(Method::Post, "/api/game/advance", &body, true)
-        .await
-    {
-        Ok(Answer::Ok(v)) => v,
-        Ok(other) => return answer::from_answer(other),
-        Err(f) => return answer::failure(&f),
+        .await;
+    let ran = match answer::json_or_result(sent) {
+        Ok(v) => v,
+        Err(r) => return *r,
     };
     let after = match snapshot(api).await {
         Ok(s) => s,

@@ -105,6 +105,16 @@ pub fn failure(f: &Failure) -> CallToolResult {
     error("unreachable", f.0.clone())
 }
 
+/// The JSON of a successful answer, or the tool result that reports why there is none (the
+/// service's error, or an unreachable service): for composite tools that go on with the JSON.
+pub fn json_or_result(sent: Result<Answer, Failure>) -> Result<Value, Box<CallToolResult>> {
+    match sent {
+        Ok(Answer::Ok(v)) => Ok(v),
+        Ok(other) => Err(Box::new(from_answer(other))),
+        Err(f) => Err(Box::new(failure(&f))),
+    }
+}
+
 /// A result from one answer of the service: its TOON text and JSON, or its error.
 pub fn from_answer(answer: Answer) -> CallToolResult {
     match answer {

@@ -107,10 +107,9 @@ pub async fn map(api: &Api, args: &Map<String, Value>) -> CallToolResult {
                 None
             }
         });
-    let tiles = match tiles {
-        Ok(Answer::Ok(t)) => t,
-        Ok(other) => return answer::from_answer(other),
-        Err(f) => return answer::failure(&f),
+    let tiles = match answer::json_or_result(tiles) {
+        Ok(t) => t,
+        Err(r) => return *r,
     };
     let walkers = match walkers {
         Some(Ok(b)) => Some(map::walkers(&b)),
@@ -164,13 +163,12 @@ pub async fn build(api: &Api, args: &Map<String, Value>) -> CallToolResult {
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
-    let found = match api
+    let sent = api
         .send(Method::Post, "/api/placement/find", &find, true)
-        .await
-    {
-        Ok(Answer::Ok(v)) => v,
-        Ok(other) => return answer::from_answer(other),
-        Err(f) => return answer::failure(&f),
+        .await;
+    let found = match answer::json_or_result(sent) {
+        Ok(v) => v,
+        Err(r) => return *r,
     };
     let spot = found["placements"].as_array().and_then(|ps| {
         ps.iter()
@@ -194,13 +192,12 @@ pub async fn build(api: &Api, args: &Map<String, Value>) -> CallToolResult {
         .map(|k| ((*k).to_owned(), spot[*k].clone()))
         .chain([("prefab".to_owned(), json!(prefab))])
         .collect();
-    let placed = match api
+    let sent = api
         .send(Method::Post, "/api/building/place", &place, true)
-        .await
-    {
-        Ok(Answer::Ok(v)) => v,
-        Ok(other) => return answer::from_answer(other),
-        Err(f) => return answer::failure(&f),
+        .await;
+    let placed = match answer::json_or_result(sent) {
+        Ok(v) => v,
+        Err(r) => return *r,
     };
     let mut out = Map::new();
     let mut building = placed.as_object().cloned().unwrap_or_default();

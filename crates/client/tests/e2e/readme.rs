@@ -53,14 +53,26 @@ fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap()
 }
 
-/// PATH with the built `colony` first.
-fn path_with_colony() -> String {
+/// Runs `script` with bash in `home` (also its HOME and config folder), as a reader's shell
+/// would: the built `colony` first on PATH, the client pointed at `s` through `COLONY_PORT`.
+fn shell(s: &Server, home: &Path, script: &str) -> std::process::Output {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_colony")).parent().unwrap();
-    format!(
+    let path = format!(
         "{}:{}",
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
-    )
+    );
+    Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(home)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("COLONY_PORT", s.http_port.to_string())
+        .env("COLONY_WS_PORT", s.ws_port.to_string())
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -74,20 +86,10 @@ fn the_quick_start_runs_as_written_and_leaves_a_living_colony() {
     assert!(lines.len() >= 8, "{lines:?}");
     let s = Server::start_game(json!({}), vec!["--seed", "7"]);
     let home = tempfile::tempdir().unwrap();
-    let path = path_with_colony();
     for line in &lines {
         // The README talks to the default port; this colonyd listens on a free one.
         let line = line.replace("127.0.0.1:8085", &format!("127.0.0.1:{}", s.http_port));
-        let out = Command::new("bash")
-            .arg("-c")
-            .arg(format!("set -o pipefail; {line}"))
-            .env("PATH", &path)
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join(".config"))
-            .env("COLONY_PORT", s.http_port.to_string())
-            .env("COLONY_WS_PORT", s.ws_port.to_string())
-            .output()
-            .unwrap();
+        let out = shell(&s, home.path(), &format!("set -o pipefail; {line}"));
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
@@ -138,17 +140,7 @@ fn the_first_agent_runs_through_the_connector_and_places_a_pump() {
         "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n{}",
         blocks[0]
     );
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(home.path())
-        .env("PATH", path_with_colony())
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join(".config"))
-        .env("COLONY_PORT", s.http_port.to_string())
-        .env("COLONY_WS_PORT", s.ws_port.to_string())
-        .output()
-        .unwrap();
+    let out = shell(&s, home.path(), &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

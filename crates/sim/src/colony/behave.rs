@@ -815,6 +815,7 @@ impl World {
                 _ => None,
             })
             .collect();
+        let faction = self.faction().as_str();
         type Ranked = (u8, u32, (u32, u32, u32, String));
         let mut best: Option<Ranked> = None;
         for (&i, &sp) in &self.land.planting {
@@ -828,17 +829,10 @@ impl World {
             }
             let (x, y) = (i % self.map.width(), i / self.map.width());
             // Free soil only (nothing grows under a building or a path), the faction's species.
-            let z = u32::from(self.map.terrain_height(x, y));
-            if self.land.occupant[i as usize].is_some()
-                || self
-                    .colony
-                    .blocks
-                    .contains_key(&super::geometry::voxel(x, y, z))
-                || !s.planted_by(self.faction().as_str())
-                || claimed.contains(&(x, y))
-            {
+            if !self.free_soil(x, y) || !s.planted_by(faction) || claimed.contains(&(x, y)) {
                 continue;
             }
+            let z = u32::from(self.map.terrain_height(x, y));
             let d = manhattan(door, [x, y, z]);
             if d > range {
                 continue;

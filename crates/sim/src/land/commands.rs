@@ -121,14 +121,15 @@ impl World {
     fn check_plantable(&self, crop: &str) -> Result<u16, CommandError> {
         let cat = nature();
         let faction = self.faction().as_str();
-        let valid: Vec<&str> = cat
-            .plantable_names()
-            .into_iter()
+        let plantable = cat.plantable_names();
+        let valid: Vec<&str> = plantable
+            .iter()
+            .copied()
             .filter(|n| cat.index(n).is_some_and(|i| cat.get(i).planted_by(faction)))
             .collect();
         match cat.index(crop) {
             Some(i) if valid.contains(&crop) => Ok(i),
-            Some(i) if cat.plantable_names().contains(&crop) => Err(CommandError::invalid_param(
+            Some(i) if plantable.contains(&crop) => Err(CommandError::invalid_param(
                 format!(
                     "{crop} is planted by {}, not by this game's {faction}; {faction} plant: {}",
                     cat.get(i).faction,
@@ -197,15 +198,19 @@ impl World {
     }
 
     /// Whether a species could be planted on tile `i` now (ignoring marks).
-    /// Whether `species` may be planted on `(x, y)`: free soil (no plant, ruin, building, path or
-    /// other block on the surface) that is water for aquatic species and dry land for the rest.
-    pub(crate) fn plantable_tile(&self, species: u16, x: u32, y: u32) -> bool {
-        let i = self.land.idx(x, y);
-        let aquatic = nature().get(species).aquatic;
+    /// Whether `(x, y)` is free soil: no plant or ruin, and no building, path or other block on
+    /// its surface.
+    pub(crate) fn free_soil(&self, x: u32, y: u32) -> bool {
         let z = u32::from(self.map.terrain_height(x, y));
-        self.land.occupant[i].is_none()
+        self.land.occupant[self.land.idx(x, y)].is_none()
             && !self.colony.blocks.contains_key(&voxel(x, y, z))
-            && (aquatic == self.land.is_water(i))
+    }
+
+    /// Whether `species` may be planted on `(x, y)`: free soil that is water for aquatic species
+    /// and dry land for the rest.
+    pub(crate) fn plantable_tile(&self, species: u16, x: u32, y: u32) -> bool {
+        let aquatic = nature().get(species).aquatic;
+        self.free_soil(x, y) && aquatic == self.land.is_water(self.land.idx(x, y))
     }
 
     /// Marks the free land tiles of an area at height `z` for planting `crop` (a crop, tree or bush
