@@ -219,14 +219,16 @@ pub struct Placements {
     pub size_y: u32,
     /// At most 10: x, y, z, orientation (name), entranceX, entranceY, pathAccess, reachable,
     /// nearPower, flooded (0/1 each), waterDepth (water buildings only), distance (-1
-    /// unreachable).
+    /// unreachable), groundSteps (tiles of new path a `path/place` from the district center's
+    /// doorstep would lay; -1 when none can reach).
     #[schema(value_type = Vec<Object>)]
     pub placements: Vec<sim::colony::PlacementSpot>,
 }
 
-/// Up to 10 valid spots for a prefab in an area, best first: water buildings by water depth
-/// (deepest first); others by not flooded, then reachable, then path distance from the district
-/// center's entrance, then path access, then power. json: `{prefab, sizeX, sizeY, placements}`;
+/// Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path
+/// can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others
+/// by not flooded, then joinable, then path distance from the district center's entrance (the
+/// network's, else the new path's `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`;
 /// toon: the bare array of placement rows. A read: it runs on a copy of the published world and
 /// never holds up the game.
 #[utoipa::path(post, path = "/api/placement/find", tag = "colony", request_body = PlacementFindBody, responses((status = 200, body = Placements)))]

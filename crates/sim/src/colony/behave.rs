@@ -723,7 +723,7 @@ impl World {
     }
 
     /// The nearest plant within `range` of `from` (Manhattan) that `ok` accepts and nobody claimed.
-    fn nearest_plant(
+    pub(crate) fn nearest_plant(
         &self,
         from: [u32; 3],
         range: u32,

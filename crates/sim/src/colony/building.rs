@@ -590,3 +590,15 @@ impl Building {
         self.spec().max_workers > 0
     }
 }
+
+/// How vital a workplace's role is when workers are short (lower first): the district's builders
+/// and haulers (nothing moves without them), water, food, wood, then the rest.
+pub fn vital_rank(spec: &Spec) -> u8 {
+    match spec.role.as_str() {
+        "district" => 0,
+        "water" => 1,
+        "food" => 2,
+        "wood" => 3,
+        _ => 4,
+    }
+}

@@ -29,6 +29,9 @@ pub struct PlacementSpot {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub water_depth: Option<f32>,
     pub distance: f64,
+    /// Tiles of new path from the district center's doorstep to this spot's doorstep over free
+    /// ground (0 on the network; -1 when no path can reach it).
+    pub ground_steps: i64,
 }
 
 /// `/api/building/range`.
@@ -499,6 +502,19 @@ impl World {
             .and_then(|c| self.colony.door(*c));
         let mut found: Vec<PlacementSpot> = Vec::new();
         let mut scanned = 0u32;
+        // How far a new path would run from the district center to each doorstep: spots across
+        // the river or behind a cliff rank last.
+        let ground = dc_door.map(|d| {
+            let margin = 8;
+            let (mw, mh) = (self.map.width(), self.map.height());
+            let window = super::path_place::Window {
+                x0: area.x1.min(d[0]).saturating_sub(margin),
+                y0: area.y1.min(d[1]).saturating_sub(margin),
+                x1: (area.x2.max(d[0]) + margin).min(mw - 1),
+                y1: (area.y2.max(d[1]) + margin).min(mh - 1),
+            };
+            self.ground_steps((d[0], d[1]), window)
+        });
         let powered = self.powered_nodes_for(&s.name);
         // Doorless parts (levers, relays, sensors, floodgates) are reached as a placed one is
         // (`Colony::district_reaching`): from a path of the district within builders' reach.
@@ -544,7 +560,17 @@ impl World {
                             .and_then(|id| self.colony.buildings.get(id))
                             .is_some_and(|b| !matches!(b.kind(), Kind::Path | Kind::Stairs))
                     });
-                if door_blocked {
+                // Nor a spot that stands on the district center's doorstep or beside it: the
+                // center's door must stay open for paths in every direction.
+                let walls_dc = dc_door.is_some_and(|d| {
+                    !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs)
+                        && super::geometry::footprint(s, p.x.into(), p.y.into(), o)
+                            .iter()
+                            .any(|(tx, ty)| {
+                                (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 1
+                            })
+                });
+                if door_blocked || walls_dc {
                     continue;
                 }
                 let nav = self.colony.nav();
@@ -593,6 +619,10 @@ impl World {
                     flooded: u8::from(flooded && !water),
                     water_depth: None,
                     distance,
+                    ground_steps: ground
+                        .as_ref()
+                        .and_then(|g| g.to(ex, ey))
+                        .map_or(-1, i64::from),
                 };
                 found.push(spot);
             }
@@ -607,6 +637,8 @@ impl World {
                 (p.entrance_x - i64::from(d[0])).abs() + (p.entrance_y - i64::from(d[1])).abs()
             })
         };
+        // Reachable now, or once a path is laid over free ground.
+        let joinable = |p: &PlacementSpot| p.reachable == 1 || p.ground_steps >= 0;
         if water {
             let ids: Vec<usize> = (0..found.len()).collect();
             for i in ids {
@@ -622,9 +654,13 @@ impl World {
             }
             found.retain(|f| f.water_depth.unwrap_or(0.0) > 0.0);
             found.sort_by(|a, b| {
-                b.water_depth
-                    .partial_cmp(&a.water_depth)
-                    .unwrap_or(std::cmp::Ordering::Equal)
+                joinable(b)
+                    .cmp(&joinable(a))
+                    .then(
+                        b.water_depth
+                            .partial_cmp(&a.water_depth)
+                            .unwrap_or(std::cmp::Ordering::Equal),
+                    )
                     .then(near(a).cmp(&near(b)))
                     .then((a.y, a.x).cmp(&(b.y, b.x)))
             });
@@ -633,11 +669,13 @@ impl World {
                 let key = |p: &PlacementSpot| {
                     (
                         p.flooded,
-                        1 - p.reachable,
-                        if p.distance < 0.0 {
-                            f64::MAX
-                        } else {
+                        u8::from(!joinable(p)),
+                        if p.distance >= 0.0 {
                             p.distance
+                        } else if p.ground_steps >= 0 {
+                            p.ground_steps as f64
+                        } else {
+                            f64::MAX
                         },
                         1 - p.path_access,
                         1 - p.near_power,

@@ -33,6 +33,8 @@ use crate::clock::{ticks_per_day, ticks_per_hour};
 use crate::event::names;
 use crate::world::World;
 
+/// Below this many days of food, farms and gatherers may take workers from less vital places.
+const FOOD_SHORT_DAYS: f64 = 2.0;
 impl World {
     /// Runs the colony for the tick that reached absolute time `t`.
     pub(crate) fn colony_tick(&mut self, t: u64) {
@@ -547,7 +549,7 @@ impl World {
             }
         }
         // Hire.
-        let mut open: Vec<(std::cmp::Reverse<super::Priority>, u32, i32)> = Vec::new();
+        let mut open: Vec<(std::cmp::Reverse<super::Priority>, u8, u32, i32)> = Vec::new();
         for bid in &ids {
             let b = &self.colony.buildings[bid];
             if !b.finished || b.paused || b.workers.len() as u32 >= b.desired_workers {
@@ -558,6 +560,7 @@ impl World {
             let door = self.colony.door(*bid).unwrap_or([b.x, b.y, b.z]);
             open.push((
                 std::cmp::Reverse(b.workplace_priority),
+                super::building::vital_rank(b.spec()),
                 manhattan(dc_door, door),
                 *bid,
             ));
@@ -573,14 +576,15 @@ impl World {
                 idle.entry(bv.district).or_default().push_back(*id);
             }
         }
-        for (_, _, bid) in open {
+        for (_, _, _, bid) in open {
             loop {
                 let b = &self.colony.buildings[&bid];
                 if b.workers.len() as u32 >= b.desired_workers {
                     break;
                 }
                 let district = b.district;
-                let Some(w) = idle.get_mut(&district).and_then(|q| q.pop_front()) else {
+                let idle_one = idle.get_mut(&district).and_then(|q| q.pop_front());
+                let Some(w) = idle_one.or_else(|| self.take_worker_for(bid)) else {
                     break;
                 };
                 self.colony
@@ -593,6 +597,80 @@ impl World {
                 bv.workplace = Some(bid);
             }
         }
+    }
+
+    /// A worker moved to workplace `to` from the lowest-ranked staffed workplace of its district
+    /// (rank: workplace priority, then how vital its role is: water, food, wood, the rest). Any
+    /// workplace of a lower priority gives way; at the same priority only a less vital one, and
+    /// only when the district is short of what `to` makes: always for water (a pump is never
+    /// left empty while a lumberjack works), for food when the district holds less than
+    /// [`FOOD_SHORT_DAYS`] of eating. `None` when no workplace gives way.
+    fn take_worker_for(&mut self, to: i32) -> Option<i32> {
+        let rank = |b: &super::building::Building| {
+            (
+                std::cmp::Reverse(b.workplace_priority),
+                super::building::vital_rank(b.spec()),
+            )
+        };
+        let target = &self.colony.buildings[&to];
+        let (want, district) = (rank(target), target.district);
+        let short = match target.spec().role.as_str() {
+            "water" => true,
+            "food" => district.is_some_and(|d| self.food_days(d) < FOOD_SHORT_DAYS),
+            _ => false,
+        };
+        let priority = target.workplace_priority;
+        let donor = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(id, b)| {
+                **id != to
+                    && b.district == district
+                    && !b.workers.is_empty()
+                    && b.kind() != Kind::DistrictCenter
+                    && rank(b) > want
+                    && (b.workplace_priority < priority || short)
+            })
+            .max_by_key(|(id, b)| (rank(b), std::cmp::Reverse(**id)))
+            .map(|(id, _)| *id)?;
+        let w = self
+            .colony
+            .buildings
+            .get_mut(&donor)
+            .expect("exists")
+            .workers
+            .pop()?;
+        if let Some(bv) = self.colony.beavers.get_mut(&w) {
+            bv.workplace = None;
+        }
+        if self.colony.beavers[&w]
+            .plan
+            .iter()
+            .any(|s| matches!(s, Step::Work { building, .. } if *building == donor))
+        {
+            self.abort_plan(w);
+        }
+        Some(w)
+    }
+
+    /// Days the district's food stock lasts its beavers.
+    fn food_days(&self, district: i32) -> f64 {
+        let food: u32 = self
+            .colony
+            .district_stock(district)
+            .iter()
+            .filter(|(g, _)| super::behave::is_food(g))
+            .map(|(_, (avail, _))| *avail)
+            .sum();
+        let eaters = self
+            .colony
+            .beavers
+            .values()
+            .filter(|b| !b.is_bot && b.district == Some(district))
+            .count();
+        let per_day = colony_rules().consumption.food_per_beaver_per_day.value;
+        f64::from(food) / (eaters.max(1) as f64 * per_day)
     }
 
     /// Breeding pods with nutrients advance one hour; each full cycle day eats its nutrients and

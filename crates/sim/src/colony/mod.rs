@@ -20,6 +20,8 @@ mod behave;
 pub mod building;
 mod commands;
 mod distribute;
+#[cfg(test)]
+mod fair_tests;
 pub mod fixtures;
 pub mod geometry;
 mod hives;

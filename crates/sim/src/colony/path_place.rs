@@ -180,6 +180,37 @@ pub struct PathSnapshot {
     end_errors: Vec<PathError>,
 }
 
+/// A rectangle of tiles, both corners included.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+/// [`World::ground_steps`]: steps from one tile to each tile of a window (`u32::MAX` where a
+/// path cannot reach).
+#[derive(Debug, Clone)]
+pub(crate) struct GroundSteps {
+    window: Window,
+    steps: Vec<u32>,
+}
+
+impl GroundSteps {
+    /// Steps to `(x, y)`, or `None` when it is off the window or no path can reach it.
+    pub fn to(&self, x: i64, y: i64) -> Option<u32> {
+        let w = self.window;
+        let inside = (i64::from(w.x0)..=i64::from(w.x1)).contains(&x)
+            && (i64::from(w.y0)..=i64::from(w.y1)).contains(&y);
+        if !inside {
+            return None;
+        }
+        let i = (y - i64::from(w.y0)) * i64::from(w.x1 - w.x0 + 1) + (x - i64::from(w.x0));
+        Some(self.steps[i as usize]).filter(|s| *s != u32::MAX)
+    }
+}
+
 /// A node of the search graph.
 #[derive(Debug, Clone, Copy)]
 struct Node {
@@ -296,6 +327,30 @@ impl World {
         let wy0 = y1.min(y2).saturating_sub(margin);
         let wx1 = (x1.max(x2) + margin).min(mw - 1);
         let wy1 = (y1.max(y2) + margin).min(mh - 1);
+        let window = Window {
+            x0: wx0,
+            y0: wy0,
+            x1: wx1,
+            y1: wy1,
+        };
+        Ok(self.snapshot_in(window, (x1, y1), (x2, y2), style, sections))
+    }
+
+    /// The window's snapshot for a route from `start` to `goal` (both inside it).
+    fn snapshot_in(
+        &self,
+        window: Window,
+        (x1, y1): (u32, u32),
+        (x2, y2): (u32, u32),
+        style: PathStyle,
+        sections: u32,
+    ) -> PathSnapshot {
+        let Window {
+            x0: wx0,
+            y0: wy0,
+            x1: wx1,
+            y1: wy1,
+        } = window;
         let (w, h) = (wx1 - wx0 + 1, wy1 - wy0 + 1);
 
         let limit = colony_rules().colony.water_blocks_placement.value;
@@ -392,7 +447,7 @@ impl World {
                 error: format!("no_route: the {what} ({x}, {y}) cannot hold a path: {why}"),
             });
         }
-        Ok(PathSnapshot {
+        PathSnapshot {
             start,
             goal,
             style,
@@ -409,7 +464,18 @@ impl World {
             platform_prefab,
             platforms_locked,
             end_errors,
-        })
+        }
+    }
+
+    /// Steps a new path would take from `from` to every tile of `window` over ground a path can
+    /// be laid on (free, dry, stairs and platforms only where unlocked; the existing network
+    /// counts), for ranking placements by how easily their doorstep can be joined.
+    pub(crate) fn ground_steps(&self, from: (u32, u32), window: Window) -> GroundSteps {
+        let snap = self.snapshot_in(window, from, from, PathStyle::Direct, 1);
+        GroundSteps {
+            window,
+            steps: snap.graph().steps_from_start(),
+        }
     }
 
     /// Phase 4: places the planned route's new tiles, in order from the start.

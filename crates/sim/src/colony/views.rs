@@ -326,8 +326,91 @@ impl World {
         if let Some(s) = self.power_status(id) {
             out.push(s.to_owned());
         }
+        out.extend(self.producer_stalls(id));
         if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
             out.push("unstaffed".to_owned());
+            // Why: every adult works somewhere ranked at least as high (priority, then water,
+            // food, the rest), or the district has no adult able to work at all.
+            let faction = self.faction;
+            let adults = self
+                .colony
+                .beavers
+                .values()
+                .filter(|v| v.district == b.district && !v.child && !v.kept_from_work(faction))
+                .count();
+            out.push(if adults == 0 {
+                "unstaffed: no one able to work in the district".to_owned()
+            } else {
+                "unstaffed: lower priority".to_owned()
+            });
+        }
+        out
+    }
+
+    /// Why a producer's workers may stand idle: its output is full, no store of its district
+    /// takes a good it holds (`no storage for Log`), nothing ready in its reach (`no trees
+    /// marked in range`, `no bushes ready in range`).
+    fn producer_stalls(&self, id: i32) -> Vec<String> {
+        use crate::catalog::PlantKind;
+        let b = &self.colony.buildings[&id];
+        let kind = b.kind();
+        let flag = matches!(
+            kind,
+            Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter
+        );
+        if b.paused || !(flag || kind == Kind::Manufactory) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if flag && b.capacity() > 0 && b.stock() >= b.capacity() {
+            out.push("output full".to_owned());
+        }
+        let inputs: Vec<&str> = b
+            .recipe
+            .as_deref()
+            .and_then(|r| crate::content::content().recipes.get(r))
+            .map(|r| r.inputs.iter().map(|i| i.good.as_str()).collect())
+            .unwrap_or_default();
+        let stores = b
+            .district
+            .map(|d| self.colony.stores_of(d))
+            .unwrap_or_default();
+        for good in b.inventory.keys().filter(|g| !inputs.contains(&g.as_str())) {
+            let taken = stores
+                .iter()
+                .any(|s| self.colony.buildings[s].storage_accepts(good) > 0);
+            if !taken {
+                out.push(format!("no storage for {good}"));
+            }
+        }
+        let (Some(door), range) = (self.colony.door(id), super::building::work_range(b.spec()))
+        else {
+            return out;
+        };
+        let none = std::collections::BTreeSet::new();
+        match kind {
+            Kind::Lumberjack
+                if self
+                    .nearest_plant(door, range, &none, |w, p| {
+                        p.alive
+                            && p.grown()
+                            && p.kind() == PlantKind::Tree
+                            && w.land.cutting[w.land.idx(p.x, p.y)]
+                    })
+                    .is_none() =>
+            {
+                out.push("no trees marked in range".to_owned());
+            }
+            Kind::Gatherer
+                if self
+                    .nearest_plant(door, range, &none, |_, p| {
+                        p.alive && p.kind() == PlantKind::Bush && p.fruit >= 1.0
+                    })
+                    .is_none() =>
+            {
+                out.push("no bushes ready in range".to_owned());
+            }
+            _ => {}
         }
         out
     }

@@ -173,6 +173,42 @@ impl PathGraph {
         self.connector_edges = connectors;
     }
 
+    /// Breadth-first steps from the start's tile to every window tile (`u32::MAX` where none),
+    /// over nodes usable without a science unlock the faction lacks.
+    pub(super) fn steps_from_start(&self) -> Vec<u32> {
+        let usable = |i: usize| {
+            let n = &self.nodes[i];
+            n.existing
+                || ((n.lift == 0 || !self.snap.platforms_locked)
+                    && (n.role.stairs().is_none() || !self.snap.stairs_locked))
+        };
+        let mut tiles = vec![u32::MAX; (self.snap.w * self.snap.h) as usize];
+        let mut dist = vec![u32::MAX; self.nodes.len()];
+        let mut queue = std::collections::VecDeque::new();
+        let (sx, sy, _) = self.snap.start;
+        for s in self.nodes_at(sx.into(), sy.into()) {
+            if usable(s) {
+                dist[s] = 0;
+                queue.push_back(s);
+            }
+        }
+        while let Some(u) = queue.pop_front() {
+            let n = &self.nodes[u];
+            if let Some(t) = self.snap.tile(n.x.into(), n.y.into()) {
+                tiles[t] = tiles[t].min(dist[u]);
+            }
+            let edges = self.adj_start[u] as usize..self.adj_start[u + 1] as usize;
+            for &(v, _) in &self.adj[edges] {
+                let v = v as usize;
+                if dist[v] == u32::MAX && usable(v) {
+                    dist[v] = dist[u] + 1;
+                    queue.push_back(v);
+                }
+            }
+        }
+        tiles
+    }
+
     /// Number of nodes.
     pub fn node_count(&self) -> usize {
         self.nodes.len()

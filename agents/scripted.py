@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+"""The scripted reference agent: a patient, rule-based player that keeps a colony alive.
+
+It plays turns as `colony eval` and `colony connect` hand them (the service's address in
+COLONY_HOST / COLONY_PORT), through the public API only, with the project's Python client
+(`pip install ./python`). It knows nothing of the seed or the map beyond what the API tells it, and
+it keeps no memory between turns: every turn it reads the colony and works through one list of
+needs, most vital first:
+
+1. water: pumps on the deepest water near the district center, then tanks enough to carry the
+   colony through the next drought (or badtide) with a margin;
+2. food: a gatherer by the nearest berry bushes, farms with crops on the moist soil in their reach;
+3. wood: lumberjacks by the nearest forests, every grown tree around them marked for cutting;
+4. homes for everyone (and free child slots so Folktails breed), breeding pods for IronTeeth;
+5. storage for what piles up, then an inventor and science unlocks once the basics hold.
+
+Every decision is one line in the action log (`POST /api/agent/message`, shown on the dashboard)
+and on stdout, so a reader can follow the game. Run it for one turn against a colonyd with
+`python3 agents/scripted.py`, or evaluate it:
+
+    colony eval --scenario survive-60 --agent 'python3 agents/scripted.py' --seeds 1..10
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+try:
+    import colony
+except ImportError:  # run from a checkout without `pip install ./python`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+    import colony
+
+# --- The colony's appetite (data/colony.json, `source` facts) -----------------------------------
+WATER_PER_BEAVER_DAY = 2.12
+FOOD_PER_BEAVER_DAY = 2.67
+# A pump makes one water per 0.33 h of work; with walking and hauling a pump keeps about this
+# many beavers in water (measured in the sensible-opening scenario: ~45 water a working day).
+BEAVERS_PER_PUMP = 12
+# Tanks hold this many days of the colony's drinking on top of the hazard's own length: the river
+# takes a day or two to refill after a drought and pumps stop while it is shallow.
+WATER_MARGIN_DAYS = 3
+# The weather outlook gives the hazard's length; before the first one is announced assume this.
+DEFAULT_HAZARD_DAYS = 5
+# How far (tiles) from the district center the agent builds: the haulers' walk stays short.
+REACH = 24
+# A farm's crops feed about this many beavers once the first harvest is in.
+BEAVERS_PER_FARM = 10
+# Free beds kept beyond the population, so newborns (Folktails) have room.
+SPARE_BEDS = 3
+# Logs kept back for water and homes before anything else is built.
+LOG_RESERVE = 12
+# Buildings placed per turn at most: builders finish a handful a day, more would only queue.
+MAX_NEW_SITES = 4
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What a faction builds for each need (prefab base names; the faction is appended)."""
+
+    pump: str
+    tank: str
+    farm: str
+    crops: tuple[str, ...]
+    gatherer: str
+    lumberjack: str
+    home: str
+    beds: int
+    pod: str | None
+    log_pile: str
+    warehouse: str
+    inventor: str
+    # Science unlocks, in the order the agent buys them.
+    unlocks: tuple[str, ...]
+
+
+KITS = {
+    "Folktails": Kit(
+        pump="WaterPump",
+        tank="SmallTank",
+        farm="EfficientFarmHouse",
+        crops=("Carrot", "Potato"),
+        gatherer="GathererFlag",
+        lumberjack="LumberjackFlag",
+        home="Lodge",
+        beds=3,
+        pod=None,
+        log_pile="LargePile",
+        warehouse="SmallWarehouse",
+        inventor="Inventor",
+        unlocks=("Forester", "DoubleLodge", "LargeWaterPump", "MediumTank", "Bakery"),
+    ),
+    "IronTeeth": Kit(
+        pump="DeepWaterPump",
+        tank="SmallTank",
+        farm="FarmHouse",
+        crops=("Kohlrabi", "Soybean"),
+        gatherer="GathererFlag",
+        lumberjack="LumberjackFlag",
+        home="Barrack",
+        beds=10,
+        pod="BreedingPod",
+        log_pile="SmallIndustrialPile",
+        warehouse="SmallWarehouse",
+        inventor="Inventor",
+        unlocks=("Forester", "WaterPump", "MediumTank", "Grill"),
+    ),
+}
+
+
+class Turn:
+    """One turn's view of the colony and the moves made in it."""
+
+    def __init__(self, c: colony.Colony) -> None:
+        self.c = c
+        self.summary = c.summary()
+        self.faction: str = self.summary["faction"]
+        self.kit = KITS[self.faction]
+        district = self.summary["districts"][0]
+        self.dc = district["dc"]
+        pop = district["population"]
+        self.population = pop["adults"] + pop["children"] + pop["bots"]
+        self.stock: dict[str, int] = district["resources"]
+        self.buildings: list[dict[str, Any]] = c.buildings(limit=0, detail="full")
+        self.new_sites = 0
+        size = c.tiles(x1=0, y1=0, x2=0, y2=0)["mapSize"]
+        self.map_w, self.map_h = size["x"], size["y"]
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def name(self, base: str) -> str:
+        return f"{base}.{self.faction}"
+
+    def count(self, base: str) -> int:
+        """Buildings of a kind, finished or under construction."""
+        return sum(1 for b in self.buildings if b["name"] == self.name(base))
+
+    def of(self, base: str) -> list[dict[str, Any]]:
+        return [b for b in self.buildings if b["name"] == self.name(base)]
+
+    def logs(self) -> int:
+        return int(self.stock.get("Log", 0))
+
+    def box(self, x: int, y: int, r: int) -> dict[str, int]:
+        """A square of radius r around (x, y), clamped to the map."""
+        return {
+            "x1": max(0, x - r),
+            "y1": max(0, y - r),
+            "x2": min(self.map_w - 1, x + r),
+            "y2": min(self.map_h - 1, y + r),
+        }
+
+    def hazard_days(self) -> int:
+        w = self.summary["weather"]
+        return int(w.get("hazardousWeatherDuration") or DEFAULT_HAZARD_DAYS)
+
+    def days_to_hazard(self) -> float:
+        """Days until the next hazard starts (0 while one lasts)."""
+        w = self.summary["weather"]
+        if w.get("isHazardous"):
+            return 0.0
+        temperate = w.get("temperateWeatherDuration") or 0
+        return max(0.0, temperate - (w.get("cycleDay", 1) - 1))
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def say(self, line: str) -> None:
+        """One decision: on stdout and in the action log."""
+        day = self.summary["time"]["dayNumber"]
+        text = f"day {day}: {line}"
+        print(text, flush=True)
+        try:
+            self.c.agent_message(message=text[:500])
+        except colony.ColonyError:
+            pass
+
+    def affordable(self, base: str, keep: int = 0) -> bool:
+        """Whether the stock covers the prefab's cost with `keep` logs left over."""
+        cost = self.costs().get(self.name(base), {})
+        return all(
+            self.stock.get(g, 0) - (keep if g == "Log" else 0) >= n
+            for g, n in cost.items()
+        )
+
+    _costs: dict[str, dict[str, float]] | None = None
+
+    def costs(self) -> dict[str, dict[str, float]]:
+        if self._costs is None:
+            self._costs = {
+                p["name"]: {c["good"]: c["amount"] for c in p.get("cost", [])}
+                for p in self.c.prefabs()
+                if p.get("unlocked", True)
+            }
+        return self._costs
+
+    def place(
+        self, base: str, near: tuple[int, int], r: int = 12, why: str = ""
+    ) -> dict[str, Any] | None:
+        """Places a prefab on the best spot the service offers within r of `near`, joined to the
+        district center by a path. Spends its cost from the turn's view of the stock."""
+        if self.new_sites >= MAX_NEW_SITES:
+            return None
+        prefab = self.name(base)
+        if prefab not in self.costs():
+            return None
+        if not self.affordable(base):
+            self.say(f"cannot afford {base} yet ({why})")
+            return None
+        try:
+            spots = self.c.placement_find(
+                prefab=prefab, **self.box(near[0], near[1], r)
+            )["placements"]
+        except colony.ColonyError as e:
+            self.say(f"no spot search for {base}: {e}")
+            return None
+        for spot in spots:
+            if spot.get("flooded"):
+                continue
+            try:
+                placed = self.c.building_place(
+                    prefab=prefab,
+                    x=spot["x"],
+                    y=spot["y"],
+                    z=spot["z"],
+                    orientation=spot["orientation"],
+                )
+            except colony.ColonyError:
+                continue
+            if not spot.get("pathAccess") and not self.connect(spot):
+                self.c.building_demolish(id=placed["id"])
+                continue
+            for good, n in self.costs()[prefab].items():
+                self.stock[good] = int(self.stock.get(good, 0) - n)
+            self.new_sites += 1
+            self.buildings.append(
+                {
+                    "id": placed["id"],
+                    "name": prefab,
+                    "x": spot["x"],
+                    "y": spot["y"],
+                    "z": spot["z"],
+                    "finished": False,
+                    "entranceX": spot["entranceX"],
+                    "entranceY": spot["entranceY"],
+                    "entranceZ": spot["z"],
+                }
+            )
+            self.say(f"placed {base} at ({spot['x']}, {spot['y']}): {why}")
+            return {**placed, **spot}
+        self.say(f"found no joinable spot for {base} near {near} ({why})")
+        return None
+
+    def connect(self, spot: dict[str, Any]) -> bool:
+        """A path from the district center's doorstep to the spot's doorstep."""
+        try:
+            answer = self.c.path_place(
+                x1=self.dc["entranceX"],
+                y1=self.dc["entranceY"],
+                x2=spot["entranceX"],
+                y2=spot["entranceY"],
+            )
+        except colony.ColonyError:
+            return False
+        return not answer.get("stoppedAt") and not answer.get("errors")
+
+    def prioritize(self, building: dict[str, Any], workplace: bool = True) -> None:
+        """First in the builders' queue and, for a workplace, first to get workers."""
+        kinds = ["construction", "workplace"] if workplace else ["construction"]
+        for kind in kinds:
+            try:
+                self.c.building_priority(
+                    id=building["id"], priority="VeryHigh", type=kind
+                )
+            except colony.ColonyError:
+                pass
+
+
+# --- the needs, most vital first ------------------------------------------------------------
+
+
+def pumps(t: Turn) -> None:
+    """Pumps for the colony's drinking."""
+    pumps_wanted = max(1, math.ceil(t.population / BEAVERS_PER_PUMP))
+    dc = (t.dc["x"], t.dc["y"])
+    while t.count(t.kit.pump) < pumps_wanted:
+        placed = t.place(t.kit.pump, dc, REACH, f"{t.population} beavers need water")
+        if placed is None:
+            break
+        t.prioritize(placed)
+
+
+def first_tank(t: Turn) -> None:
+    """One tank beside the pumps at once: a pump whose output is full stops, and beavers drink
+    from stores."""
+    if t.count(t.kit.tank) == 0 and t.count(t.kit.pump) > 0:
+        placed = t.place(
+            t.kit.tank, (t.dc["x"], t.dc["y"]), REACH // 2, "somewhere to keep water"
+        )
+        if placed:
+            t.prioritize(placed, workplace=False)
+
+
+def log_pile(t: Turn) -> None:
+    """A pile for logs early: the district center does not take deliveries, so lumberjacks'
+    logs stay in their flags until a pile exists."""
+    if t.count(t.kit.log_pile) == 0:
+        placed = t.place(
+            t.kit.log_pile, (t.dc["x"], t.dc["y"]), REACH // 2, "room for logs"
+        )
+        if placed:
+            t.prioritize(placed, workplace=False)
+
+
+def tanks(t: Turn) -> None:
+    """Tanks enough for the next hazard and a margin."""
+    dc = (t.dc["x"], t.dc["y"])
+    daily = t.population * WATER_PER_BEAVER_DAY
+    wanted = daily * (t.hazard_days() + WATER_MARGIN_DAYS)
+    capacity = 30 * t.count(t.kit.tank)
+    # Tanks come once the pumps are there; close to a hazard they come before anything else.
+    while capacity < wanted and t.count(t.kit.pump) > 0:
+        placed = t.place(
+            t.kit.tank,
+            dc,
+            REACH // 2,
+            f"{capacity} of {wanted:.0f} water stored for {t.hazard_days()} hazard days",
+        )
+        if placed is None:
+            break
+        if t.days_to_hazard() < 4:
+            t.prioritize(placed, workplace=False)
+        capacity += 30
+
+
+def food(t: Turn) -> None:
+    """A gatherer by the nearest bushes, farms with crops in their reach."""
+    dc = (t.dc["x"], t.dc["y"])
+    # Gatherer flags cost nothing: one by each of the two nearest bush clusters.
+    clusters = t.summary.get("foodClusters") or []
+    near = [
+        k
+        for k in sorted(
+            clusters, key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1])
+        )
+        if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH and k["total"] >= 5
+    ]
+    for k in near[t.count(t.kit.gatherer) : 2]:
+        g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
+        if g:
+            t.prioritize(g)
+    farms_wanted = max(1, math.ceil(t.population / BEAVERS_PER_FARM))
+    if t.count(t.kit.farm) < farms_wanted:
+        f = t.place(t.kit.farm, dc, REACH, f"{t.population} beavers to feed")
+        if f:
+            t.prioritize(f)
+    for farm in t.of(t.kit.farm):
+        plant_around(t, farm)
+
+
+def plant_around(t: Turn, farm: dict[str, Any]) -> None:
+    """Marks the free moist tiles in a farm's reach for its crop (the first crop in the kit)."""
+    crop = t.kit.crops[0]
+    try:
+        spots = t.c.planting_find(crop=crop, id=farm["id"])
+    except colony.ColonyError:
+        return
+    spots = spots.get("spots", spots) if isinstance(spots, dict) else spots
+    free = [s for s in spots if s.get("moist") and not s.get("planted")]
+    if not free:
+        return
+    marked = 0
+    for s in free[:60]:
+        try:
+            r = t.c.planting_mark(
+                x1=s["x"], y1=s["y"], x2=s["x"], y2=s["y"], z=s["z"], crop=crop
+            )
+            marked += int(r.get("marked", 0))
+        except colony.ColonyError:
+            continue
+    if marked:
+        t.say(
+            f"marked {marked} tiles of {crop} around the farm at ({farm['x']}, {farm['y']})"
+        )
+
+
+def wood(t: Turn) -> None:
+    """Lumberjacks by the nearest forests, the grown trees around them marked."""
+    dc = (t.dc["x"], t.dc["y"])
+    # Flags cost nothing and logs are the first bottleneck: two from the start.
+    wanted = 2 if t.population < 20 else 3
+    clusters = sorted(
+        t.summary.get("treeClusters") or [],
+        key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
+    )
+    if t.count(t.kit.lumberjack) < wanted and clusters:
+        k = clusters[min(t.count(t.kit.lumberjack), len(clusters) - 1)]
+        placed = t.place(
+            t.kit.lumberjack, (k["x"], k["y"]), 6, f"{k['grown']} grown trees there"
+        )
+        if placed:
+            t.prioritize(placed)
+            t.c.cutting_area(**t.box(k["x"], k["y"], 10), z=k["z"], marked=True)
+            t.say(f"marked the trees around ({k['x']}, {k['y']}) for cutting")
+    elif t.summary["trees"]["markedGrown"] < 10:
+        for lj in t.of(t.kit.lumberjack):
+            t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
+
+
+def homes(t: Turn) -> None:
+    """Beds for everyone plus room for children; IronTeeth breed in pods."""
+    dc = (t.dc["x"], t.dc["y"])
+    beds = t.kit.beds * t.count(t.kit.home)
+    while beds < t.population + SPARE_BEDS:
+        placed = t.place(t.kit.home, dc, REACH // 2, f"{beds} beds for {t.population}")
+        if placed is None:
+            break
+        beds += t.kit.beds
+    if t.kit.pod and t.count(t.kit.pod) < 1 + t.population // 20:
+        t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
+
+
+def storage(t: Turn) -> None:
+    """A pile for logs and a warehouse for food once the district center's room runs out."""
+    dc = (t.dc["x"], t.dc["y"])
+    food_stock = sum(
+        v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water")
+    )
+    if 30 * t.count(t.kit.warehouse) < food_stock + 60:
+        t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
+
+
+def science(t: Turn) -> None:
+    """An inventor once water and food hold, then unlocks in the kit's order."""
+    if t.summary["projections"]["waterDays"] < 2 or t.count(t.kit.farm) == 0:
+        return
+    dc = (t.dc["x"], t.dc["y"])
+    if t.count(t.kit.inventor) == 0:
+        t.place(t.kit.inventor, dc, REACH // 2, "science for better buildings")
+    points = t.summary.get("science", 0)
+    for base in t.kit.unlocks:
+        u = next(
+            (u for u in t.c.science()["unlockables"] if u["name"] == t.name(base)),
+            None,
+        )
+        if u is None or u["unlocked"]:
+            continue
+        if u["cost"] <= points:
+            t.c.science_unlock(building=u["name"])
+            t.say(f"unlocked {base} for {u['cost']} science")
+            points -= u["cost"]
+        break
+
+
+def play(c: colony.Colony) -> None:
+    """One turn: every need in order, each within what the stock allows."""
+    t = Turn(c)
+    if t.summary.get("gameOver"):
+        return
+    t.say(
+        f"{t.population} beavers, food {t.summary['projections']['foodDays']} days, "
+        f"water {t.summary['projections']['waterDays']} days, {t.logs()} logs, "
+        f"next hazard in {t.days_to_hazard():.0f} days for {t.hazard_days()}"
+    )
+    # Pumps first (beavers die of thirst within days), then the farm before the starting berries
+    # run out, free flags for wood and berries, tanks, homes, and the rest.
+    for need in (
+        pumps,
+        first_tank,
+        log_pile,
+        food,
+        wood,
+        tanks,
+        homes,
+        storage,
+        science,
+    ):
+        need(t)
+
+
+def main() -> None:
+    if not sys.stdin.isatty():
+        sys.stdin.read()
+    host = os.environ.get("COLONY_HOST", "127.0.0.1")
+    port = int(os.environ.get("COLONY_PORT", "8085"))
+    with colony.Colony(host=host, port=port) as c:
+        play(c)
+
+
+if __name__ == "__main__":
+    main()
