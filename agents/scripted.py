@@ -113,6 +113,12 @@ KITS = {
 }
 
 
+def joinable(spot: dict[str, Any]) -> bool:
+    """A dry spot the district's paths reach, or can reach once a path is laid."""
+    ground = spot.get("reachable") or spot.get("groundSteps", 0) >= 0
+    return bool(ground) and not spot.get("flooded")
+
+
 class Turn:
     """One turn's view of the colony and the moves made in it."""
 
@@ -211,16 +217,20 @@ class Turn:
         if not self.affordable(base):
             self.say(f"cannot afford {base} yet ({why})")
             return None
-        try:
-            spots = self.c.placement_find(
-                prefab=prefab, **self.box(near[0], near[1], r)
-            )["placements"]
-        except colony.ColonyError as e:
-            self.say(f"no spot search for {base}: {e}")
-            return None
+        # The service ranks spots a path can join first (groundSteps >= 0); when the
+        # nearest ground is taken, look farther out.
+        spots: list[dict[str, Any]] = []
+        for radius in (r, r + 8, r + 16):
+            try:
+                box = self.box(near[0], near[1], radius)
+                found = self.c.placement_find(prefab=prefab, **box)["placements"]
+            except colony.ColonyError as e:
+                self.say(f"no spot search for {base}: {e}")
+                return None
+            spots = [s for s in found if joinable(s)]
+            if spots:
+                break
         for spot in spots:
-            if spot.get("flooded"):
-                continue
             try:
                 placed = self.c.building_place(
                     prefab=prefab,
@@ -393,8 +403,9 @@ def wood(t: Turn) -> None:
     dc = (t.dc["x"], t.dc["y"])
     # Flags cost nothing and logs are the first bottleneck: two from the start.
     wanted = 2 if t.population < 20 else 3
+    # The nearest forests worth a flag (ten grown trees or more), nearest first.
     clusters = sorted(
-        t.summary.get("treeClusters") or [],
+        [k for k in t.summary.get("treeClusters") or [] if k["grown"] >= 10],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )
     if t.count(t.kit.lumberjack) < wanted and clusters:
@@ -468,17 +479,11 @@ def play(c: colony.Colony) -> None:
     )
     # Pumps first (beavers die of thirst within days), then the farm before the starting berries
     # run out, free flags for wood and berries, tanks, homes, and the rest.
-    for need in (
-        pumps,
-        first_tank,
-        log_pile,
-        food,
-        wood,
-        tanks,
-        homes,
-        storage,
-        science,
-    ):
+    # Pumps first (beavers die of thirst within days) with a tank and a pile for the logs,
+    # then the farm before the starting berries run out, free flags for wood and berries,
+    # homes (the homeless are unhappy and do not breed), more tanks, and the rest.
+    needs = (pumps, first_tank, log_pile, food, wood, homes, tanks, storage, science)
+    for need in needs:
         need(t)
 
 

@@ -227,8 +227,9 @@ pub struct Placements {
 
 /// Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path
 /// can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others
-/// by not flooded, then joinable, then path distance from the district center's entrance (the
-/// network's, else the new path's `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`;
+/// by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path
+/// distance from the district center's entrance (the network's, else `groundSteps`), then path
+/// access, then power. json: `{prefab, sizeX, sizeY, placements}`;
 /// toon: the bare array of placement rows. A read: it runs on a copy of the published world and
 /// never holds up the game.
 #[utoipa::path(post, path = "/api/placement/find", tag = "colony", request_body = PlacementFindBody, responses((status = 200, body = Placements)))]

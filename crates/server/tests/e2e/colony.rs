@@ -322,6 +322,18 @@ async fn buildings_list_in_both_formats_with_detail_and_id() {
 async fn placing_finding_and_demolishing() {
     let s = Server::start().await;
     let (x1, y1, x2, y2) = NEAR_DC;
+    // A street out of the district center's door: spots beside it are reachable (none stands
+    // beside the door itself, which stays open).
+    let (_, summary) = s.get("/api/summary?format=json").await;
+    let dc = &summary["districts"][0]["dc"];
+    let (ex, ey) = (dc["entranceX"].as_i64().unwrap(), dc["entranceY"].as_i64().unwrap());
+    let (_, street) = s
+        .post(
+            "/api/path/place",
+            json!({"x1": ex, "y1": ey, "x2": ex, "y2": ey - 6}),
+        )
+        .await;
+    assert!(street["placed"]["paths"].as_u64().unwrap() >= 5, "{street}");
     let area = json!({"prefab": "Lodge.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
     let (_, found) = s
         .post("/api/placement/find?format=json", area.clone())

@@ -669,7 +669,8 @@ impl World {
                 let key = |p: &PlacementSpot| {
                     (
                         p.flooded,
-                        u8::from(!joinable(p)),
+                        // The contract's order: reachable now first, then joinable by a new path.
+                        (1 - p.reachable, u8::from(!joinable(p))),
                         if p.distance >= 0.0 {
                             p.distance
                         } else if p.ground_steps >= 0 {
