@@ -231,6 +231,53 @@ impl crate::world::World {
     }
 }
 
+/// How a good moves: units made and used over the last game day, and the mean net change per
+/// day over the last three (from the hourly history; fewer when the game is younger).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Flow {
+    pub produced_last_day: f64,
+    pub consumed_last_day: f64,
+    /// (made - used) per day, averaged over up to the last 72 hours; negative when falling.
+    pub net_per_day: f64,
+}
+
+/// Hours in the flows' last day and in their moving average.
+const FLOW_DAY_HOURS: usize = 24;
+const FLOW_AVERAGE_HOURS: usize = 72;
+
+impl crate::world::World {
+    /// Every good made or used in the last three days, with its [`Flow`].
+    pub fn flows(&self) -> BTreeMap<String, Flow> {
+        let rows = &self.history.rows;
+        let mut out: BTreeMap<String, Flow> = BTreeMap::new();
+        let avg = &rows[rows.len().saturating_sub(FLOW_AVERAGE_HOURS)..];
+        let day_from = rows.len().saturating_sub(FLOW_DAY_HOURS);
+        let days = avg.len().max(1) as f64 / FLOW_DAY_HOURS as f64;
+        for (i, r) in avg.iter().enumerate() {
+            let last_day = rows.len() - avg.len() + i >= day_from;
+            for (g, n) in &r.produced {
+                let f = out.entry(g.clone()).or_default();
+                f.net_per_day += n / days;
+                if last_day {
+                    f.produced_last_day += n;
+                }
+            }
+            for (g, n) in &r.consumed {
+                let f = out.entry(g.clone()).or_default();
+                f.net_per_day -= n / days;
+                if last_day {
+                    f.consumed_last_day += n;
+                }
+            }
+        }
+        for f in out.values_mut() {
+            f.net_per_day = (f.net_per_day * 10.0).round() / 10.0;
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::days_of_stock;

@@ -688,6 +688,7 @@ fn the_history_balances_every_good_produced_and_consumed() {
     let (before, first) = (all_goods(&w), w.history().rows.len());
     w.advance_ticks(3 * ticks_per_day());
     let after = all_goods(&w);
+    let flows = w.flows();
     let rows = &w.history().rows[first..];
     assert_eq!(rows.len(), 72);
     let goods: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
@@ -700,6 +701,14 @@ fn the_history_balances_every_good_produced_and_consumed() {
             made - used,
             "{g}: stock change {change}, produced {made}, consumed {used}"
         );
+        // The flows an agent reads: the three days' net per day, the last day's made and used.
+        let flow = flows.get(g).cloned().unwrap_or_default();
+        assert!(
+            (flow.net_per_day * 3.0 - (made - used)).abs() <= 0.15 * 3.0,
+            "{g}: {flow:?} against {made} - {used} over three days"
+        );
+        let last_made: f64 = rows[48..].iter().filter_map(|r| r.produced.get(g)).sum();
+        assert_eq!(flow.produced_last_day, last_made, "{g}");
     }
     let last = rows.last().unwrap();
     assert_eq!(last.adults + last.children, w.beavers(false).len() as u32);

@@ -204,6 +204,16 @@ pub struct Projections {
     pub plank_days: f64,
     /// Gear stock / population, as `logDays`.
     pub gear_days: f64,
+    /// Net change of the food stock per day (all foods, made minus eaten and spoilt), averaged
+    /// over the last three days (`flows`); negative while it falls.
+    pub food_net_per_day: f64,
+    /// As `foodNetPerDay`, for water.
+    pub water_net_per_day: f64,
+    /// Days until the food runs out at `foodNetPerDay`, one decimal; -1 while the stock is not
+    /// falling.
+    pub food_days_at_net: f64,
+    /// As `foodDaysAtNet`, for water.
+    pub water_days_at_net: f64,
 }
 
 /// The Summary object.
@@ -227,6 +237,12 @@ pub struct SummaryJson {
     pub tree_clusters: Vec<ClusterRow>,
     pub food_clusters: Vec<ClusterRow>,
     pub projections: Projections,
+    /// Extension: every good made or used in the last three days: `producedLastDay`,
+    /// `consumedLastDay` (units over the last 24 game hours) and `netPerDay` (made minus used per
+    /// day, averaged over the last 72 hours). json only; the toon row carries the food and
+    /// water nets in the projections.
+    #[schema(value_type = Object)]
+    pub flows: BTreeMap<String, sim::history::Flow>,
     /// Extension: everyone has died (the game goes on with nobody in it until a new game or a
     /// load).
     pub game_over: bool,
@@ -317,12 +333,45 @@ impl SummaryJson {
         let of = |g: &str| stock.get(g).copied().unwrap_or(0);
         // The same formula the hourly history records (`World::stock_days`).
         let (food_days, water_days) = w.stock_days(&stock, beavers);
+        let flows = w.flows();
+        let goods = &sim::content::content().goods;
+        let net = |food: bool| -> f64 {
+            let sum: f64 = flows
+                .iter()
+                .filter(|(g, _)| {
+                    if food {
+                        goods.get(*g).is_some_and(|g| g.category == "food")
+                    } else {
+                        *g == "Water"
+                    }
+                })
+                .map(|(_, f)| f.net_per_day)
+                .sum();
+            (sum * 10.0).round() / 10.0
+        };
+        let (food_net, water_net) = (net(true), net(false));
+        let food_stock: u32 = stock
+            .iter()
+            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
+            .map(|(_, n)| *n)
+            .sum();
+        let at_net = |n: u32, net: f64| {
+            if net < 0.0 {
+                (f64::from(n) / -net * 10.0).round() / 10.0
+            } else {
+                -1.0
+            }
+        };
         let projections = Projections {
             food_days,
             water_days,
             log_days: days(of("Log"), population.into()),
             plank_days: days(of("Plank"), population.into()),
             gear_days: days(of("Gear"), population.into()),
+            food_net_per_day: food_net,
+            water_net_per_day: water_net,
+            food_days_at_net: at_net(food_stock, food_net),
+            water_days_at_net: at_net(of("Water"), water_net),
         };
         let mut alerts = AlertCounts::default();
         for a in w.alerts() {
@@ -375,6 +424,7 @@ impl SummaryJson {
             tree_clusters,
             food_clusters,
             projections,
+            flows,
             game_over: w.colony_game_over(),
             stock,
         }
@@ -422,6 +472,10 @@ impl SummaryJson {
         put("logDays", p.log_days.into());
         put("plankDays", p.plank_days.into());
         put("gearDays", p.gear_days.into());
+        put("foodNetPerDay", p.food_net_per_day.into());
+        put("waterNetPerDay", p.water_net_per_day.into());
+        put("foodDaysAtNet", p.food_days_at_net.into());
+        put("waterDaysAtNet", p.water_days_at_net.into());
         let occupied = sum(|d| d.housing.occupied_beds);
         put(
             "beds",
@@ -486,8 +540,11 @@ impl SummaryJson {
 /// Projections (days, one decimal, -1 when nobody is there): `foodDays` = food stock (goods of
 /// category food) / (beavers × foodPerBeaverPerDay × the mode's food consumption); `waterDays`
 /// likewise with water; `logDays`, `plankDays`, `gearDays` = stock / population (adults,
-/// children and bots): days of building stock at one unit per colonist per day. The game keeps
-/// no record of recent use, so these three measure the stock's size, not a forecast.
+/// children and bots): days of building stock at one unit per colonist per day (a size measure);
+/// `foodNetPerDay`/`waterNetPerDay` = the stock's net change per day over the last three days,
+/// and `foodDaysAtNet`/`waterDaysAtNet` = days until it runs out at that rate (-1 while not
+/// falling). json also has `flows`: per good, made and used over the last day and the net per
+/// day.
 #[utoipa::path(get, path = "/api/summary", tag = "colony", responses((status = 200, body = SummaryJson)))]
 async fn summary(State(state): State<AppState>, ext: Extensions) -> Json<Value> {
     let format = Format::of(&ext);

@@ -87,6 +87,7 @@ async fn summary_json_and_toon_row() {
             "treeClusters",
             "foodClusters",
             "projections",
+            "flows",
             "gameOver"
         ]
     );
@@ -154,6 +155,9 @@ async fn summary_json_and_toon_row() {
     assert_eq!(j["projections"]["foodDays"], 4.1);
     assert_eq!(j["projections"]["waterDays"], 0.0);
     assert_eq!(j["projections"]["logDays"], 3.3, "40 logs / 12");
+    // No hour has passed: nothing flowed yet.
+    assert_eq!(j["flows"], json!({}));
+    assert_eq!(j["projections"]["foodDaysAtNet"], -1.0);
 
     let (_, r) = s.get("/api/summary").await;
     let row = r.as_object().expect("one flat row");
@@ -187,6 +191,10 @@ async fn summary_json_and_toon_row() {
         "logDays",
         "plankDays",
         "gearDays",
+        "foodNetPerDay",
+        "waterNetPerDay",
+        "foodDaysAtNet",
+        "waterDaysAtNet",
         "beds",
         "homeless",
         "workers",
@@ -326,7 +334,10 @@ async fn placing_finding_and_demolishing() {
     // beside the door itself, which stays open).
     let (_, summary) = s.get("/api/summary?format=json").await;
     let dc = &summary["districts"][0]["dc"];
-    let (ex, ey) = (dc["entranceX"].as_i64().unwrap(), dc["entranceY"].as_i64().unwrap());
+    let (ex, ey) = (
+        dc["entranceX"].as_i64().unwrap(),
+        dc["entranceY"].as_i64().unwrap(),
+    );
     let (_, street) = s
         .post(
             "/api/path/place",
