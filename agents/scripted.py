@@ -113,10 +113,19 @@ KITS = {
 }
 
 
+# Doorsteps at least this many steps from the district center's: buildings crowded around
+# its door would wall it in, and every later path would have nowhere to go.
+PLAZA_STEPS = 4
+
+
 def joinable(spot: dict[str, Any]) -> bool:
-    """A dry spot the district's paths reach, or can reach once a path is laid."""
-    ground = spot.get("reachable") or spot.get("groundSteps", 0) >= 0
-    return bool(ground) and not spot.get("flooded")
+    """A dry spot the district's paths reach, or can reach once a path is laid, off the plaza
+    in front of the district center."""
+    if spot.get("flooded"):
+        return False
+    if spot.get("reachable"):
+        return spot.get("distance", 0) >= PLAZA_STEPS
+    return spot.get("groundSteps", -1) >= PLAZA_STEPS
 
 
 class Turn:

@@ -560,14 +560,14 @@ impl World {
                             .and_then(|id| self.colony.buildings.get(id))
                             .is_some_and(|b| !matches!(b.kind(), Kind::Path | Kind::Stairs))
                     });
-                // Nor a spot that stands on the district center's doorstep or beside it: the
-                // center's door must stay open for paths in every direction.
+                // Nor a spot that stands on the district center's doorstep or within two tiles
+                // of it: the center's door must stay open for paths in every direction.
                 let walls_dc = dc_door.is_some_and(|d| {
                     !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs)
                         && super::geometry::footprint(s, p.x.into(), p.y.into(), o)
                             .iter()
                             .any(|(tx, ty)| {
-                                (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 1
+                                (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 2
                             })
                 });
                 if door_blocked || walls_dc {
