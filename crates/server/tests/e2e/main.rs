@@ -6,6 +6,7 @@ mod automation;
 mod colony;
 mod contract;
 mod cross_site;
+mod fixture;
 mod game;
 mod hardening;
 mod http_rules;
