@@ -71,3 +71,34 @@ fn summary_parts(bencher: Bencher) {
         )
     });
 }
+
+/// What the service's snapshot publish costs: one clone of the whole world.
+#[divan::bench(sample_count = 20)]
+fn world_clone(bencher: Bencher) {
+    let w = large();
+    bencher.bench_local(|| w.clone());
+}
+
+/// A write as the service runs it: the host's world shares its tables with the published
+/// snapshot, a pause toggle changes one building, then the next snapshot is cloned.
+#[divan::bench(sample_count = 20)]
+fn pause_then_clone(bencher: Bencher) {
+    let w = large();
+    let id = w
+        .buildings()
+        .into_iter()
+        .find(|b| b.name.starts_with("SmallWarehouse"))
+        .expect("a warehouse")
+        .id;
+    let paused = w.building_view(id).expect("the warehouse").paused;
+    bencher
+        .with_inputs(|| {
+            let host = w.clone();
+            (host.clone(), host)
+        })
+        .bench_local_values(|(published, mut host)| {
+            host.set_paused(id, !paused).expect("a pausable building");
+            let next = host.clone();
+            (published, host, next)
+        });
+}
