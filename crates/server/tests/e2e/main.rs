@@ -14,6 +14,7 @@ mod land;
 mod limits;
 mod paths;
 mod power;
+mod read_cache;
 mod science;
 mod stats;
 mod support;
