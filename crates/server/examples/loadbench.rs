@@ -5,11 +5,13 @@
 //! then for each route of the table fetches its answer once, starts a minimal static HTTP/1.1
 //! server (hyper) that sends those very bytes, and times the route against both servers at 1
 //! and 16 keep-alive connections for `--seconds` each. Prints a markdown table: route, bytes,
-//! connections, p50 and p99 of both, and the ratio of the p50s.
+//! connections, p50 and p99 of both, and the ratio of the p50s. With `--cold` every request
+//! carries a distinct extra query parameter (`&cold=N`, ignored by the routes), so none is
+//! answered from colonyd's per-snapshot cache: it measures rendering an answer afresh.
 //!
 //! Run: `cargo build --release -p colony-server && cargo run --release -p colony-server
 //! --example loadbench -- [--colonyd target/release/colonyd] [--save FILE] [--speed 0]
-//! [--seconds 2] [--connections 1,16]`.
+//! [--seconds 2] [--connections 1,16] [--cold]`.
 
 use axum::body::Bytes;
 use std::convert::Infallible;
@@ -33,6 +35,7 @@ struct Opts {
     speed: u8,
     seconds: f64,
     connections: Vec<usize>,
+    cold: bool,
 }
 
 fn opts() -> Opts {
@@ -42,6 +45,7 @@ fn opts() -> Opts {
         speed: 0,
         seconds: 2.0,
         connections: vec![1, 16],
+        cold: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -49,6 +53,7 @@ fn opts() -> Opts {
         match a.as_str() {
             "--colonyd" => o.colonyd = value().into(),
             "--save" => o.save = Some(value().into()),
+            "--cold" => o.cold = true,
             "--speed" => o.speed = value().parse().expect("--speed 0-3"),
             "--seconds" => o.seconds = value().parse().expect("--seconds N"),
             "--connections" => {
@@ -111,7 +116,7 @@ async fn static_server(body: Bytes) -> SocketAddr {
 }
 
 /// Latencies of `url` with `conns` connections, each sending requests back to back for `secs`.
-async fn measure(url: &str, conns: usize, secs: f64) -> Vec<Duration> {
+async fn measure(url: &str, conns: usize, secs: f64, cold: bool) -> Vec<Duration> {
     let deadline = Instant::now() + Duration::from_secs_f64(secs);
     let mut tasks = Vec::new();
     for _ in 0..conns {
@@ -123,6 +128,13 @@ async fn measure(url: &str, conns: usize, secs: f64) -> Vec<Duration> {
                 .expect("a client");
             let mut out = Vec::new();
             while Instant::now() < deadline || out.len() < 3 {
+                let url = if cold {
+                    let n = COLD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let sep = if url.contains('?') { '&' } else { '?' };
+                    format!("{url}{sep}cold={n}")
+                } else {
+                    url.clone()
+                };
                 let t = Instant::now();
                 let r = client.get(&url).send().await.expect("an answer");
                 let _ = r.bytes().await.expect("the body");
@@ -138,6 +150,9 @@ async fn measure(url: &str, conns: usize, secs: f64) -> Vec<Duration> {
     all.sort();
     all
 }
+
+/// The distinct parameter of `--cold` requests.
+static COLD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 fn pct(v: &[Duration], p: f64) -> f64 {
     let i = ((v.len() as f64 - 1.0) * p).round() as usize;
@@ -191,10 +206,11 @@ async fn main() {
         .await
         .expect("set the speed");
     println!(
-        "colonyd on {} at speed {}, {} s per measurement\n",
+        "colonyd on {} at speed {}, {} s per measurement{}\n",
         save.display(),
         o.speed,
-        o.seconds
+        o.seconds,
+        if o.cold { ", cold (uncached)" } else { "" }
     );
     println!(
         "| route | bytes | connections | colonyd p50 | static p50 | ratio | colonyd p99 | static p99 |"
@@ -213,8 +229,8 @@ async fn main() {
         let addr = static_server(body.clone()).await;
         let static_url = format!("http://{addr}{route}");
         for &conns in &o.connections {
-            let ours = measure(&url, conns, o.seconds).await;
-            let theirs = measure(&static_url, conns, o.seconds).await;
+            let ours = measure(&url, conns, o.seconds, o.cold).await;
+            let theirs = measure(&static_url, conns, o.seconds, o.cold).await;
             println!(
                 "| `{route}` | {} | {conns} | {:.2} ms | {:.2} ms | {:.1}x | {:.2} ms | {:.2} ms |",
                 body.len(),

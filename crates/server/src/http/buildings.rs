@@ -107,7 +107,7 @@ async fn buildings(
     State(state): State<AppState>,
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
     let w = state.host.snapshot();
     EntityQuery::serve(&q, &ext, |id| w.building_view(id), |_| w.buildings())
 }

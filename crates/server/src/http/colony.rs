@@ -73,8 +73,11 @@ impl Entity for BeaverView {
     }
 
     /// Every field, with `needs` as `Need:points/Need:points` and `critical` joined by `+`.
-    fn flat(self) -> Row {
+    fn flat(mut self) -> Row {
         let needs = rows::pairs_text(self.needs.iter().map(|n| (&n.id, n.points)));
+        // The needs are replaced by their text in place (same key, same position): not
+        // flattened first for nothing.
+        self.needs.clear();
         let mut row = rows::flatten(self);
         row.insert("needs".into(), needs.into());
         row
@@ -94,7 +97,7 @@ async fn beavers(
     State(state): State<AppState>,
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
     let w = state.host.snapshot();
     EntityQuery::serve(
         &q,
