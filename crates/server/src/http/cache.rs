@@ -52,6 +52,10 @@ const SNAPSHOT_ROUTES: &[&str] = &[
 /// Distinct answers kept for one generation; requests beyond it are answered uncached.
 const MAX_ENTRIES: usize = 64;
 
+/// Bytes of answers kept for one generation (a few whole-colony lists); an answer that would go
+/// beyond it is sent uncached.
+const MAX_BYTES: usize = 32 << 20;
+
 /// Whether a GET of `path` may be served from the cache.
 pub fn cacheable(path: &str) -> bool {
     SNAPSHOT_ROUTES.binary_search(&path).is_ok()
@@ -79,6 +83,8 @@ type Slot = Arc<OnceCell<Option<Rendered>>>;
 struct Inner {
     generation: u64,
     slots: HashMap<Key, Slot>,
+    /// Bytes of the answers kept for this generation.
+    bytes: usize,
 }
 
 /// The cache, shared by every request (cheap to clone).
@@ -95,6 +101,7 @@ impl ReadCache {
         if generation > inner.generation {
             inner.generation = generation;
             inner.slots.clear();
+            inner.bytes = 0;
         } else if generation < inner.generation {
             return None;
         }
@@ -107,6 +114,17 @@ impl ReadCache {
         let slot = Slot::default();
         inner.slots.insert(key, slot.clone());
         Some(slot)
+    }
+
+    /// Takes room for an answer of `n` bytes in generation `generation`; false when it does not
+    /// fit (or the generation is gone).
+    fn reserve(&self, generation: u64, n: usize) -> bool {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if inner.generation != generation || inner.bytes + n > MAX_BYTES {
+            return false;
+        }
+        inner.bytes += n;
+        true
     }
 
     /// Answers a GET of a snapshot route (`cacheable`) from the cache, rendering it with `run`
@@ -138,7 +156,13 @@ impl ReadCache {
             .get_or_init(|| async {
                 let (req, next, run) = mine.take().expect("initialised once per caller");
                 let resp = run(req, next).await;
-                let (kept, resp) = capture(resp).await;
+                let (mut kept, resp) = capture(resp).await;
+                if kept
+                    .as_ref()
+                    .is_some_and(|r| !self.reserve(generation, r.body.len()))
+                {
+                    kept = None;
+                }
                 if kept.is_none() {
                     own = Some(resp);
                 }
@@ -214,5 +238,17 @@ mod tests {
             c.slot(1, key()).is_none(),
             "a stale generation is not cached"
         );
+    }
+
+    #[test]
+    fn answers_beyond_the_byte_budget_are_not_kept() {
+        let c = ReadCache::default();
+        let _ = c.slot(3, ("/api/trees".to_owned(), String::new(), Format::Json));
+        assert!(c.reserve(3, MAX_BYTES - 10));
+        assert!(!c.reserve(3, 11));
+        assert!(c.reserve(3, 10));
+        assert!(!c.reserve(2, 0), "another generation");
+        let _ = c.slot(4, ("/api/trees".to_owned(), String::new(), Format::Json));
+        assert!(c.reserve(4, MAX_BYTES), "a new generation starts empty");
     }
 }
