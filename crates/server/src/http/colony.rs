@@ -48,6 +48,14 @@ pub struct BeaverRow {
     pub critical: String,
 }
 
+/// A beaver of a basic list: the Beaver object (json) or its row (toon).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum BeaverBasic {
+    Json(BeaverView),
+    Row(BeaverRow),
+}
+
 impl Entity for BeaverView {
     const KIND: &'static str = "beaver or bot";
     const LIST: &'static str = "/api/beavers";
@@ -56,11 +64,13 @@ impl Entity for BeaverView {
         (&self.name, self.x.into(), self.y.into())
     }
 
-    fn basic(self, json: bool) -> Value {
+    type Basic = BeaverBasic;
+
+    fn basic(self, json: bool) -> BeaverBasic {
         if json {
-            return serde_json::to_value(self).expect("beavers serialize");
+            return BeaverBasic::Json(self);
         }
-        serde_json::to_value(BeaverRow {
+        BeaverBasic::Row(BeaverRow {
             id: self.id,
             name: self.name,
             wellbeing: self.wellbeing,
@@ -69,7 +79,6 @@ impl Entity for BeaverView {
             workplace: self.workplace,
             critical: self.critical.join("+"),
         })
-        .expect("rows serialize")
     }
 
     /// Every field, with `needs` as `Need:points/Need:points` and `critical` joined by `+`.

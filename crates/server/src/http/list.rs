@@ -5,7 +5,7 @@
 use super::error::AppError;
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// Default page size.
@@ -228,8 +228,10 @@ pub trait Entity: Serialize + Sized {
     const LIST: &'static str;
     /// Name and position, for the filters.
     fn key(&self) -> (&str, i64, i64);
+    /// The basic row (`detail=basic`), typed so a list serializes straight to bytes.
+    type Basic: Serialize;
     /// The basic row (`detail=basic`) in the requested format.
-    fn basic(self, json: bool) -> Value;
+    fn basic(self, json: bool) -> Self::Basic;
     /// The full read model as a flat toon row.
     fn flat(self) -> super::rows::Row {
         super::rows::flatten(self)
