@@ -1,12 +1,14 @@
-//! Command-line flags of `colonyd` and where its files live.
+//! Command-line flags of `colonyd` and where its files live, and the one-shot `--fixture` mode
+//! that writes a benchmark colony's save and exits (docs/performance.md).
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 
 /// colonyd: the Colony game and its HTTP/WebSocket control service.
 ///
 /// With no arguments it starts a fresh seeded game and serves it on 127.0.0.1:8085 (HTTP) and
 /// 127.0.0.1:8086 (WebSocket). The ready gate starts closed; `--ready` opens it at start-up.
+/// With `--fixture large|small --save FILE` it only writes a benchmark colony's save and exits.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "colonyd", version, about, long_about = None)]
 pub struct Args {
@@ -44,6 +46,61 @@ pub struct Args {
     /// WebSocket port for this run, overriding `wsPort` of the settings file (not written to it).
     #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
     pub ws_port: Option<u16>,
+    /// Build a benchmark colony, write it to the file given by `--save` and exit without serving:
+    /// `large` is the divan benches' colony (256x256, about 1,600 buildings besides paths, 312
+    /// beavers, 10,000 trees, stores of water and food), `small` a young colony on a 128 map.
+    #[arg(
+        long,
+        value_name = "FIXTURE",
+        requires = "save",
+        conflicts_with = "load"
+    )]
+    pub fixture: Option<Fixture>,
+    /// Where `--fixture` writes its save (load it with `--load FILE` or `POST /api/game/load`).
+    #[arg(long, value_name = "FILE", requires = "fixture")]
+    pub save: Option<PathBuf>,
+}
+
+/// The benchmark colonies `--fixture` can write.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fixture {
+    /// `sim::colony::fixtures::large_colony`.
+    Large,
+    /// `sim::colony::fixtures::small_colony`.
+    Small,
+}
+
+impl Fixture {
+    /// Builds the colony.
+    pub fn build(self) -> sim::World {
+        match self {
+            Fixture::Large => sim::colony::fixtures::large_colony(),
+            Fixture::Small => sim::colony::fixtures::small_colony(),
+        }
+    }
+}
+
+/// `--fixture KIND --save FILE`: builds the colony and writes its save atomically. Returns the
+/// process exit code (0 written, 1 the file cannot be written).
+pub fn write_fixture(fixture: Fixture, path: &std::path::Path) -> i32 {
+    let world = fixture.build();
+    match crate::fsutil::write_atomic(path, &world.save_to_bytes()) {
+        Ok(()) => {
+            println!(
+                "wrote {} ({} buildings, {} beavers, {} trees, day {})",
+                path.display(),
+                world.buildings().len(),
+                world.beavers(false).len(),
+                world.trees().len(),
+                world.day()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("colonyd: cannot write {}: {e}", path.display());
+            1
+        }
+    }
 }
 
 impl Args {

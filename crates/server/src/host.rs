@@ -34,6 +34,9 @@ pub struct HostStatus {
     /// False once the game-host thread has ended (it never should: jobs and ticks that panic
     /// are contained); `/api/ping` then says so.
     alive: std::sync::atomic::AtomicBool,
+    /// Bumped after every publish: answers cached for one generation are that snapshot's (or a
+    /// newer one's, never an older one's).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 /// Marks the host dead when its thread ends, however it ends.
@@ -82,6 +85,12 @@ impl HostHandle {
 
     pub fn speed(&self) -> u8 {
         self.status.speed.load(Ordering::Relaxed)
+    }
+
+    /// The generation of the published snapshot: bumped after each publish, so a snapshot loaded
+    /// after reading generation `g` is the one of `g` or a newer one.
+    pub fn generation(&self) -> u64 {
+        self.status.generation.load(Ordering::SeqCst)
     }
 
     pub fn settlement(&self) -> String {
@@ -171,6 +180,7 @@ pub fn spawn(
         settlement: RwLock::new(world.settlement().to_string()),
         loading: AtomicUsize::new(0),
         alive: std::sync::atomic::AtomicBool::new(true),
+        generation: std::sync::atomic::AtomicU64::new(0),
     });
     let host = Host {
         world,
@@ -340,6 +350,7 @@ impl Host {
             }
         }
         self.snapshot.store(Arc::new(self.world.clone()));
+        self.status.generation.fetch_add(1, Ordering::SeqCst);
     }
 }
 

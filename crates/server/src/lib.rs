@@ -183,6 +183,7 @@ pub async fn run(args: cli::Args) -> i32 {
             port: cfg.ws_port,
             enabled: cfg.ws_enabled,
         },
+        cache: http::cache::ReadCache::default(),
     };
     let app = http::app(state);
     let http_listener = match tokio::net::TcpListener::bind(http_addr).await {

@@ -4,6 +4,9 @@ use clap::Parser;
 
 fn main() {
     let args = server::cli::Args::parse();
+    if let (Some(fixture), Some(save)) = (args.fixture, &args.save) {
+        std::process::exit(server::cli::write_fixture(fixture, save));
+    }
     let code = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

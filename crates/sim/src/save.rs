@@ -151,7 +151,7 @@ impl World {
             science: self.science.clone(),
             colony: Some(self.colony.clone()),
             history: if with_history {
-                self.history.clone()
+                (*self.history).clone()
             } else {
                 crate::history::History::default()
             },
@@ -251,13 +251,13 @@ impl World {
             land,
             science: file.science,
             colony,
-            history: file.history,
+            history: file.history.into(),
             events: EventQueue::default(),
         };
         if founded {
             world.found_colony();
             world.events = EventQueue::default();
-            world.history = crate::history::History::default();
+            world.history = Default::default();
         }
         world
             .colony

@@ -34,7 +34,7 @@ pub struct World {
     pub(crate) land: Land,
     pub(crate) science: crate::science::Science,
     pub(crate) colony: crate::colony::Colony,
-    pub(crate) history: crate::history::History,
+    pub(crate) history: crate::shared::Shared<crate::history::History>,
     pub(crate) events: EventQueue,
 }
 
@@ -85,13 +85,13 @@ impl World {
             land,
             science: crate::science::Science::default(),
             colony: crate::colony::Colony::empty(cfg.seed),
-            history: crate::history::History::default(),
+            history: Default::default(),
             events,
         };
         world.found_colony();
         world.apply_setup(&cfg.setup);
         // The founders and the setup are the start, not births or production.
-        world.history = crate::history::History::default();
+        world.history = Default::default();
         Ok(world)
     }
 

@@ -76,8 +76,10 @@ impl Entity for BuildingView {
         (&self.name, self.x.into(), self.y.into())
     }
 
-    fn basic(self, _json: bool) -> Value {
-        serde_json::to_value(BuildingRow {
+    type Basic = BuildingRow;
+
+    fn basic(self, _json: bool) -> BuildingRow {
+        BuildingRow {
             id: self.id,
             name: self.name,
             x: self.x,
@@ -88,8 +90,7 @@ impl Entity for BuildingView {
             paused: self.paused,
             priority: self.priority,
             workers: self.workers,
-        })
-        .expect("rows serialize")
+        }
     }
 }
 
@@ -107,7 +108,7 @@ async fn buildings(
     State(state): State<AppState>,
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
     let w = state.host.snapshot();
     EntityQuery::serve(&q, &ext, |id| w.building_view(id), |_| w.buildings())
 }

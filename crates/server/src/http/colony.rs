@@ -48,6 +48,14 @@ pub struct BeaverRow {
     pub critical: String,
 }
 
+/// A beaver of a basic list: the Beaver object (json) or its row (toon).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum BeaverBasic {
+    Json(BeaverView),
+    Row(BeaverRow),
+}
+
 impl Entity for BeaverView {
     const KIND: &'static str = "beaver or bot";
     const LIST: &'static str = "/api/beavers";
@@ -56,11 +64,13 @@ impl Entity for BeaverView {
         (&self.name, self.x.into(), self.y.into())
     }
 
-    fn basic(self, json: bool) -> Value {
+    type Basic = BeaverBasic;
+
+    fn basic(self, json: bool) -> BeaverBasic {
         if json {
-            return serde_json::to_value(self).expect("beavers serialize");
+            return BeaverBasic::Json(self);
         }
-        serde_json::to_value(BeaverRow {
+        BeaverBasic::Row(BeaverRow {
             id: self.id,
             name: self.name,
             wellbeing: self.wellbeing,
@@ -69,12 +79,14 @@ impl Entity for BeaverView {
             workplace: self.workplace,
             critical: self.critical.join("+"),
         })
-        .expect("rows serialize")
     }
 
     /// Every field, with `needs` as `Need:points/Need:points` and `critical` joined by `+`.
-    fn flat(self) -> Row {
+    fn flat(mut self) -> Row {
         let needs = rows::pairs_text(self.needs.iter().map(|n| (&n.id, n.points)));
+        // The needs are replaced by their text in place (same key, same position): not
+        // flattened first for nothing.
+        self.needs.clear();
         let mut row = rows::flatten(self);
         row.insert("needs".into(), needs.into());
         row
@@ -94,7 +106,7 @@ async fn beavers(
     State(state): State<AppState>,
     ext: Extensions,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
     let w = state.host.snapshot();
     EntityQuery::serve(
         &q,

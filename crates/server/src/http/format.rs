@@ -25,7 +25,7 @@ fn heavy_encodes() -> &'static tokio::sync::Semaphore {
 pub const TOON_MEDIA_TYPE: &str = "text/toon; charset=utf-8";
 
 /// The requested output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Format {
     /// Flat rows, JSON on the wire (the contract's default).
     #[default]

@@ -5,7 +5,7 @@
 use super::error::AppError;
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// Default page size.
@@ -228,8 +228,10 @@ pub trait Entity: Serialize + Sized {
     const LIST: &'static str;
     /// Name and position, for the filters.
     fn key(&self) -> (&str, i64, i64);
+    /// The basic row (`detail=basic`), typed so a list serializes straight to bytes.
+    type Basic: Serialize;
     /// The basic row (`detail=basic`) in the requested format.
-    fn basic(self, json: bool) -> Value;
+    fn basic(self, json: bool) -> Self::Basic;
     /// The full read model as a flat toon row.
     fn flat(self) -> super::rows::Row {
         super::rows::flatten(self)
@@ -247,15 +249,16 @@ pub struct EntityQuery {
 }
 
 impl EntityQuery {
-    /// Answers the query: with `id`, the one entity in full as a page of one (an array of one with
-    /// `limit=0`; `not_found` naming the entity's kind and list route when there is none); else the filtered page, each row basic
-    /// (`detail=basic`), or in full: the read model (json) or its flat row (toon).
+    /// Answers the query as JSON bytes: with `id`, the one entity in full as a page of one (an
+    /// array of one with `limit=0`; `not_found` naming the entity's kind and list route when there
+    /// is none); else the filtered page, each row basic (`detail=basic`), or in full: the read
+    /// model (json, serialized straight from the typed views) or its flat row (toon).
     pub fn answer<E: Entity>(
         &self,
         json: bool,
         one: impl FnOnce(i32) -> Option<E>,
         all: impl FnOnce(Detail) -> Vec<E>,
-    ) -> Result<Value, AppError> {
+    ) -> Result<Vec<u8>, AppError> {
         let out = if let Some(id) = self.id {
             let e = i32::try_from(id)
                 .ok()
@@ -279,13 +282,13 @@ impl EntityQuery {
                     items: vec![row],
                 }
             };
-            serde_json::to_value(page)
+            serde_json::to_vec(&page)
         } else {
             let page = self.list.page(all(self.detail), E::key);
             match self.detail {
-                Detail::Basic => serde_json::to_value(page.map(|e| e.basic(json))),
-                Detail::Full if json => serde_json::to_value(page),
-                Detail::Full => serde_json::to_value(page.map_items(|items| {
+                Detail::Basic => serde_json::to_vec(&page.map(|e| e.basic(json))),
+                Detail::Full if json => serde_json::to_vec(&page),
+                Detail::Full => serde_json::to_vec(&page.map_items(|items| {
                     super::rows::uniform(items.into_iter().map(E::flat).collect())
                 })),
             }
@@ -299,9 +302,15 @@ impl EntityQuery {
         ext: &axum::http::Extensions,
         one: impl FnOnce(i32) -> Option<E>,
         all: impl FnOnce(Detail) -> Vec<E>,
-    ) -> Result<axum::Json<Value>, AppError> {
+    ) -> Result<axum::response::Response, AppError> {
         let json = super::format::Format::of(ext).is_json();
-        Ok(axum::Json(EntityQuery::parse(q)?.answer(json, one, all)?))
+        let bytes = EntityQuery::parse(q)?.answer(json, one, all)?;
+        let mut resp = axum::response::Response::new(axum::body::Body::from(bytes));
+        resp.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        );
+        Ok(resp)
     }
 
     pub fn parse(q: &HashMap<String, String>) -> Result<EntityQuery, ApiError> {

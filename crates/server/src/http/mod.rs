@@ -7,6 +7,7 @@ pub mod agent_routes;
 pub mod automation;
 pub mod body;
 pub mod buildings;
+pub mod cache;
 pub mod colony;
 pub mod dashboard;
 pub mod error;
@@ -52,6 +53,8 @@ pub struct AppState {
     /// The WebSocket listener as started (flags and settings at start-up; `wsPort` and
     /// `wsEnabled` changes wait for a restart).
     pub ws_listening: WsListening,
+    /// Rendered answers of the snapshot-only reads, per snapshot generation (`cache`).
+    pub cache: cache::ReadCache,
 }
 
 /// The WebSocket listener as started.

@@ -1,6 +1,7 @@
 //! The request pipeline that wraps the router, in the order decisions.md fixes: Host check,
 //! lenient path normalization, OPTIONS preflight, bearer auth (401), ready gate (409), loading
-//! guard (503), then routing and the handler; afterwards the strict-status switch, CORS headers
+//! guard (503), then routing and the handler (a GET of a snapshot-only route through the
+//! per-snapshot read cache, `http::cache`); afterwards the strict-status switch, CORS headers
 //! and panic containment (500 `internal_error`, never a dropped connection).
 
 use super::AppState;
@@ -200,7 +201,14 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
         match &format {
             Ok(f) => {
                 req.extensions_mut().insert(*f);
-                run_contained(req, next).await
+                if req.method() == Method::GET && super::cache::cacheable(&path) {
+                    state
+                        .cache
+                        .serve(&state.host, *f, req, next, run_contained)
+                        .await
+                } else {
+                    run_contained(req, next).await
+                }
             }
             Err(e) => error_response(e),
         }

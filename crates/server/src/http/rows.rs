@@ -62,7 +62,15 @@ fn flat_value(v: Value) -> Value {
 /// Flattens one serializable object into a row (non-objects give an empty row).
 pub fn flatten<T: Serialize>(item: T) -> Row {
     match serde_json::to_value(item).expect("read models serialize") {
-        Value::Object(m) => m.into_iter().map(|(k, v)| (k, flat_value(v))).collect(),
+        Value::Object(mut m) => {
+            // In place: the keys keep their order and are not hashed again.
+            for v in m.values_mut() {
+                if v.is_object() || v.is_array() {
+                    *v = flat_value(v.take());
+                }
+            }
+            m
+        }
         _ => Row::new(),
     }
 }
@@ -80,33 +88,66 @@ fn default_like(v: &Value) -> Value {
 /// key first seen in a later row goes right after the key that precedes it there), so rows made
 /// from one struct keep that struct's order; a missing value gets its kind's default.
 pub fn uniform(rows: Vec<Row>) -> Vec<Row> {
+    // Keys and their kinds' defaults side by side; a row's next key is searched from just after
+    // its previous one (rows of one struct list their keys in the same order), so neither pass
+    // hashes a key.
     let mut keys: Vec<String> = Vec::new();
-    let mut kinds: Map<String, Value> = Map::new();
+    let mut kinds: Vec<Value> = Vec::new();
     for row in &rows {
         let mut at = 0;
         for (k, v) in row {
-            match keys.iter().position(|x| x == k) {
-                Some(i) => at = i + 1,
+            let found = keys[at..]
+                .iter()
+                .position(|x| x == k)
+                .map(|p| at + p)
+                .or_else(|| keys[..at].iter().position(|x| x == k));
+            let i = match found {
+                Some(i) => i,
                 None => {
                     keys.insert(at, k.clone());
-                    at += 1;
+                    kinds.insert(at, default_like(v));
+                    at
                 }
+            };
+            if kinds[i].is_string() && !v.is_string() {
+                kinds[i] = default_like(v);
             }
-            if !kinds.contains_key(k) || kinds[k].is_string() && !v.is_string() {
-                kinds.insert(k.clone(), default_like(v));
-            }
+            at = i + 1;
         }
     }
     rows.into_iter()
-        .map(|mut row| {
+        .map(|row| {
+            // Most rows already have every key in order (rows of one struct): kept as they are.
+            if row.len() == keys.len() && row.keys().zip(&keys).all(|(a, b)| a == b) {
+                return row;
+            }
+            if in_order(&row, &keys) {
+                let mut entries = row.into_iter().peekable();
+                let mut out = Row::with_capacity(keys.len());
+                for (k, kind) in keys.iter().zip(&kinds) {
+                    match entries.next_if(|(rk, _)| rk == k) {
+                        Some((rk, v)) => out.insert(rk, v),
+                        None => out.insert(k.clone(), kind.clone()),
+                    };
+                }
+                return out;
+            }
+            let mut row = row;
             keys.iter()
-                .map(|k| {
-                    let v = row.remove(k).unwrap_or_else(|| kinds[k].clone());
+                .zip(&kinds)
+                .map(|(k, kind)| {
+                    let v = row.remove(k).unwrap_or_else(|| kind.clone());
                     (k.clone(), v)
                 })
                 .collect()
         })
         .collect()
+}
+
+/// Whether a row's keys appear in `keys` in the same order.
+fn in_order(row: &Row, keys: &[String]) -> bool {
+    let mut rest = keys.iter();
+    row.keys().all(|k| rest.any(|x| x == k))
 }
 
 /// Flattens a list of read models into uniform rows.
@@ -152,5 +193,24 @@ mod tests {
             pairs_text([("Log", 15.0), ("Gear", 2.5)]),
             "Log:15/Gear:2.5"
         );
+    }
+
+    #[test]
+    fn rows_out_of_the_merged_order_still_get_every_key_in_it() {
+        let rows = uniform(vec![
+            flatten(json!({"a": 1, "b": "x", "c": 3})),
+            flatten(json!({"a": 1, "c": 3})),
+            flatten(json!({"a": 1, "d": true, "c": 3})),
+            flatten(json!({"c": 4, "a": 2})),
+        ]);
+        for row in &rows {
+            let keys: Vec<&String> = row.keys().collect();
+            assert_eq!(keys, ["a", "d", "b", "c"]);
+        }
+        assert_eq!(
+            Value::Object(rows[3].clone()),
+            json!({"a": 2, "d": false, "b": "", "c": 4})
+        );
+        assert_eq!(rows[1]["d"], false);
     }
 }

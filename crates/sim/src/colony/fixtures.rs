@@ -1,10 +1,167 @@
 //! Scenario and benchmark fixtures: shortcuts a test or benchmark uses to set up a colony that
-//! the game itself would take many days to reach. Not reachable from the service (no route calls
-//! them); the game's rules never call them either.
+//! the game itself would take many days to reach, and the two benchmark colonies
+//! ([`large_colony`], [`small_colony`]) that the sim benches and `colonyd --fixture` build. No
+//! route calls them; the game's rules never call them either.
 
 use std::collections::{BTreeSet, VecDeque};
 
+use crate::config::NewGame;
 use crate::world::World;
+
+/// Ticks in one game day.
+const DAY: u64 = 768;
+
+/// A young colony on the default 128x128 map: seed 42, the founders after one game day.
+pub fn small_colony() -> World {
+    let mut w = World::new(&NewGame {
+        seed: 42,
+        ..NewGame::default()
+    });
+    w.advance_ticks(DAY);
+    w.take_events();
+    w
+}
+
+/// The large benchmark colony: a 256x256 map (seed 42) with about 1,600 buildings besides
+/// paths (small warehouses, piles and tanks, lumberjack and gatherer flags, shrubs) on a path
+/// grid around the district center (most of it outside the district: the grid's levels are
+/// joined only in part), 300 adults besides the founders, 10,000 pines and the whole map marked
+/// for cutting, after two game days. It has no water or food production: [`fill_stores`] gives
+/// it about twelve days of water and berries, so a benchmark of several days measures a living
+/// colony.
+pub fn large_colony() -> World {
+    let mut w = World::new(&NewGame {
+        seed: 42,
+        map_width: 256,
+        map_height: 256,
+        ..NewGame::default()
+    });
+    w.advance_ticks(DAY);
+    let dc = w
+        .buildings()
+        .into_iter()
+        .find(|b| b.name.starts_with("DistrictCenter"))
+        .expect("a district center");
+    let (dx, dy) = (
+        i64::from(dc.entrance_x.expect("a doorstep")),
+        i64::from(dc.entrance_y.expect("a doorstep")),
+    );
+    // Every dry tile within 60 of the doorstep, on any level: paths on every third row,
+    // 1x1 buildings facing them; then stairs and paths join each level's grid to the center.
+    let (mw, mh) = (i64::from(w.map().width()), i64::from(w.map().height()));
+    let mut ground = Vec::new();
+    for y in (dy - 60).max(0)..(dy + 60).min(mh) {
+        for x in (dx - 60).max(0)..(dx + 60).min(mw) {
+            ground.push((x, y));
+        }
+    }
+    let level = |w: &World, x: i64, y: i64| i64::from(w.map().terrain_height(x as u32, y as u32));
+    for &(x, y) in &ground {
+        if (y - dy).rem_euclid(3) == 0 || x == dx {
+            let _ = w.place_building("Path", x, y, level(&w, x, y), "south");
+        }
+    }
+    let prefabs = [
+        "SmallWarehouse.Folktails",
+        "SmallPile.Folktails",
+        "SmallTank.Folktails",
+        "LumberjackFlag.Folktails",
+        "GathererFlag.Folktails",
+        "Shrub.Folktails",
+    ];
+    let mut placed = 0;
+    for &(x, y) in &ground {
+        if placed >= 1_600 {
+            break;
+        }
+        let facing = match (y - dy).rem_euclid(3) {
+            1 => "south",
+            2 => "north",
+            _ => continue,
+        };
+        let z = level(&w, x, y);
+        if w.place_building(prefabs[placed % prefabs.len()], x, y, z, facing)
+            .is_ok()
+        {
+            placed += 1;
+        }
+    }
+    w.add_science(1_000);
+    let _ = w.unlock("Stairs.Folktails");
+    let mut joined = BTreeSet::new();
+    for b in w.buildings() {
+        if b.name == "Path" && !b.reachable && joined.insert(b.z) {
+            let _ = w.place_path(dx, dy, b.x.into(), b.y.into(), "direct", 0);
+        }
+    }
+    finish_all(&mut w);
+    fill_stores(&mut w);
+    add_adults(&mut w, 300);
+    // Trees: pines on free land until there are 10,000.
+    let (mw, mh) = (w.map().width(), w.map().height());
+    'plant: for stride in [3u32, 2, 1] {
+        for y in (0..mh).step_by(stride as usize) {
+            for x in (0..mw).step_by(stride as usize) {
+                if w.trees().len() >= 10_000 {
+                    break 'plant;
+                }
+                let _ = w.plant(x.into(), y.into(), "Pine");
+            }
+        }
+    }
+    for z in 0..16 {
+        let _ = w.set_cutting_area(0, 0, i64::from(mw) - 1, i64::from(mh) - 1, z, true);
+    }
+    w.advance_ticks(DAY);
+    w.take_events();
+    w
+}
+
+/// Water and berries for about twelve days of 312 beavers (2.12 water and 2.67 food a day each,
+/// `data/colony.json`): the district's small tanks filled with water, its small warehouses with
+/// berries and its small piles with logs, the rest into the district center.
+fn fill_stores(w: &mut World) {
+    let mut left = [("Water", 8_000u32), ("Berries", 10_000), ("Log", 0)];
+    let fills = [
+        ("SmallTank.Folktails", 0),
+        ("SmallWarehouse.Folktails", 1),
+        ("SmallPile.Folktails", 2),
+    ];
+    let ids: Vec<(i32, usize)> = w
+        .colony
+        .buildings
+        .iter()
+        .filter(|(_, b)| b.finished && b.district.is_some())
+        .filter_map(|(id, b)| {
+            fills
+                .iter()
+                .find(|(prefab, _)| b.prefab == *prefab)
+                .map(|(_, good)| (*id, *good))
+        })
+        .collect();
+    for (id, good) in ids {
+        let name = left[good].0;
+        if w.set_storage(id, Some(name), None).is_err() {
+            continue;
+        }
+        let b = w.colony.buildings.get_mut(&id).expect("exists");
+        let room = super::building::storage_capacity(b.spec()).map_or(0, |(_, n)| n);
+        let n = if name == "Log" {
+            room
+        } else {
+            room.min(left[good].1)
+        };
+        b.add(name, n);
+        left[good].1 = left[good].1.saturating_sub(n);
+    }
+    let Some(dc) = w.colony.centers().first().copied() else {
+        return;
+    };
+    let b = w.colony.buildings.get_mut(&dc).expect("the center exists");
+    for (good, n) in left {
+        b.add(good, n);
+    }
+}
 
 /// Adds `n` adult beavers at the first district center's doorstep (as if they had arrived).
 pub fn add_adults(w: &mut World, n: u32) {

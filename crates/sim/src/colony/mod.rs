@@ -33,6 +33,7 @@ pub mod rules;
 mod views;
 pub mod wonder;
 
+use crate::shared::Shared;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -94,10 +95,12 @@ pub struct Notification {
 pub struct Colony {
     pub(crate) ids: IdGen,
     pub rng: WorldRng,
-    pub buildings: BTreeMap<i32, Building>,
-    pub beavers: BTreeMap<i32, Beaver>,
-    pub districts: BTreeMap<i32, District>,
-    pub notifications: Vec<Notification>,
+    /// Tables are copy-on-write, per table and per entity (`Shared`): a snapshot shares what a
+    /// write or a tick did not touch.
+    pub buildings: Shared<BTreeMap<i32, Shared<Building>>>,
+    pub beavers: Shared<BTreeMap<i32, Shared<Beaver>>>,
+    pub districts: Shared<BTreeMap<i32, District>>,
+    pub notifications: Shared<Vec<Notification>>,
     /// Beavers ever named (for new names).
     pub named: u32,
     /// Bots ever made (for their names).
@@ -132,12 +135,12 @@ pub struct Colony {
     pub automation: crate::automation::Automation,
     /// Voxel -> building id (derived; rebuilt on load).
     #[serde(skip)]
-    pub blocks: BTreeMap<u64, i32>,
+    pub blocks: Shared<BTreeMap<u64, i32>>,
     /// Bumped on every block change.
     #[serde(skip)]
     pub block_version: u64,
     #[serde(skip)]
-    pub nav: nav::Nav,
+    pub nav: Shared<nav::Nav>,
     /// District -> the tick a hauling search there last found nothing (derived; a cache).
     #[serde(skip)]
     pub no_haul: BTreeMap<i32, u64>,
@@ -146,7 +149,7 @@ pub struct Colony {
     pub layout_version: u64,
     /// District -> its finished stores, valid while `stores_for == layout_version`.
     #[serde(skip)]
-    pub stores: BTreeMap<i32, Vec<i32>>,
+    pub stores: Shared<BTreeMap<i32, Vec<i32>>>,
     #[serde(skip)]
     pub stores_for: u64,
 }
@@ -157,10 +160,10 @@ impl Colony {
         Colony {
             ids: IdGen::starting_at(FIRST_ID),
             rng: WorldRng::new(seed, COLONY_STREAM),
-            buildings: BTreeMap::new(),
-            beavers: BTreeMap::new(),
-            districts: BTreeMap::new(),
-            notifications: Vec::new(),
+            buildings: Shared::default(),
+            beavers: Shared::default(),
+            districts: Shared::default(),
+            notifications: Shared::default(),
             named: 0,
             bots_made: 0,
             wellbeing_high: 0.0,
@@ -172,12 +175,12 @@ impl Colony {
             dynamic_alerts: Vec::new(),
             power: Default::default(),
             automation: Default::default(),
-            blocks: BTreeMap::new(),
+            blocks: Shared::default(),
             block_version: 1,
-            nav: nav::Nav::default(),
+            nav: Shared::default(),
             no_haul: BTreeMap::new(),
             layout_version: 1,
-            stores: BTreeMap::new(),
+            stores: Shared::default(),
             stores_for: 0,
         }
     }
@@ -244,7 +247,7 @@ impl Colony {
     pub(crate) fn nav(&mut self) -> &mut nav::Nav {
         if self.nav.built_for != self.block_version {
             let v = self.block_version;
-            self.nav.rebuild(self.buildings.values(), v);
+            self.nav.rebuild(self.buildings.values().map(|b| &**b), v);
         }
         &mut self.nav
     }
@@ -396,7 +399,7 @@ impl Colony {
         for d in self.districts.keys() {
             m.insert(*d, self.scan_stores(*d));
         }
-        self.stores = m;
+        self.stores = m.into();
         self.stores_for = self.layout_version;
     }
 

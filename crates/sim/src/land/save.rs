@@ -302,16 +302,17 @@ impl LandSave {
             planting.insert(i as u32, s);
         }
         Ok(Land {
-            water,
+            water: water.into(),
             soil: Soil {
                 moisture: self.moisture,
                 contamination: self.contamination,
-            },
-            plants,
-            ruins,
-            occupant,
-            cutting,
-            planting,
+            }
+            .into(),
+            plants: plants.into(),
+            ruins: ruins.into(),
+            occupant: occupant.into(),
+            cutting: cutting.into(),
+            planting: planting.into(),
             wind: self.wind,
             rng: WorldRng::from_state(&self.rng)?,
             ids: self.next_id,

@@ -1,0 +1,46 @@
+//! The per-snapshot read cache (`http::cache`): repeated reads of a paused game are served from
+//! it, and a write's effect shows in the first read sent after its reply (read-your-writes).
+
+use crate::support::Server;
+use serde_json::json;
+
+#[tokio::test]
+async fn a_cached_read_shows_the_write_answered_before_it() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    for h in [10, 11, 12, 11, 10, 20, 20, 19] {
+        let before = s.get("/api/workhours?format=json").await.1;
+        assert_eq!(before, s.get("/api/workhours?format=json").await.1);
+        let (_, set) = s.post("/api/workhours", json!({"endHours": h})).await;
+        assert_eq!(set["endHours"].as_f64(), Some(f64::from(h)), "{set}");
+        let after = s.get("/api/workhours?format=json").await.1;
+        assert_eq!(after["endHours"].as_f64(), Some(f64::from(h)), "{after}");
+    }
+}
+
+#[tokio::test]
+async fn concurrent_identical_reads_get_the_same_answer() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let reads = (0..8).map(|_| s.get("/api/buildings?limit=0&detail=full"));
+    let answers = futures_util::future::join_all(reads).await;
+    let first = &answers[0];
+    assert_eq!(first.0, 200);
+    assert!(
+        first.1.as_array().is_some_and(|a| !a.is_empty()),
+        "{first:?}"
+    );
+    for a in &answers {
+        assert_eq!(a, first);
+    }
+    // Another format or query is another answer.
+    let toon = s
+        .get("/api/buildings?limit=0&detail=full&format=toon")
+        .await
+        .1;
+    let json = s
+        .get("/api/buildings?limit=0&detail=full&format=json")
+        .await
+        .1;
+    assert_ne!(toon, json);
+}
