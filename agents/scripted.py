@@ -105,7 +105,7 @@ KITS = {
         home="Barrack",
         beds=10,
         pod="BreedingPod",
-        log_pile="SmallIndustrialPile",
+        log_pile="LargeIndustrialPile",
         warehouse="SmallWarehouse",
         inventor="Inventor",
         unlocks=("Forester", "WaterPump", "MediumTank", "Grill"),
@@ -226,12 +226,14 @@ class Turn:
         if not self.affordable(base):
             self.say(f"cannot afford {base} yet ({why})")
             return None
-        # The service ranks spots a path can join first (groundSteps >= 0); when the
-        # nearest ground is taken, look farther out.
+        # The service ranks spots a path can join first (groundSteps >= 0), nearest first,
+        # ten at most; when those are taken or on the plaza, look around points farther out.
         spots: list[dict[str, Any]] = []
-        for radius in (r, r + 8, r + 16):
+        for cx, cy, radius in self.search_boxes(near, r):
+            box = self.box(cx, cy, radius)
+            if box["x1"] > box["x2"] or box["y1"] > box["y2"]:
+                continue  # wholly off the map
             try:
-                box = self.box(near[0], near[1], radius)
                 found = self.c.placement_find(prefab=prefab, **box)["placements"]
             except colony.ColonyError as e:
                 self.say(f"no spot search for {base}: {e}")
@@ -273,6 +275,17 @@ class Turn:
             return {**placed, **spot}
         self.say(f"found no joinable spot for {base} near {near} ({why})")
         return None
+
+    def search_boxes(self, near: tuple[int, int], r: int) -> list[tuple[int, int, int]]:
+        """Where to look for a spot, in order: around `near`, then around four points a box
+        away on each side, then the same wider."""
+        out = []
+        for radius in (r, r + 8):
+            step = radius + 4
+            out.append((near[0], near[1], radius))
+            for dx, dy in ((0, -step), (step, 0), (0, step), (-step, 0)):
+                out.append((near[0] + dx, near[1] + dy, radius))
+        return out
 
     def connect(self, spot: dict[str, Any]) -> bool:
         """A path from the district center's doorstep to the spot's doorstep."""
@@ -440,13 +453,17 @@ def homes(t: Turn) -> None:
         if placed is None:
             break
         beds += t.kit.beds
-    if t.kit.pod and t.count(t.kit.pod) < 1 + t.population // 20:
+    # A pod eats berries and water while it breeds: only once the food holds.
+    fed = t.summary["projections"]["foodDays"] >= 3 and t.count(t.kit.farm) > 0
+    if t.kit.pod and fed and t.count(t.kit.pod) < 1 + t.population // 20:
         t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
 
 
 def storage(t: Turn) -> None:
     """A pile for logs and a warehouse for food once the district center's room runs out."""
     dc = (t.dc["x"], t.dc["y"])
+    if t.logs() > 150 * t.count(t.kit.log_pile):
+        t.place(t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles")
     food_stock = sum(
         v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water")
     )
