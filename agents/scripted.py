@@ -346,6 +346,15 @@ def log_pile(t: Turn) -> None:
         )
         if placed:
             t.prioritize(placed, workplace=False)
+            keep_logs(t, placed["id"])
+
+
+def keep_logs(t: Turn, pile: int) -> None:
+    """A pile holds one good at a time: reserved for logs, the starting planks cannot fill it."""
+    try:
+        t.c.building_storage(id=pile, good="Log")
+    except colony.ColonyError as e:
+        t.say(f"could not reserve the pile for logs: {e}")
 
 
 def tanks(t: Turn) -> None:
@@ -394,19 +403,44 @@ def food(t: Turn) -> None:
         plant_around(t, farm)
 
 
-def plant_around(t: Turn, farm: dict[str, Any]) -> None:
-    """Marks the free moist tiles in a farm's reach for its crop (the first crop in the kit)."""
-    crop = t.kit.crops[0]
+def forestry(t: Turn) -> None:
+    """Once the Forester is unlocked, one beside the first lumberjack replants Birch (the
+    fastest tree, 7 days, both factions) in its reach: the forests near home run out."""
+    flags = t.of(t.kit.lumberjack)
+    if not flags or t.name("Forester") not in t.costs():
+        return
+    if t.count("Forester") == 0:
+        placed = t.place(
+            "Forester", (flags[0]["x"], flags[0]["y"]), 6, "trees to replant"
+        )
+        if placed is None:
+            return
+    for forester in t.of("Forester"):
+        plant_around(t, forester, crop="Birch", moist_only=False, most=40)
+
+
+def plant_around(
+    t: Turn,
+    farm: dict[str, Any],
+    crop: str | None = None,
+    moist_only: bool = True,
+    most: int = 60,
+) -> None:
+    """Marks free tiles in a farm's (or forester's) reach for its crop (by default the first
+    crop in the kit, on moist soil only)."""
+    crop = crop or t.kit.crops[0]
     try:
         spots = t.c.planting_find(crop=crop, id=farm["id"])
     except colony.ColonyError:
         return
     spots = spots.get("spots", spots) if isinstance(spots, dict) else spots
-    free = [s for s in spots if s.get("moist") and not s.get("planted")]
+    free = [
+        s for s in spots if (s.get("moist") or not moist_only) and not s.get("planted")
+    ]
     if not free:
         return
     marked = 0
-    for s in free[:60]:
+    for s in free[:most]:
         try:
             r = t.c.planting_mark(
                 x1=s["x"], y1=s["y"], x2=s["x"], y2=s["y"], z=s["z"], crop=crop
@@ -421,17 +455,29 @@ def plant_around(t: Turn, farm: dict[str, Any]) -> None:
 
 
 def wood(t: Turn) -> None:
-    """Lumberjacks by the nearest forests, the grown trees around them marked."""
+    """Lumberjacks by the nearest forests, the grown trees around them marked; a new flag by
+    another forest when the marked trees run out."""
     dc = (t.dc["x"], t.dc["y"])
-    # Flags cost nothing and logs are the first bottleneck: two from the start.
-    wanted = 2 if t.population < 20 else 3
-    # The nearest forests worth a flag (ten grown trees or more), nearest first.
+    flags = t.of(t.kit.lumberjack)
+    if t.summary["trees"]["markedGrown"] < 10:
+        for lj in flags:
+            t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
+    # Forests worth a flag (ten grown trees or more) without one nearby, nearest first.
     clusters = sorted(
-        [k for k in t.summary.get("treeClusters") or [] if k["grown"] >= 10],
+        [
+            k
+            for k in t.summary.get("treeClusters") or []
+            if k["grown"] >= 10
+            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 12 for f in flags)
+        ],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )
-    if t.count(t.kit.lumberjack) < wanted and clusters:
-        k = clusters[min(t.count(t.kit.lumberjack), len(clusters) - 1)]
+    # Flags cost nothing and logs are the first bottleneck: two from the start, one more per
+    # eight beavers, and one more whenever the marked trees run low.
+    wanted = max(2, t.population // 8)
+    if t.summary["trees"]["markedGrown"] < 10 and len(flags) >= wanted:
+        wanted = len(flags) + 1
+    for k in clusters[: max(0, wanted - len(flags))]:
         placed = t.place(
             t.kit.lumberjack, (k["x"], k["y"]), 6, f"{k['grown']} grown trees there"
         )
@@ -439,9 +485,6 @@ def wood(t: Turn) -> None:
             t.prioritize(placed)
             t.c.cutting_area(**t.box(k["x"], k["y"], 10), z=k["z"], marked=True)
             t.say(f"marked the trees around ({k['x']}, {k['y']}) for cutting")
-    elif t.summary["trees"]["markedGrown"] < 10:
-        for lj in t.of(t.kit.lumberjack):
-            t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
 
 
 def homes(t: Turn) -> None:
@@ -456,14 +499,22 @@ def homes(t: Turn) -> None:
     # A pod eats berries and water while it breeds: only once the food holds.
     fed = t.summary["projections"]["foodDays"] >= 3 and t.count(t.kit.farm) > 0
     if t.kit.pod and fed and t.count(t.kit.pod) < 1 + t.population // 20:
-        t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
+        pod = t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
+        if pod:
+            # A pod needs a berry and a water a day; haulers serve it first, before the berries
+            # are eaten.
+            t.c.building_hauling(id=pod["id"], prioritized=True)
 
 
 def storage(t: Turn) -> None:
     """A pile for logs and a warehouse for food once the district center's room runs out."""
     dc = (t.dc["x"], t.dc["y"])
     if t.logs() > 150 * t.count(t.kit.log_pile):
-        t.place(t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles")
+        pile = t.place(
+            t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles"
+        )
+        if pile:
+            keep_logs(t, pile["id"])
     food_stock = sum(
         v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water")
     )
@@ -508,7 +559,18 @@ def play(c: colony.Colony) -> None:
     # Pumps first (beavers die of thirst within days) with a tank and a pile for the logs,
     # then the farm before the starting berries run out, free flags for wood and berries,
     # homes (the homeless are unhappy and do not breed), more tanks, and the rest.
-    needs = (pumps, first_tank, log_pile, food, wood, homes, tanks, storage, science)
+    needs = (
+        pumps,
+        first_tank,
+        log_pile,
+        food,
+        wood,
+        homes,
+        tanks,
+        storage,
+        science,
+        forestry,
+    )
     for need in needs:
         need(t)
 

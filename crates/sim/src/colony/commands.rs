@@ -691,6 +691,9 @@ impl World {
                     .then((a.y, a.x).cmp(&(b.y, b.x)))
             });
         }
+        // Distinct spots: the best orientation of each tile only.
+        let mut seen = std::collections::BTreeSet::new();
+        found.retain(|p| seen.insert((p.x, p.y)));
         found.truncate(10);
         Ok((s.name.clone(), s.size.x, s.size.y, found))
     }
