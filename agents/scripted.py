@@ -30,10 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# This folder holds `random.py` (the random baseline), which would shadow the standard library's
+# `random` for anything imported after it: leave the script's own folder off the import path.
+HERE = Path(__file__).resolve().parent
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 try:
     import colony
 except ImportError:  # run from a checkout without `pip install ./python`
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+    sys.path.insert(0, str(HERE.parent / "python"))
     import colony
 
 # --- The colony's appetite (data/colony.json, `source` facts) -----------------------------------
