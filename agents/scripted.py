@@ -57,8 +57,6 @@ REACH = 24
 BEAVERS_PER_FARM = 10
 # Free beds kept beyond the population, so newborns (Folktails) have room.
 SPARE_BEDS = 3
-# Logs kept back for water and homes before anything else is built.
-LOG_RESERVE = 12
 # Buildings placed per turn at most: builders finish a handful a day, more would only queue.
 MAX_NEW_SITES = 4
 
@@ -147,6 +145,8 @@ class Turn:
         self.stock: dict[str, int] = district["resources"]
         self.buildings: list[dict[str, Any]] = c.buildings(limit=0, detail="full")
         self.new_sites = 0
+        # Logs kept for a vital building that could not be afforded earlier in the turn.
+        self.reserved = 0
         size = c.tiles(x1=0, y1=0, x2=0, y2=0)["mapSize"]
         self.map_w, self.map_h = size["x"], size["y"]
 
@@ -227,8 +227,10 @@ class Turn:
         prefab = self.name(base)
         if prefab not in self.costs():
             return None
-        if not self.affordable(base):
+        if not self.affordable(base, keep=self.reserved):
             self.say(f"cannot afford {base} yet ({why})")
+            # What a more vital need waits for is not spent on a less vital one this turn.
+            self.reserved += int(self.costs()[prefab].get("Log", 0))
             return None
         # The service ranks spots a path can join first (groundSteps >= 0), nearest first,
         # ten at most; when those are taken or on the plaza, look around points farther out.

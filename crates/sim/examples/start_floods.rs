@@ -1,6 +1,7 @@
 //! Measures how many seeds flood their start area: for each seed of the default map, 30 days of
 //! water with nobody building, the deepest water seen on the 7x7 square around the start spot
-//! (sampled hourly). Prints the seeds deeper than the flooded-building limit (0.3).
+//! (sampled hourly). Prints the seeds deeper than the placement limit (0.1) and than the
+//! flooded-building limit (0.3).
 //!
 //! `cargo run --release -p colony-sim --example start_floods [FIRST LAST]` (default 1 200).
 
@@ -34,16 +35,22 @@ fn main() {
         [a, b] => (a, b),
         _ => (1, 200),
     };
-    let flooded: Vec<(u64, f32)> = (first..=last)
+    let deepest: Vec<(u64, f32)> = (first..=last)
         .map(|seed| (seed, deepest_at_start(seed, 30)))
-        .filter(|(_, d)| *d > 0.3)
         .collect();
-    println!(
-        "{} of {} seeds flood the start area deeper than 0.3 within 30 days:",
-        flooded.len(),
-        last - first + 1
-    );
-    for (seed, d) in flooded {
-        println!("  seed {seed}: {d:.2}");
+    // Deeper than 0.1 refuses placement there (waterBlocksPlacement); deeper than 0.3 stops a
+    // building standing there (floodedDepth).
+    for limit in [0.1, 0.3] {
+        let wet: Vec<String> = deepest
+            .iter()
+            .filter(|(_, d)| *d > limit)
+            .map(|(s, d)| format!("{s} ({d:.2})"))
+            .collect();
+        println!(
+            "{} of {} seeds: water deeper than {limit} at the start within 30 days: {}",
+            wet.len(),
+            deepest.len(),
+            wet.join(", ")
+        );
     }
 }
