@@ -278,13 +278,17 @@ async fn main() {
     println!("\n| write | requests | p50 | p99 |");
     println!("|---|---|---|---|");
     let n = 300;
-    let pause = writes(&format!("{base}/api/building/pause"), n, |i| {
-        serde_json::json!({"id": id, "paused": i % 2 == 0})
-    })
+    let pause = writes(
+        &format!("{base}/api/building/pause"),
+        n,
+        |i| serde_json::json!({"id": id, "paused": i % 2 == 0}),
+    )
     .await;
-    let speed = writes(&format!("{base}/api/speed"), n, |_| {
-        serde_json::json!({ "speed": o.speed })
-    })
+    let speed = writes(
+        &format!("{base}/api/speed"),
+        n,
+        |_| serde_json::json!({ "speed": o.speed }),
+    )
     .await;
     for (name, v) in [("building pause toggle", pause), ("speed", speed)] {
         println!(
