@@ -5,7 +5,9 @@
 //! then for each route of the table fetches its answer once, starts a minimal static HTTP/1.1
 //! server (hyper) that sends those very bytes, and times the route against both servers at 1
 //! and 16 keep-alive connections for `--seconds` each. Prints a markdown table: route, bytes,
-//! connections, p50 and p99 of both, and the ratio of the p50s. With `--cold` every request
+//! connections, p50 and p99 of both, and the ratio of the p50s. Then it times single writes at
+//! one connection: a building's pause toggled (`POST /api/building/pause` on a warehouse) and
+//! the speed set (`POST /api/speed`). With `--cold` every request
 //! carries a distinct extra query parameter (`&cold=N`, ignored by the routes), so none is
 //! answered from colonyd's per-snapshot cache: it measures rendering an answer afresh.
 //!
@@ -154,6 +156,26 @@ async fn measure(url: &str, conns: usize, secs: f64, cold: bool) -> Vec<Duration
 /// The distinct parameter of `--cold` requests.
 static COLD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// Latencies of `n` writes, one after another: `body(i)` posted to `url`.
+async fn writes(url: &str, n: usize, body: impl Fn(usize) -> serde_json::Value) -> Vec<Duration> {
+    let client = reqwest::Client::new();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = Instant::now();
+        let r = client
+            .post(url)
+            .json(&body(i))
+            .send()
+            .await
+            .expect("an answer");
+        let text = r.text().await.expect("the body");
+        assert!(!text.contains("\"error\""), "{url}: {text}");
+        out.push(t.elapsed());
+    }
+    out.sort();
+    out
+}
+
 fn pct(v: &[Duration], p: f64) -> f64 {
     let i = ((v.len() as f64 - 1.0) * p).round() as usize;
     v[i].as_secs_f64() * 1e3
@@ -241,5 +263,38 @@ async fn main() {
                 pct(&theirs, 0.99),
             );
         }
+    }
+    let page: serde_json::Value = client
+        .get(format!(
+            "{base}/api/buildings?name=SmallWarehouse&limit=1&format=json"
+        ))
+        .send()
+        .await
+        .expect("an answer")
+        .json()
+        .await
+        .expect("a page");
+    let id = page["items"][0]["id"].clone();
+    println!("\n| write | requests | p50 | p99 |");
+    println!("|---|---|---|---|");
+    let n = 300;
+    let pause = writes(
+        &format!("{base}/api/building/pause"),
+        n,
+        |i| serde_json::json!({"id": id, "paused": i % 2 == 0}),
+    )
+    .await;
+    let speed = writes(
+        &format!("{base}/api/speed"),
+        n,
+        |_| serde_json::json!({ "speed": o.speed }),
+    )
+    .await;
+    for (name, v) in [("building pause toggle", pause), ("speed", speed)] {
+        println!(
+            "| {name} | {n} | {:.2} ms | {:.2} ms |",
+            pct(&v, 0.5),
+            pct(&v, 0.99)
+        );
     }
 }

@@ -248,7 +248,7 @@ impl World {
             rng,
             weather: file.weather,
             map,
-            land,
+            land: land.into(),
             science: file.science,
             colony,
             history: file.history.into(),

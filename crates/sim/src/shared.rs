@@ -3,46 +3,89 @@
 //! the value (`Arc::make_mut`), so a published snapshot and the host's world share every table a
 //! write or a tick did not touch. Reads and writes look like those of a plain `T` (`Deref`,
 //! `DerefMut`); saves see the plain `T` (serde transparent).
+//!
+//! The systems write through `DerefMut` in tight loops (an element of a grid at a time), so a
+//! write must not cost an atomic read-modify-write each time, as `Arc::make_mut` does: each
+//! `Shared` remembers whether it knows itself the sole owner (`unique`), and only a write
+//! without that knowledge goes through `make_mut`.
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A copy-on-write value (see the module documentation).
-#[derive(Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Shared<T>(Arc<T>);
+pub struct Shared<T> {
+    arc: Arc<T>,
+    /// True only while this `Shared` is known to be the sole owner of `arc` (no other `Arc` and
+    /// no `Weak`): set after `Arc::make_mut` (which makes it so) or at creation, cleared by every
+    /// clone (the only way another `Arc` of it is made: `arc` never leaves this type).
+    unique: AtomicBool,
+}
 
 impl<T> Shared<T> {
     /// Wraps a value.
     pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(value))
+        Shared {
+            arc: Arc::new(value),
+            unique: AtomicBool::new(true),
+        }
     }
 
     /// Whether `a` and `b` are the very same value (not copied apart yet).
     pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
-        Arc::ptr_eq(&a.0, &b.0)
+        Arc::ptr_eq(&a.arc, &b.arc)
     }
 }
 
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Self {
+        Shared::new(T::default())
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        *self.arc == *other.arc
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
+        // Cleared before the second owner exists; a `&mut` of this `Shared` (the only way to
+        // read `unique` as true and write) cannot be alive while `&self` is.
+        self.unique.store(false, Ordering::Relaxed);
+        Shared {
+            arc: Arc::clone(&self.arc),
+            unique: AtomicBool::new(false),
+        }
     }
 }
 
 impl<T> Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.0
+        &self.arc
     }
 }
 
 impl<T: Clone> DerefMut for Shared<T> {
-    /// Copies the value first when another `Shared` still holds it.
+    /// Copies the value first when another `Shared` may still hold it.
     fn deref_mut(&mut self) -> &mut T {
-        Arc::make_mut(&mut self.0)
+        if *self.unique.get_mut() {
+            // SAFETY: `unique` is true, so this `Shared` is the sole owner of the allocation (no
+            // other `Arc` or `Weak` of it exists; see the field's invariant), and `&mut self`
+            // rules out any other reference to it for the returned borrow's life. This is what
+            // `Arc::get_mut` returns for a sole owner, without its atomic check.
+            return unsafe { &mut *Arc::as_ptr(&self.arc).cast_mut() };
+        }
+        let value = Arc::make_mut(&mut self.arc);
+        *self.unique.get_mut() = true;
+        value
     }
 }
 
@@ -53,7 +96,7 @@ where
     type Item = <&'a T as IntoIterator>::Item;
     type IntoIter = <&'a T as IntoIterator>::IntoIter;
     fn into_iter(self) -> Self::IntoIter {
-        (&*self.0).into_iter()
+        (&*self.arc).into_iter()
     }
 }
 
@@ -65,13 +108,13 @@ impl<T> From<T> for Shared<T> {
 
 impl<T: fmt::Debug> fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        self.arc.fmt(f)
     }
 }
 
 impl<T: Serialize> Serialize for Shared<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        self.arc.serialize(s)
     }
 }
 
@@ -86,7 +129,7 @@ mod tests {
     use super::Shared;
 
     #[test]
-    fn a_write_copies_only_a_shared_value() {
+    fn a_write_copies_only_a_shared_value_once() {
         let a = Shared::new(vec![1, 2, 3]);
         let mut b = a.clone();
         assert!(Shared::ptr_eq(&a, &b));
@@ -102,6 +145,22 @@ mod tests {
             before, &*b as *const Vec<i32>,
             "a sole owner writes in place"
         );
+    }
+
+    #[test]
+    fn a_sole_owner_that_was_cloned_copies_on_its_next_write() {
+        let mut a = Shared::new(vec![1]);
+        a.push(2);
+        let c = a.clone();
+        a.push(3);
+        assert_eq!(*c, vec![1, 2], "the clone keeps the value it was made from");
+        assert_eq!(*a, vec![1, 2, 3]);
+        let d = c.clone();
+        drop(c);
+        let mut d = d;
+        d.push(4);
+        assert_eq!(*d, vec![1, 2, 4]);
+        assert_eq!(*a, vec![1, 2, 3]);
     }
 
     #[test]

@@ -31,7 +31,9 @@ pub struct World {
     pub(crate) rng: WorldRng,
     pub(crate) weather: WeatherState,
     pub(crate) map: Map,
-    pub(crate) land: Land,
+    /// Copy-on-write as a whole: land code works on a plain `Land` (a `Shared` per grid put an
+    /// indirection into the water and soil loops and cost a third of a game day).
+    pub(crate) land: crate::shared::Shared<Land>,
     pub(crate) science: crate::science::Science,
     pub(crate) colony: crate::colony::Colony,
     pub(crate) history: crate::shared::Shared<crate::history::History>,
@@ -82,7 +84,7 @@ impl World {
             rng,
             weather,
             map,
-            land,
+            land: land.into(),
             science: crate::science::Science::default(),
             colony: crate::colony::Colony::empty(cfg.seed),
             history: Default::default(),

@@ -299,7 +299,7 @@ impl World {
         self.colony
             .buildings
             .get(&building)
-            .and_then(|b| treatment(b))
+            .and_then(treatment)
             .filter(|(n, _)| *n == need)
             .map_or(colony_rules().colony.attraction_per_hour.value, |(_, r)| r)
     }

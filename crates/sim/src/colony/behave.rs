@@ -313,7 +313,6 @@ impl World {
         let Some(src) = self.colony.buildings.get_mut(&building) else {
             return;
         };
-        let src = &mut **src;
         let got = src.take(good, want.min(src.available(good)));
         self.history.consumed(good, got);
         let b = self.colony.beavers.get_mut(&id).expect("exists");
@@ -545,16 +544,9 @@ impl World {
         &self,
         district: i32,
     ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
-        self.colony
-            .buildings
-            .iter()
-            .filter(move |(_, b)| {
-                b.finished
-                    && !b.paused
-                    && b.district == Some(district)
-                    && b.kind() == Kind::Attraction
-            })
-            .map(|(id, b)| (id, &**b))
+        self.colony.buildings.iter().filter(move |(_, b)| {
+            b.finished && !b.paused && b.district == Some(district) && b.kind() == Kind::Attraction
+        })
     }
 
     /// The finished attraction of the district serving the beaver's lowest leisure need.
@@ -1357,12 +1349,12 @@ impl World {
         let dwellers: Vec<&Beaver> = h
             .dwellers
             .iter()
-            .filter_map(|d| self.colony.beavers.get(d).map(|b| &**b))
+            .filter_map(|d| self.colony.beavers.get(d))
             .collect();
         let kids_here = dwellers.iter().filter(|d| d.child).count() as u32;
         let partner = dwellers
             .iter()
-            .any(|d| !d.child && !d.is_bot && d.critical_needs(faction).is_empty() && **d != **b);
+            .any(|d| !d.child && !d.is_bot && d.critical_needs(faction).is_empty() && **d != *b);
         let adults = self
             .colony
             .beavers

@@ -152,7 +152,7 @@ impl World {
         count: i64,
     ) -> Result<(String, u32, u32, u32), CommandError> {
         let name = self.building_name(id)?;
-        let b = &mut **self.colony.buildings.get_mut(&id).expect("exists");
+        let b = self.colony.buildings.get_mut(&id).expect("exists");
         let max = b.spec().max_workers;
         if max == 0 {
             return Err(wrong_type(id, &name, "a workplace"));

@@ -134,7 +134,7 @@ impl World {
         let id = self.colony.ids.next_id();
         let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "child": b.child });
         self.announce_entity(id, "character", &b.name);
-        self.colony.beavers.insert(id, b.into());
+        self.colony.beavers.insert(id, b);
         let day = self.day();
         self.events
             .push(names::CHARACTER_CREATED, day, data.clone());

@@ -95,10 +95,11 @@ pub struct Notification {
 pub struct Colony {
     pub(crate) ids: IdGen,
     pub rng: WorldRng,
-    /// Tables are copy-on-write, per table and per entity (`Shared`): a snapshot shares what a
-    /// write or a tick did not touch.
-    pub buildings: Shared<BTreeMap<i32, Shared<Building>>>,
-    pub beavers: Shared<BTreeMap<i32, Shared<Beaver>>>,
+    /// Tables are copy-on-write per table (`Shared`): a snapshot shares the tables a write or a
+    /// tick did not touch. (Per-entity sharing made a game day of the large colony 30-45%
+    /// slower; see docs/performance.md.)
+    pub buildings: Shared<BTreeMap<i32, Building>>,
+    pub beavers: Shared<BTreeMap<i32, Beaver>>,
     pub districts: Shared<BTreeMap<i32, District>>,
     pub notifications: Shared<Vec<Notification>>,
     /// Beavers ever named (for new names).
@@ -247,7 +248,7 @@ impl Colony {
     pub(crate) fn nav(&mut self) -> &mut nav::Nav {
         if self.nav.built_for != self.block_version {
             let v = self.block_version;
-            self.nav.rebuild(self.buildings.values().map(|b| &**b), v);
+            self.nav.rebuild(self.buildings.values(), v);
         }
         &mut self.nav
     }

@@ -426,7 +426,7 @@ impl World {
         self.colony.placed += 1;
         b.seq = self.colony.placed;
         let kind = b.kind();
-        self.colony.buildings.insert(id, b.into());
+        self.colony.buildings.insert(id, b);
         self.colony.index_building(id);
         let day = self.day();
         self.announce_entity(id, "building", p.prefab);

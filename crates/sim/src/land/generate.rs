@@ -12,6 +12,8 @@
 //!   dry land. Counts are per 128x128 and scale with the map's area.
 //! - Nothing stands within `startClearRadius` of the start spot or in the river.
 
+use std::collections::BTreeMap;
+
 use crate::catalog::{PlantKind, nature, world_rules};
 use crate::ids::IdGen;
 use crate::map::{Map, RiverAxis};
@@ -120,13 +122,13 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     let mut soil = Soil::new(n);
     soil.recompute(map.terrain(), &water);
     let mut land = Land {
-        water: water.into(),
-        soil: soil.into(),
-        plants: Default::default(),
-        ruins: Default::default(),
-        occupant: vec![None; n].into(),
-        cutting: vec![false; n].into(),
-        planting: Default::default(),
+        water,
+        soil,
+        plants: BTreeMap::new(),
+        ruins: BTreeMap::new(),
+        occupant: vec![None; n],
+        cutting: vec![false; n],
+        planting: BTreeMap::new(),
         wind: Wind {
             strength: 0.0,
             direction: 0.0,

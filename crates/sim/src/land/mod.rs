@@ -21,7 +21,6 @@ mod views;
 mod water;
 mod wind;
 
-use crate::shared::Shared;
 use std::collections::BTreeMap;
 
 use serde_json::json;
@@ -50,20 +49,19 @@ pub(crate) use wind::Wind;
 /// The ChaCha8 stream of the game seed that drives the land (features, spreading, wind).
 pub const LAND_STREAM: u64 = 0x6c61_6e64; // "land"
 
-/// All land state of a world. The grids and tables are copy-on-write (`Shared`): a snapshot
-/// shares what a write or a tick did not touch.
+/// All land state of a world.
 #[derive(Debug, Clone)]
 pub(crate) struct Land {
-    pub water: Shared<Water>,
-    pub soil: Shared<Soil>,
-    pub plants: Shared<BTreeMap<i32, Plant>>,
-    pub ruins: Shared<BTreeMap<i32, Ruin>>,
+    pub water: Water,
+    pub soil: Soil,
+    pub plants: BTreeMap<i32, Plant>,
+    pub ruins: BTreeMap<i32, Ruin>,
     /// Entity standing on each tile (plant or ruin id), if any.
-    pub occupant: Shared<Vec<Option<i32>>>,
+    pub occupant: Vec<Option<i32>>,
     /// Tiles marked as cutting area.
-    pub cutting: Shared<Vec<bool>>,
+    pub cutting: Vec<bool>,
     /// Planting marks: tile index -> species index.
-    pub planting: Shared<BTreeMap<u32, u16>>,
+    pub planting: BTreeMap<u32, u16>,
     pub wind: Wind,
     pub rng: WorldRng,
     pub ids: IdGen,

@@ -302,17 +302,16 @@ impl LandSave {
             planting.insert(i as u32, s);
         }
         Ok(Land {
-            water: water.into(),
+            water,
             soil: Soil {
                 moisture: self.moisture,
                 contamination: self.contamination,
-            }
-            .into(),
-            plants: plants.into(),
-            ruins: ruins.into(),
-            occupant: occupant.into(),
-            cutting: cutting.into(),
-            planting: planting.into(),
+            },
+            plants,
+            ruins,
+            occupant,
+            cutting,
+            planting,
             wind: self.wind,
             rng: WorldRng::from_state(&self.rng)?,
             ids: self.next_id,
