@@ -363,6 +363,17 @@ def keep_logs(t: Turn, pile: int) -> None:
         t.say(f"could not reserve the pile for logs: {e}")
 
 
+def first_warehouse(t: Turn) -> None:
+    """A warehouse at once: the district center takes no deliveries, so without one the berries
+    gathered and the crops harvested stay in their flags and farms, out of reach of the hungry."""
+    if t.count(t.kit.warehouse) == 0:
+        placed = t.place(
+            t.kit.warehouse, (t.dc["x"], t.dc["y"]), REACH // 2, "room for food"
+        )
+        if placed:
+            t.prioritize(placed, workplace=False)
+
+
 def tanks(t: Turn) -> None:
     """Tanks enough for the next hazard and a margin."""
     dc = (t.dc["x"], t.dc["y"])
@@ -562,18 +573,20 @@ def play(c: colony.Colony) -> None:
     )
     # Pumps first (beavers die of thirst within days), then the farm before the starting berries
     # run out, free flags for wood and berries, tanks, homes, and the rest.
-    # Pumps first (beavers die of thirst within days) with a tank and a pile for the logs,
-    # then the farm before the starting berries run out, free flags for wood and berries,
+    # Pumps first (beavers die of thirst within days) with a tank, a pile for the logs and a
+    # warehouse for food (the district center takes no deliveries), then the farm before the
+    # starting berries run out, free flags for wood and berries, room for what they bring,
     # homes (the homeless are unhappy and do not breed), more tanks, and the rest.
     needs = (
         pumps,
         first_tank,
         log_pile,
+        first_warehouse,
         food,
         wood,
+        storage,
         homes,
         tanks,
-        storage,
         science,
         forestry,
     )
