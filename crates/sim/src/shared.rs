@@ -4,88 +4,49 @@
 //! write or a tick did not touch. Reads and writes look like those of a plain `T` (`Deref`,
 //! `DerefMut`); saves see the plain `T` (serde transparent).
 //!
-//! The systems write through `DerefMut` in tight loops (an element of a grid at a time), so a
-//! write must not cost an atomic read-modify-write each time, as `Arc::make_mut` does: each
-//! `Shared` remembers whether it knows itself the sole owner (`unique`), and only a write
-//! without that knowledge goes through `make_mut`.
+//! Whole tables are shared, not their entries or the grids inside a table: finer sharing put an
+//! indirection (and `make_mut`'s atomics) into the systems' inner loops and made a game day of
+//! the large colony 30-45% slower (docs/performance.md).
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A copy-on-write value (see the module documentation).
-pub struct Shared<T> {
-    arc: Arc<T>,
-    /// True only while this `Shared` is known to be the sole owner of `arc` (no other `Arc` and
-    /// no `Weak`): set after `Arc::make_mut` (which makes it so) or at creation, cleared by every
-    /// clone (the only way another `Arc` of it is made: `arc` never leaves this type).
-    unique: AtomicBool,
-}
+#[derive(Default, PartialEq, Eq)]
+pub struct Shared<T>(Arc<T>);
 
 impl<T> Shared<T> {
     /// Wraps a value.
     pub fn new(value: T) -> Shared<T> {
-        Shared {
-            arc: Arc::new(value),
-            unique: AtomicBool::new(true),
-        }
+        Shared(Arc::new(value))
     }
 
     /// Whether `a` and `b` are the very same value (not copied apart yet).
     pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
-        Arc::ptr_eq(&a.arc, &b.arc)
+        Arc::ptr_eq(&a.0, &b.0)
     }
 }
-
-impl<T: Default> Default for Shared<T> {
-    fn default() -> Self {
-        Shared::new(T::default())
-    }
-}
-
-impl<T: PartialEq> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        *self.arc == *other.arc
-    }
-}
-
-impl<T: Eq> Eq for Shared<T> {}
 
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
-        // Cleared before the second owner exists; a `&mut` of this `Shared` (the only way to
-        // read `unique` as true and write) cannot be alive while `&self` is.
-        self.unique.store(false, Ordering::Relaxed);
-        Shared {
-            arc: Arc::clone(&self.arc),
-            unique: AtomicBool::new(false),
-        }
+        Shared(Arc::clone(&self.0))
     }
 }
 
 impl<T> Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.arc
+        &self.0
     }
 }
 
 impl<T: Clone> DerefMut for Shared<T> {
-    /// Copies the value first when another `Shared` may still hold it.
+    /// Copies the value first when another `Shared` still holds it.
     fn deref_mut(&mut self) -> &mut T {
-        if *self.unique.get_mut() {
-            // SAFETY: `unique` is true, so this `Shared` is the sole owner of the allocation (no
-            // other `Arc` or `Weak` of it exists; see the field's invariant), and `&mut self`
-            // rules out any other reference to it for the returned borrow's life. This is what
-            // `Arc::get_mut` returns for a sole owner, without its atomic check.
-            return unsafe { &mut *Arc::as_ptr(&self.arc).cast_mut() };
-        }
-        let value = Arc::make_mut(&mut self.arc);
-        *self.unique.get_mut() = true;
-        value
+        Arc::make_mut(&mut self.0)
     }
 }
 
@@ -96,7 +57,7 @@ where
     type Item = <&'a T as IntoIterator>::Item;
     type IntoIter = <&'a T as IntoIterator>::IntoIter;
     fn into_iter(self) -> Self::IntoIter {
-        (&*self.arc).into_iter()
+        (&*self.0).into_iter()
     }
 }
 
@@ -108,13 +69,13 @@ impl<T> From<T> for Shared<T> {
 
 impl<T: fmt::Debug> fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.arc.fmt(f)
+        self.0.fmt(f)
     }
 }
 
 impl<T: Serialize> Serialize for Shared<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.arc.serialize(s)
+        self.0.serialize(s)
     }
 }
 
