@@ -258,7 +258,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/ping', None, None)
 
     def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by water depth (deepest first); others by not flooded, then reachable, then path distance from the district center's entrance, then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
         return self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
@@ -538,7 +538,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/ping', None, None)
 
     async def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by water depth (deepest first); others by not flooded, then reachable, then path distance from the district center's entrance, then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
         return await self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     async def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
