@@ -185,9 +185,9 @@ class Routes(SyncBase):
         """``POST /api/building/workers``: Sets a workplace's desired workers, clamped to 0..maxWorkers (0 leaves it unstaffed); workers over the new number leave at once. Not a workplace: `invalid_type`."""
         return self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
-    def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius` filters). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
-        return self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id), None)
+    def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        return self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     def crop_demolish(self, *, id: int) -> Any:
         """``POST /api/crop/demolish``: Removes a crop."""
@@ -465,9 +465,9 @@ class AsyncRoutes(AsyncBase):
         """``POST /api/building/workers``: Sets a workplace's desired workers, clamped to 0..maxWorkers (0 leaves it unstaffed); workers over the new number leave at once. Not a workplace: `invalid_type`."""
         return await self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
-    async def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius` filters). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
-        return await self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id), None)
+    async def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        return await self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     async def crop_demolish(self, *, id: int) -> Any:
         """``POST /api/crop/demolish``: Removes a crop."""

@@ -148,6 +148,29 @@ const ENTITY_LIST: &[Param] = &{
     all
 };
 
+/// The query parameters of the building list: the entity list's, `role` and `exclude`.
+const BUILDING_LIST: &[Param] = &{
+    let mut all = [LIST_PARAMS[0]; 10];
+    let mut i = 1;
+    while i < ENTITY_LIST.len() {
+        all[i] = ENTITY_LIST[i];
+        i += 1;
+    }
+    all[8] = p(
+        "role",
+        Str,
+        false,
+        "only these roles, comma-separated (water,food,wood,housing,storage,paths,...)",
+    );
+    all[9] = p(
+        "exclude",
+        Str,
+        false,
+        "leave these roles out, comma-separated (exclude:paths drops paths and stairs)",
+    );
+    all
+};
+
 /// The `id` of a building action.
 const BUILDING_ID: Param = p("id", Int, true, "building id (from `colony buildings`)");
 
@@ -600,8 +623,8 @@ pub const ROUTES: &[Route] = &[
         Get,
         "/api/buildings",
         "buildings",
-        "List buildings (detail:full for every field, id:N for one); paginated and filtered",
-        ENTITY_LIST,
+        "List buildings (detail:full for every field, id:N for one, role:water,food or exclude:paths); paginated and filtered",
+        BUILDING_LIST,
     ),
     route(
         Get,

@@ -94,7 +94,8 @@ impl Entity for BuildingView {
     }
 }
 
-/// Buildings (paginated; `name`, `x`/`y`/`radius` filters). `detail=basic` (default) gives rows
+/// Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food`
+/// keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows
 /// `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every
 /// field of the Building table (json: a member is absent when the building lacks that component;
 /// toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by
@@ -102,7 +103,9 @@ impl Entity for BuildingView {
 #[utoipa::path(get, path = "/api/buildings", tag = "colony",
     params(ListParams,
         ("detail" = Option<String>, Query, description = "basic (default) or full"),
-        ("id" = Option<i64>, Query, description = "one building, full detail")),
+        ("id" = Option<i64>, Query, description = "one building, full detail"),
+        ("role" = Option<String>, Query, description = "only these roles, comma-separated (water, food, wood, housing, storage, paths, ...)"),
+        ("exclude" = Option<String>, Query, description = "leave these roles out, comma-separated: exclude=paths drops paths and stairs")),
     responses((status = 200, body = Vec<BuildingRow>)))]
 async fn buildings(
     State(state): State<AppState>,
@@ -110,7 +113,48 @@ async fn buildings(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<axum::response::Response, AppError> {
     let w = state.host.snapshot();
-    EntityQuery::serve(&q, &ext, |id| w.building_view(id), |_| w.buildings())
+    let only = roles_in(&q, "role")?;
+    let exclude = roles_in(&q, "exclude")?.unwrap_or_default();
+    EntityQuery::serve(
+        &q,
+        &ext,
+        |id| w.building_view(id),
+        |_| {
+            w.buildings()
+                .into_iter()
+                .filter(|b| only.as_ref().is_none_or(|r| r.contains(&b.role)))
+                .filter(|b| !exclude.contains(&b.role))
+                .collect()
+        },
+    )
+}
+
+/// The roles a `role` or `exclude` query names (comma-separated, any case), or `invalid_param`
+/// listing the roles there are. `None` when the query does not have the key.
+fn roles_in(q: &HashMap<String, String>, key: &str) -> Result<Option<Vec<String>>, AppError> {
+    let Some(v) = q.get(key) else {
+        return Ok(None);
+    };
+    let known: std::collections::BTreeSet<&str> = sim::content::content()
+        .buildings
+        .values()
+        .map(|b| b.role.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for r in v.split(',').map(|r| r.trim().to_ascii_lowercase()) {
+        if r.is_empty() {
+            continue;
+        }
+        if !known.contains(r.as_str()) {
+            let list: Vec<&str> = known.iter().copied().collect();
+            return Err(invalid_param(
+                format!("{key}: no role {r:?}; roles: {}", list.join(", ")),
+                v.clone(),
+            ));
+        }
+        out.push(r);
+    }
+    Ok(Some(out))
 }
 
 /// `POST /api/building/place`.

@@ -1152,3 +1152,49 @@ async fn an_orientation_may_be_an_integer_as_well_as_a_name_or_a_digit() {
         .await;
     assert_eq!(code(&body), "invalid_param", "{body}");
 }
+
+#[tokio::test]
+async fn the_building_list_filters_by_role() {
+    let s = Server::start().await;
+    let (_, summary) = s.get("/api/summary?format=json").await;
+    let dc = &summary["districts"][0]["dc"];
+    let (ex, ey) = (
+        dc["entranceX"].as_i64().unwrap(),
+        dc["entranceY"].as_i64().unwrap(),
+    );
+    let (_, street) = s
+        .post(
+            "/api/path/place",
+            json!({"x1": ex, "y1": ey, "x2": ex, "y2": ey - 6}),
+        )
+        .await;
+    assert!(street["placed"]["paths"].as_u64().unwrap() >= 5, "{street}");
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, all) = s.get("/api/buildings?limit=0&format=json").await;
+    assert!(names(&all).iter().any(|n| n == "Path"));
+    let (_, no_paths) = s
+        .get("/api/buildings?limit=0&exclude=paths&format=json")
+        .await;
+    assert_eq!(names(&no_paths), ["DistrictCenter.Folktails"]);
+    let (_, paths) = s.get("/api/buildings?limit=0&role=PATHS&format=json").await;
+    assert!(!names(&paths).is_empty() && names(&paths).iter().all(|n| n == "Path"));
+    let (_, some) = s
+        .get("/api/buildings?limit=0&role=district,water&format=json")
+        .await;
+    assert_eq!(names(&some), ["DistrictCenter.Folktails"]);
+    // The page's total counts what the filter kept.
+    let (_, page) = s.get("/api/buildings?exclude=paths&format=json").await;
+    assert_eq!(page["total"], 1, "{page}");
+    let (_, bad) = s.get("/api/buildings?role=roads").await;
+    assert_eq!(crate::support::code(&bad), "invalid_param", "{bad}");
+    assert!(
+        bad["error"].as_str().unwrap().contains("roles: automation"),
+        "{bad}"
+    );
+}
