@@ -447,10 +447,9 @@ def plant_around(
     crop in the kit, on moist soil only)."""
     crop = crop or t.kit.crops[0]
     try:
-        spots = t.c.planting_find(crop=crop, id=farm["id"])
+        spots = t.c.planting_find(crop=crop, id=farm["id"])["spots"]
     except colony.ColonyError:
         return
-    spots = spots.get("spots", spots) if isinstance(spots, dict) else spots
     free = [
         s for s in spots if (s.get("moist") or not moist_only) and not s.get("planted")
     ]

@@ -210,10 +210,9 @@ impl crate::world::World {
     pub fn stock_days(&self, stock: &BTreeMap<String, u32>, beavers: u32) -> (f64, f64) {
         let consumption = &crate::colony::rules::colony_rules().consumption;
         let mode = crate::catalog::world_rules().mode(self.mode);
-        let goods = &crate::content::content().goods;
         let food: u32 = stock
             .iter()
-            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
+            .filter(|(g, _)| crate::colony::is_food(g))
             .map(|(_, n)| n)
             .sum();
         let water = stock.get("Water").copied().unwrap_or(0);

@@ -334,25 +334,18 @@ impl SummaryJson {
         // The same formula the hourly history records (`World::stock_days`).
         let (food_days, water_days) = w.stock_days(&stock, beavers);
         let flows = w.flows();
-        let goods = &sim::content::content().goods;
-        let net = |food: bool| -> f64 {
+        let net = |pick: fn(&str) -> bool| -> f64 {
             let sum: f64 = flows
                 .iter()
-                .filter(|(g, _)| {
-                    if food {
-                        goods.get(*g).is_some_and(|g| g.category == "food")
-                    } else {
-                        *g == "Water"
-                    }
-                })
+                .filter(|(g, _)| pick(g))
                 .map(|(_, f)| f.net_per_day)
                 .sum();
             (sum * 10.0).round() / 10.0
         };
-        let (food_net, water_net) = (net(true), net(false));
+        let (food_net, water_net) = (net(sim::colony::is_food), net(|g| g == "Water"));
         let food_stock: u32 = stock
             .iter()
-            .filter(|(g, _)| goods.get(*g).is_some_and(|g| g.category == "food"))
+            .filter(|(g, _)| sim::colony::is_food(g))
             .map(|(_, n)| *n)
             .sum();
         let at_net = |n: u32, net: f64| {

@@ -48,6 +48,23 @@ async fn place_best(s: &Server, prefab: &str) -> Value {
     placed
 }
 
+/// Lays a street of six paths out of the district center's door.
+async fn lay_street(s: &Server) {
+    let (_, summary) = s.get("/api/summary?format=json").await;
+    let dc = &summary["districts"][0]["dc"];
+    let (ex, ey) = (
+        dc["entranceX"].as_i64().unwrap(),
+        dc["entranceY"].as_i64().unwrap(),
+    );
+    let (_, street) = s
+        .post(
+            "/api/path/place",
+            json!({"x1": ex, "y1": ey, "x2": ex, "y2": ey - 6}),
+        )
+        .await;
+    assert!(street["placed"]["paths"].as_u64().unwrap() >= 5, "{street}");
+}
+
 /// Posts a body that must be refused with `code`; returns the error body.
 async fn refused(s: &Server, path: &str, body: Value, code: &str) -> Value {
     let (_, answer) = s.post(path, body.clone()).await;
@@ -332,19 +349,7 @@ async fn placing_finding_and_demolishing() {
     let (x1, y1, x2, y2) = NEAR_DC;
     // A street out of the district center's door: spots beside it are reachable (none stands
     // beside the door itself, which stays open).
-    let (_, summary) = s.get("/api/summary?format=json").await;
-    let dc = &summary["districts"][0]["dc"];
-    let (ex, ey) = (
-        dc["entranceX"].as_i64().unwrap(),
-        dc["entranceY"].as_i64().unwrap(),
-    );
-    let (_, street) = s
-        .post(
-            "/api/path/place",
-            json!({"x1": ex, "y1": ey, "x2": ex, "y2": ey - 6}),
-        )
-        .await;
-    assert!(street["placed"]["paths"].as_u64().unwrap() >= 5, "{street}");
+    lay_street(&s).await;
     let area = json!({"prefab": "Lodge.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
     let (_, found) = s
         .post("/api/placement/find?format=json", area.clone())
@@ -1156,19 +1161,7 @@ async fn an_orientation_may_be_an_integer_as_well_as_a_name_or_a_digit() {
 #[tokio::test]
 async fn the_building_list_filters_by_role() {
     let s = Server::start().await;
-    let (_, summary) = s.get("/api/summary?format=json").await;
-    let dc = &summary["districts"][0]["dc"];
-    let (ex, ey) = (
-        dc["entranceX"].as_i64().unwrap(),
-        dc["entranceY"].as_i64().unwrap(),
-    );
-    let (_, street) = s
-        .post(
-            "/api/path/place",
-            json!({"x1": ex, "y1": ey, "x2": ex, "y2": ey - 6}),
-        )
-        .await;
-    assert!(street["placed"]["paths"].as_u64().unwrap() >= 5, "{street}");
+    lay_street(&s).await;
     let names = |v: &Value| -> Vec<String> {
         v.as_array()
             .unwrap()

@@ -48,7 +48,7 @@ pub(crate) fn carry_units(good: &str) -> u32 {
 }
 
 /// Whether a good is food (eaten for Hunger).
-pub(crate) fn is_food(good: &str) -> bool {
+pub fn is_food(good: &str) -> bool {
     content()
         .goods
         .get(good)

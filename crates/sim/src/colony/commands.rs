@@ -562,13 +562,12 @@ impl World {
                     });
                 // Nor a spot that stands on the district center's doorstep or within two tiles
                 // of it: the center's door must stay open for paths in every direction.
+                let tiles = super::geometry::footprint(s, p.x.into(), p.y.into(), o);
                 let walls_dc = dc_door.is_some_and(|d| {
                     !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs)
-                        && super::geometry::footprint(s, p.x.into(), p.y.into(), o)
-                            .iter()
-                            .any(|(tx, ty)| {
-                                (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 2
-                            })
+                        && tiles.iter().any(|(tx, ty)| {
+                            (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 2
+                        })
                 });
                 if door_blocked || walls_dc {
                     continue;
@@ -600,12 +599,10 @@ impl World {
                     };
                     (access, distance)
                 };
-                let flooded = super::geometry::footprint(s, p.x.into(), p.y.into(), o)
-                    .iter()
-                    .any(|(tx, ty)| {
-                        self.water_depth(*tx as u32, *ty as u32)
-                            > super::rules::colony_rules().colony.flooded_depth.value
-                    });
+                let flooded = tiles.iter().any(|(tx, ty)| {
+                    self.water_depth(*tx as u32, *ty as u32)
+                        > super::rules::colony_rules().colony.flooded_depth.value
+                });
                 let spot = PlacementSpot {
                     x: p.x,
                     y: p.y,

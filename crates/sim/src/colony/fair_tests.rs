@@ -40,23 +40,9 @@ fn place_joined(w: &mut World, prefab: &str, off: (i64, i64), r: i64) -> i32 {
         route.errors.is_empty() && route.stopped_at.is_none(),
         "{prefab}: {route:?}"
     );
-    w.finish_building(id);
-    // The path too, so the building is in the district at once.
-    let sites: Vec<i32> = w
-        .colony
-        .buildings
-        .iter()
-        .filter(|(_, b)| !b.finished)
-        .map(|(id, _)| *id)
-        .collect();
-    for site in sites {
-        w.finish_building(site);
-    }
+    // The building and its path, so it is in the district at once.
+    super::fixtures::finish_all(w);
     id
-}
-
-fn statuses(w: &World, id: i32) -> Vec<String> {
-    w.building_statuses(id)
 }
 
 #[test]
@@ -104,7 +90,7 @@ fn a_pump_takes_a_worker_from_a_lumberjack_when_no_one_is_idle() {
         .filter(|f| w.colony.buildings[f].workers.is_empty())
         .collect();
     assert_eq!(empty.len(), 1, "one lumberjack gave its worker");
-    let why = statuses(&w, empty[0]);
+    let why = w.building_statuses(empty[0]);
     assert!(
         why.contains(&"unstaffed".to_owned())
             && why.contains(&"unstaffed: lower priority".to_owned()),
@@ -128,13 +114,14 @@ fn producers_say_why_they_stall() {
     let mut w = crate::testutil::world();
     let flag = place_joined(&mut w, "LumberjackFlag.Folktails", (0, -8), 3);
     assert!(
-        statuses(&w, flag).contains(&"no trees marked in range".to_owned()),
+        w.building_statuses(flag)
+            .contains(&"no trees marked in range".to_owned()),
         "{:?}",
-        statuses(&w, flag)
+        w.building_statuses(flag)
     );
     let b = w.colony.buildings.get_mut(&flag).unwrap();
     b.inventory.insert("Log".to_owned(), 4);
-    let why = statuses(&w, flag);
+    let why = w.building_statuses(flag);
     assert!(why.contains(&"no storage for Log".to_owned()), "{why:?}");
     assert!(!why.contains(&"output full".to_owned()), "{why:?}");
     let cap = w.colony.buildings[&flag].capacity();
@@ -144,10 +131,13 @@ fn producers_say_why_they_stall() {
         .unwrap()
         .inventory
         .insert("Log".to_owned(), cap);
-    assert!(statuses(&w, flag).contains(&"output full".to_owned()));
+    assert!(
+        w.building_statuses(flag)
+            .contains(&"output full".to_owned())
+    );
     // A pile takes logs: that stall is gone, and the alert says the rest.
     place_joined(&mut w, "LargePile.Folktails", (6, -6), 4);
-    let why = statuses(&w, flag);
+    let why = w.building_statuses(flag);
     assert!(!why.contains(&"no storage for Log".to_owned()), "{why:?}");
     assert!(
         w.alerts()

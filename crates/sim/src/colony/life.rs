@@ -576,6 +576,10 @@ impl World {
                 idle.entry(bv.district).or_default().push_back(*id);
             }
         }
+        // Searches for a worker to take that found none, by (district, rank, short): vacancies
+        // come best-first, so a later one of the same kind would find none either.
+        let mut dry = std::collections::BTreeSet::new();
+        let mut food_short: BTreeMap<i32, bool> = BTreeMap::new();
         for (_, _, _, bid) in open {
             loop {
                 let b = &self.colony.buildings[&bid];
@@ -584,7 +588,36 @@ impl World {
                 }
                 let district = b.district;
                 let idle_one = idle.get_mut(&district).and_then(|q| q.pop_front());
-                let Some(w) = idle_one.or_else(|| self.take_worker_for(bid)) else {
+                let w = match idle_one {
+                    Some(w) => Some(w),
+                    None => {
+                        let short = match b.spec().role.as_str() {
+                            "water" => true,
+                            "food" => district.is_some_and(|d| {
+                                *food_short
+                                    .entry(d)
+                                    .or_insert_with(|| self.food_days(d) < FOOD_SHORT_DAYS)
+                            }),
+                            _ => false,
+                        };
+                        let key = (
+                            district,
+                            b.workplace_priority,
+                            super::building::vital_rank(b.spec()),
+                            short,
+                        );
+                        if dry.contains(&key) {
+                            None
+                        } else {
+                            let taken = self.take_worker_for(bid, short);
+                            if taken.is_none() {
+                                dry.insert(key);
+                            }
+                            taken
+                        }
+                    }
+                };
+                let Some(w) = w else {
                     break;
                 };
                 self.colony
@@ -602,10 +635,10 @@ impl World {
     /// A worker moved to workplace `to` from the lowest-ranked staffed workplace of its district
     /// (rank: workplace priority, then how vital its role is: water, food, wood, the rest). Any
     /// workplace of a lower priority gives way; at the same priority only a less vital one, and
-    /// only when the district is short of what `to` makes: always for water (a pump is never
-    /// left empty while a lumberjack works), for food when the district holds less than
-    /// [`FOOD_SHORT_DAYS`] of eating. `None` when no workplace gives way.
-    fn take_worker_for(&mut self, to: i32) -> Option<i32> {
+    /// only when the district is `short` of what `to` makes (the caller decides: always for
+    /// water, so a pump is never left empty while a lumberjack works; for food when the district
+    /// holds less than [`FOOD_SHORT_DAYS`] of eating). `None` when no workplace gives way.
+    fn take_worker_for(&mut self, to: i32, short: bool) -> Option<i32> {
         let rank = |b: &super::building::Building| {
             (
                 std::cmp::Reverse(b.workplace_priority),
@@ -614,11 +647,6 @@ impl World {
         };
         let target = &self.colony.buildings[&to];
         let (want, district) = (rank(target), target.district);
-        let short = match target.spec().role.as_str() {
-            "water" => true,
-            "food" => district.is_some_and(|d| self.food_days(d) < FOOD_SHORT_DAYS),
-            _ => false,
-        };
         let priority = target.workplace_priority;
         let donor = self
             .colony

@@ -17,6 +17,7 @@
 pub mod ailments;
 pub mod beaver;
 mod behave;
+pub use behave::is_food;
 pub mod building;
 mod commands;
 mod distribute;
