@@ -153,6 +153,12 @@ impl Server {
             if let Ok(r) = self.client.get(self.url("/api/ping")).send().await
                 && r.status().is_success()
             {
+                // Another test's colonyd may hold the port ours failed to bind (it then exits
+                // at once): the answer counts only if ours is still running a moment later.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().unwrap()) {
+                    return Err(status.to_string());
+                }
                 return Ok(());
             }
             if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().unwrap()) {
