@@ -337,18 +337,23 @@ fn mark_farm_plots(w: &mut World, farm: i32, crop: &str, z: i64) {
 }
 
 /// Places a Folktails lumberjack flag by the densest forest within 40 tiles of the district
-/// center, joined to the network. Returns its id.
+/// center that a path can reach, joined to the network. Returns its id.
 fn lumberjack_by_nearest_forest(w: &mut World) -> i32 {
     let door = dc_door(w);
     let (dx, dy, dz) = (door.0 as u32, door.1 as u32, door.2 as u32);
-    let t0 = w.tree_clusters_near(dx, dy, dz, 40)[0].clone();
-    let (tx, ty) = (i64::from(t0.x), i64::from(t0.y));
-    place_toward(
-        w,
-        "LumberjackFlag.Folktails",
-        (tx - 6, ty - 6, tx + 6, ty + 6),
-        (tx, ty),
-    )
+    let clusters = w.tree_clusters_near(dx, dy, dz, 40);
+    clusters
+        .iter()
+        .find_map(|c| {
+            let (tx, ty) = (i64::from(c.x), i64::from(c.y));
+            try_place_toward(
+                w,
+                "LumberjackFlag.Folktails",
+                (tx - 6, ty - 6, tx + 6, ty + 6),
+                (tx, ty),
+            )
+        })
+        .expect("a forest a path can reach")
 }
 
 /// Marks every tree within 20 tiles of a lumberjack's flag, at level `z`, for cutting.
@@ -406,7 +411,7 @@ fn an_idle_colony_dies_of_thirst_within_days() {
 
 #[test]
 fn a_sensible_opening_is_alive_and_growing_at_day_30() {
-    let mut w = World::new(&game(11, Faction::Folktails));
+    let mut w = World::new(&game(8, Faction::Folktails));
     sensible_opening(&mut w);
     for day in 0..30 {
         w.advance_ticks(ticks_per_day());
@@ -575,7 +580,7 @@ fn materials_gate_construction() {
 
 #[test]
 fn iron_teeth_breeding_pods_grow_the_colony() {
-    let mut w = World::new(&game(11, Faction::IronTeeth));
+    let mut w = World::new(&game(10, Faction::IronTeeth));
     sensible_opening(&mut w);
     let pods: Vec<i32> = w
         .buildings()
@@ -721,7 +726,9 @@ fn the_history_balances_every_good_produced_and_consumed() {
 
 #[test]
 fn a_drought_dries_the_pumps_and_stored_water_carries_the_colony() {
-    let mut w = World::new(&game(11, Faction::Folktails));
+    // Seed 10: the first drought dries the river at the opening's pumps. On most maps since the
+    // start area moved downstream (issue 15) pools stay under the pumps through a short drought.
+    let mut w = World::new(&game(10, Faction::Folktails));
     sensible_opening(&mut w);
     let pumps: Vec<i32> = w
         .buildings()
@@ -772,15 +779,17 @@ struct DroughtRun {
     alive: u32,
 }
 
-/// Hard mode, seed 32: the opening (with `extra` more tanks) meets a 2-day drought from day 8, then
-/// a long one from day 21 that dries the pumps for five days. Runs to day 28. The seed was chosen
-/// by running the opening on Hard-mode seeds 1-40 for 42 days and keeping one whose food holds and
-/// whose second drought dries the pumps long enough to kill (weather rolls do not depend on the
-/// map size). A change to the colony's behaviour can move the dry days: probe again if it fails.
+/// Hard mode, seed 8: the opening (with `extra` more tanks) meets a 3-day drought from day 8, then
+/// a 7-day one in cycle 2 that dries the pumps. Runs to day 28. The seed was chosen among the
+/// Hard-mode seeds whose second drought lasts 7-8 days (weather rolls do not depend on the map)
+/// by running this test, keeping one whose food holds and whose long drought kills without stored
+/// water. A change to the colony's behaviour or the map generator can move the dry days: probe
+/// again if it fails.
 fn long_drought(extra: usize) -> DroughtRun {
     let mut w = World::new(&NewGame {
         mode: GameMode::Hard,
-        ..game(32, Faction::Folktails)
+        // Seed 8: a short first drought (3 days), then a long one (7 days) in cycle 2.
+        ..game(8, Faction::Folktails)
     });
     opening_with_tanks(&mut w, extra);
     let mut run = DroughtRun {

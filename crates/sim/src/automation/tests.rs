@@ -645,18 +645,27 @@ fn a_depth_sensor_through_a_relay_holds_a_reservoir_level_with_a_floodgate() {
     ] {
         w.unlock(p).unwrap();
     }
-    // A row across the river near the colony: banks of height 4 on both sides, a bed of 2.
+    // A row across the river near the colony, from land of height 4 to land of height 4.
     let (sx, sy, _) = w.map.start_spot();
     let mut crossing = None;
-    'rows: for y in sy - 12..sy + 12 {
-        let wet: Vec<u32> = (sx - 20..sx + 6)
+    'rows: for y in sy - 12..(sy + 12).min(w.map.height() - 9) {
+        let wet: Vec<u32> = (sx.saturating_sub(30)..sx + 6)
             .filter(|x| w.water_depth(*x, y) > 0.05)
             .collect();
-        let (Some(&x0), Some(&x1)) = (wet.first(), wet.last()) else {
+        let (Some(&(mut x0)), Some(&(mut x1))) = (wet.first(), wet.last()) else {
             continue;
         };
-        if wet.len() as u32 != x1 - x0 + 1
-            || wet.len() > 8
+        if wet.len() as u32 != x1 - x0 + 1 {
+            continue;
+        }
+        // The dry bank tiles beside the water belong to the crossing too.
+        while x0 > 1 && w.map.terrain_height(x0 - 1, y) < 4 {
+            x0 -= 1;
+        }
+        while w.map.terrain_height(x1 + 1, y) < 4 {
+            x1 += 1;
+        }
+        if x1 - x0 + 1 > 12
             || w.map.terrain_height(x0 - 1, y) < 4
             || w.map.terrain_height(x1 + 1, y) < 4
         {

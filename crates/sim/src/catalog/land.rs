@@ -58,6 +58,7 @@ pub struct WaterSimulation {
 pub struct SourceGeneration {
     pub count: [u32; 2],
     pub strength: [f64; 2],
+    pub total_strength_max: f64,
     pub badwater_count: u32,
     pub badwater_strength: [f64; 2],
     pub badwater_min_distance_from_start: u32,

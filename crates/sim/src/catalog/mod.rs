@@ -164,6 +164,8 @@ pub struct MapGeneration {
     pub river_min_half_width: f64,
     pub start_area_size: u32,
     pub start_area_ramp: u32,
+    pub start_area_along: f64,
+    pub start_area_jitter: f64,
 }
 
 /// Population facts (used by later systems).
@@ -265,6 +267,8 @@ mod tests {
         // Saves write one base-36 digit per terrain column.
         assert!(r.map.max_terrain_height.value < 36);
         assert!(g.terrace_step >= 1);
+        assert!((0.0..=1.0).contains(&g.start_area_along));
+        assert!((0.0..0.5).contains(&g.start_area_jitter));
         assert_eq!(r.population.starting_colony.value.adults, 8);
     }
 

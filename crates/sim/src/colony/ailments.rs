@@ -463,7 +463,9 @@ mod tests {
             }
         }
         assert_eq!(w.colony.buildings[&bed].district, Some(dc));
-        let bot_assembler = build(&mut w, "BotAssembler.Folktails", x, y + 4, z, "south");
+        let s = crate::content::content().buildings["BotAssembler.Folktails"].size;
+        let (bx, by, bz) = flat_area(&mut w, s.x, s.y);
+        let bot_assembler = build(&mut w, "BotAssembler.Folktails", bx, by, bz, "south");
         w.injury_roll(id, bot_assembler, 10_000.0);
         assert_eq!(need(&w, id, INJURY), -1.0);
         w.colony.beavers.get_mut(&id).unwrap().plan.clear();

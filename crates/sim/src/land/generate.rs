@@ -62,13 +62,19 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     let river = map.river();
     let [lo, hi] = river.spans[0];
     let count = rng.range_u32(gen_rules.count[0], gen_rules.count[1]);
-    for k in 0..count {
+    let strengths: Vec<f64> = (0..count)
+        .map(|_| rng.range_f64(gen_rules.strength[0], gen_rules.strength[1]))
+        .collect();
+    // No more water than the channel carries below the valley floor.
+    let total: f64 = strengths.iter().sum();
+    let scale = (gen_rules.total_strength_max / total).min(1.0);
+    for (k, strength) in (0..count).zip(strengths) {
         let across = lo + ((hi - lo) * (2 * k + 1)) / (2 * count);
         let (x, y) = match river.axis {
             RiverAxis::AlongX => (0, across),
             RiverAxis::AlongY => (across, 0),
         };
-        let strength = rng.range_f64(gen_rules.strength[0], gen_rules.strength[1]);
+        let strength = strength * scale;
         water.sources.push(WaterSource {
             x,
             y,

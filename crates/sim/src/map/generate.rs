@@ -167,8 +167,9 @@ fn carve_start_area(
         RiverAxis::AlongY => width,
     });
     let r = i64::from(g.start_area_size / 2);
-    let jitter = along / 8;
-    let t0 = (along / 2 + i64::from(rng.range_u32(0, (2 * jitter) as u32)) - jitter)
+    let jitter = (g.start_area_jitter * along as f64) as i64;
+    let at = (g.start_area_along * along as f64) as i64;
+    let t0 = (at + i64::from(rng.range_u32(0, (2 * jitter) as u32)) - jitter)
         .clamp(r + 1, along - 2 - r);
     // The river's extent over the rows of the area (plus one row each way), so no meander
     // reaches into it.

@@ -310,8 +310,8 @@ fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flo
     let (sx, sy, _) = w.map.start_spot();
     let dc = *w.colony.districts.keys().next().unwrap();
     let mut wheels = Vec::new();
-    for y in sy.saturating_sub(30)..sy + 30 {
-        for x in sx.saturating_sub(30)..sx + 30 {
+    for y in sy.saturating_sub(30)..(sy + 30).min(w.map.height()) {
+        for x in sx.saturating_sub(30)..(sx + 30).min(w.map.width()) {
             let z = u32::from(w.map.terrain_height(x, y));
             for o in [Orientation::South, Orientation::West] {
                 if w.water_depth(x, y) < 0.5

@@ -336,24 +336,15 @@ fn locked_platforms_stop_the_route_at_the_first_one() {
 
 #[test]
 fn a_route_never_puts_two_things_on_one_tile() {
-    // Seed 7's default map: this route once planned stairs and a path on (38, 85).
+    // Seed 7's default map. Before the map generator's start area moved downstream (issue 15),
+    // the route (35, 88)->(38, 88) here planned stairs and a path on one tile; the routes below
+    // include such repairs (`repaired`).
     let mut w = World::new(&NewGame {
         seed: 7,
         ..NewGame::default()
     });
     unlock_stairs(&mut w);
     unlock_platforms(&mut w);
-    let plan = w
-        .path_snapshot(35, 88, 38, 88, "direct", 0)
-        .unwrap()
-        .graph()
-        .search();
-    assert!(
-        plan.searches > 1,
-        "the cheapest route doubles back over a tile"
-    );
-    let r = w.apply_path_plan(&plan);
-    assert_eq!(r.skipped, 0, "{r:?}");
     // Many routes on the generated map: every planned route can be placed whole.
     let (mw, mh) = (w.map.width() as i64, w.map.height() as i64);
     let mut rng = 12345u64;
