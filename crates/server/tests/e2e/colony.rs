@@ -6,8 +6,22 @@
 use crate::support::{Server, code};
 use serde_json::{Value, json};
 
-/// The area around the district center of the default game (seed 7, 64x64).
-const NEAR_DC: (i64, i64, i64, i64) = (20, 14, 44, 34);
+/// The district center's doorstep.
+async fn dc_door(s: &Server) -> (i64, i64) {
+    let (_, summary) = s.get("/api/summary?format=json").await;
+    let dc = &summary["districts"][0]["dc"];
+    (
+        dc["entranceX"].as_i64().unwrap(),
+        dc["entranceY"].as_i64().unwrap(),
+    )
+}
+
+/// The area within 12 tiles of the district center's doorstep (clamped to the map by the
+/// routes).
+async fn near_dc(s: &Server) -> (i64, i64, i64, i64) {
+    let (ex, ey) = dc_door(s).await;
+    (ex - 12, ey - 12, ex + 12, ey + 12)
+}
 
 /// Whether every row of an array has the same keys, all with scalar values.
 fn flat_and_uniform(rows: &Value) -> bool {
@@ -29,7 +43,7 @@ fn keys(v: &Value) -> Vec<&str> {
 /// Finds spots for a prefab near the district center and places it at the best one; returns
 /// the place answer.
 async fn place_best(s: &Server, prefab: &str) -> Value {
-    let (x1, y1, x2, y2) = NEAR_DC;
+    let (x1, y1, x2, y2) = near_dc(s).await;
     let (_, spots) = s
         .post(
             "/api/placement/find",
@@ -50,12 +64,7 @@ async fn place_best(s: &Server, prefab: &str) -> Value {
 
 /// Lays a street of six paths out of the district center's door.
 async fn lay_street(s: &Server) {
-    let (_, summary) = s.get("/api/summary?format=json").await;
-    let dc = &summary["districts"][0]["dc"];
-    let (ex, ey) = (
-        dc["entranceX"].as_i64().unwrap(),
-        dc["entranceY"].as_i64().unwrap(),
-    );
+    let (ex, ey) = dc_door(s).await;
     let (_, street) = s
         .post(
             "/api/path/place",
@@ -346,7 +355,7 @@ async fn buildings_list_in_both_formats_with_detail_and_id() {
 #[tokio::test]
 async fn placing_finding_and_demolishing() {
     let s = Server::start().await;
-    let (x1, y1, x2, y2) = NEAR_DC;
+    let (x1, y1, x2, y2) = near_dc(&s).await;
     // A street out of the district center's door: spots beside it are reachable (none stands
     // beside the door itself, which stays open).
     lay_street(&s).await;

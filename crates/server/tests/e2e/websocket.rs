@@ -270,10 +270,9 @@ async fn fast_readers_survive_whole_map_marks_and_long_advances() {
         readers.push(ws);
     }
     // A whole-map planting mark and clear: one event per tile (thousands), and a 30-day advance.
-    let (_, z) = s
-        .get("/api/tiles?x1=32&y1=32&x2=32&y2=32&format=json")
-        .await;
-    let z = z["tiles"][0]["terrain"].clone();
+    // At the district center's level: the flat start area is the largest stretch of one level.
+    let (_, dc) = s.get("/api/buildings?format=json").await;
+    let z = dc["items"][0]["z"].clone();
     let (_, marked) = s
         .post(
             "/api/planting/mark",
