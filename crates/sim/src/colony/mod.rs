@@ -31,6 +31,7 @@ pub mod nav;
 mod path_place;
 mod place;
 pub mod rules;
+mod status;
 mod views;
 pub mod wonder;
 
