@@ -544,9 +544,9 @@ impl World {
         &self,
         district: i32,
     ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
-        self.colony.buildings.iter().filter(move |(_, b)| {
-            b.finished && !b.paused && b.district == Some(district) && b.kind() == Kind::Attraction
-        })
+        self.colony
+            .buildings_in(district)
+            .filter(|(_, b)| b.finished && !b.paused && b.kind() == Kind::Attraction)
     }
 
     /// The finished attraction of the district serving the beaver's lowest leisure need.
@@ -955,11 +955,9 @@ impl World {
         let stores = c.stores_of(district);
         // Sources: stores (not those obtaining for themselves) and the outputs of producers.
         let producers: Vec<i32> = c
-            .buildings
-            .iter()
+            .buildings_in(district)
             .filter(|(_, b)| {
                 b.finished
-                    && b.district == Some(district)
                     && !b.inventory.is_empty()
                     && !matches!(
                         b.kind(),
@@ -990,14 +988,12 @@ impl World {
         // Only buildings some kind of job can involve: sites, buildings with inputs, buildings
         // holding goods, stores obtaining goods.
         let mut targets: Vec<Target> = c
-            .buildings
-            .iter()
+            .buildings_in(district)
             .filter(|(_, b)| {
-                b.district == Some(district)
-                    && (!b.finished
-                        || !b.inventory.is_empty()
-                        || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
-                        || !input_wants(b).is_empty())
+                !b.finished
+                    || !b.inventory.is_empty()
+                    || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
+                    || !input_wants(b).is_empty()
             })
             .map(|(id, b)| {
                 let p = if b.finished {

@@ -167,10 +167,9 @@ impl World {
                     .plants
                     .iter()
                     .filter(|(id, p)| {
-                        self.land.occupant[self.land.idx(p.x, p.y)] == Some(**id) && ok(self, p)
+                        ok(self, p) && self.land.occupant[self.land.idx(p.x, p.y)] == Some(**id)
                     })
-                    .map(|(_, p)| p)
-                    .map(|p| [p.x, p.y])
+                    .map(|(_, p)| [p.x, p.y])
                     .collect()
             });
             let area = 2 * u64::from(range) * u64::from(range + 1) + 1;
