@@ -204,21 +204,19 @@ fn spread(
         (-1, 1, true),
         (-1, -1, true),
     ];
-    for v in (1..=top).rev() {
+    // A step costs at least the cheaper of the two steps: values below it reach no neighbour.
+    let min_cost = usize::from(m.orth.min(m.diag).max(1));
+    // Neighbour offsets of tiles off the map's border, where no bounds need checking.
+    let offsets = DIRS.map(|(dx, dy, diag)| (dy as isize * w as isize + dx as isize, diag));
+    for v in (min_cost..=top).rev() {
         while let Some(i) = buckets[v].pop() {
             let i = i as usize;
             if best[i] as usize != v {
                 continue;
             }
-            let (x, y) = ((i % w) as i32, (i / w) as i32);
-            for (dx, dy, diag) in DIRS {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                    continue;
-                }
-                let j = ny as usize * w + nx as usize;
+            let mut reach = |j: usize, diag: bool| {
                 if wet[j] {
-                    continue;
+                    return;
                 }
                 let climb = u16::from(level[j].saturating_sub(level[i]));
                 let cost = if diag { m.diag } else { m.orth } + climb * m.climb;
@@ -228,6 +226,21 @@ fn spread(
                     best[j] = c;
                     buckets[c as usize].push(j as u32);
                 }
+            };
+            let (x, y) = (i % w, i / w);
+            if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+                for (off, diag) in offsets {
+                    reach(i.wrapping_add_signed(off), diag);
+                }
+                continue;
+            }
+            let (x, y) = (x as i32, y as i32);
+            for (dx, dy, diag) in DIRS {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
+                    continue;
+                }
+                reach(ny as usize * w + nx as usize, diag);
             }
         }
     }
