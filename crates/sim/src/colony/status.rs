@@ -10,7 +10,7 @@
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::building::Kind;
+use super::building::{Building, Kind};
 use crate::catalog::PlantKind;
 use crate::land::Plant;
 use crate::world::World;
@@ -64,9 +64,14 @@ impl World {
 
     /// [`World::building_statuses`] with what `scan` shares between buildings.
     pub(crate) fn statuses_with(&self, id: i32, scan: &StatusScan) -> Vec<String> {
-        let Some(b) = self.colony.buildings.get(&id) else {
-            return Vec::new();
-        };
+        match self.colony.buildings.get(&id) {
+            Some(b) => self.statuses_of(id, b, scan),
+            None => Vec::new(),
+        }
+    }
+
+    /// The statuses of building `id`, `b`.
+    pub(crate) fn statuses_of(&self, id: i32, b: &Building, scan: &StatusScan) -> Vec<String> {
         let mut out = Vec::new();
         let kind = b.kind();
         if !b.finished {
@@ -111,10 +116,14 @@ impl World {
         if kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
             out.push("lacks nutrients".to_owned());
         }
-        if let Some(s) = self.power_status(id) {
+        // (Only a finished, working building drawing power has a power status.)
+        if b.spec().power.input > 0.0
+            && !b.paused
+            && let Some(s) = self.power_status(id)
+        {
             out.push(s.to_owned());
         }
-        out.extend(self.producer_stalls(id, scan));
+        out.extend(self.producer_stalls(id, b, scan));
         if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
             out.push("unstaffed".to_owned());
             // Why: every adult works somewhere ranked at least as high (priority, then water,
@@ -186,8 +195,7 @@ impl World {
     /// Why a producer's workers may stand idle: its output is full, no store of its district
     /// takes a good it holds (`no storage for Log`), nothing ready in its reach (`no trees
     /// marked in range`, `no bushes ready in range`).
-    fn producer_stalls(&self, id: i32, scan: &StatusScan) -> Vec<String> {
-        let b = &self.colony.buildings[&id];
+    fn producer_stalls(&self, id: i32, b: &Building, scan: &StatusScan) -> Vec<String> {
         let kind = b.kind();
         let flag = matches!(
             kind,

@@ -340,7 +340,7 @@ impl World {
             material_progress: b.material_progress(),
             has_materials: b.finished || b.material_progress() >= 1.0,
             inventory: b.inventory.clone(),
-            statuses: self.statuses_with(id, scan),
+            statuses: self.statuses_of(id, b, scan),
             dwellers: (kind == Kind::Dwelling).then_some(b.dwellers.len() as u32),
             max_dwellers: (kind == Kind::Dwelling).then_some(beds),
             stock: (storage || has_inventory).then(|| b.stock()),
@@ -664,7 +664,7 @@ impl World {
                 workers,
                 status,
             };
-            for s in self.statuses_with(*id, &scan) {
+            for s in self.statuses_of(*id, b, &scan) {
                 match s.as_str() {
                     "unstaffed" => out.push(mk(
                         "unstaffed",
