@@ -105,16 +105,12 @@ impl Soil {
         let n = w * h;
         // Water tiles and their levels.
         let wet: Vec<bool> = water.depth.iter().map(|d| *d >= m.min_depth).collect();
-        let level: Vec<u8> = (0..n)
-            .map(|i| {
-                if wet[i] {
-                    let floor = f32::from(terrain[i]).max(water.barrier[i]);
-                    (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8
-                } else {
-                    terrain[i]
-                }
-            })
-            .collect();
+        // A land tile's level is its terrain; a water tile's its water surface.
+        let mut level: Vec<u8> = terrain[..n].to_vec();
+        for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
+            let floor = f32::from(terrain[i]).max(water.barrier[i]);
+            level[i] = (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8;
+        }
         // Summed-area table of wet tiles for the saturation window.
         let mut sat_table = vec![0u32; (w + 1) * (h + 1)];
         for y in 0..h {
@@ -158,6 +154,10 @@ impl Soil {
             Some(spread(&m, w, h, &wet, &level, &bad_seeds))
         };
         let mut change = SoilChange::default();
+        if reached.is_none() && self.contamination.iter().all(|c| *c == 0) {
+            // Nothing contaminated and nothing reached: nothing changes.
+            return change;
+        }
         for i in 0..n {
             let hit = reached.as_ref().is_some_and(|r| r[i] > 0);
             let was = self.contamination[i] > 0;

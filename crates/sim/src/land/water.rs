@@ -322,10 +322,7 @@ impl Water {
             }
         };
         // Outflows are summed per tile in the same order as ever (west, east, south, north
-        // pipes); a pipe adds exactly 0 to the tile it does not drain, which leaves the sum as it
-        // was (the sums start at +0 and never become -0).
-        let pos = |v: f32| if v > 0.0 { v } else { 0.0 };
-        let neg = |v: f32| if v > 0.0 { 0.0 } else { v };
+        // pipes).
         {
             let s = &self.surface;
             let depth = &self.depth;
@@ -362,8 +359,11 @@ impl Water {
                         sr[j] - dr[j],
                     );
                     fr[j - 1] = v;
-                    or[j - 1] += pos(v);
-                    or[j] -= neg(v);
+                    if v > 0.0 {
+                        or[j - 1] += v;
+                    } else {
+                        or[j] -= v;
+                    }
                 }
                 if hi == w {
                     let i = row + w - 1;
@@ -404,8 +404,11 @@ impl Water {
                 for j in 0..n {
                     let v = pipe(fr[j], sb[j], st[j], sb[j] - db[j], st[j] - dt[j]);
                     fr[j] = v;
-                    ob[j] += pos(v);
-                    ot[j] -= neg(v);
+                    if v > 0.0 {
+                        ob[j] += v;
+                    } else {
+                        ot[j] -= v;
+                    }
                 }
             }
             let (lo, hi) = self.span[h - 1];
