@@ -954,18 +954,34 @@ impl World {
         let c = &self.colony;
         let stores = c.stores_of(district);
         // Sources: stores (not those obtaining for themselves) and the outputs of producers.
-        let producers: Vec<i32> = c
-            .buildings_in(district)
-            .filter(|(_, b)| {
-                b.finished
-                    && !b.inventory.is_empty()
-                    && !matches!(
-                        b.kind(),
-                        Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
-                    )
-            })
-            .map(|(id, _)| *id)
-            .collect();
+        // Targets: only buildings some kind of job can involve: sites, buildings with inputs,
+        // buildings holding goods, stores obtaining goods. Both from one pass over the district.
+        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
+        let mut producers: Vec<i32> = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
+        for (id, b) in c.buildings_in(district) {
+            if b.finished
+                && !b.inventory.is_empty()
+                && !matches!(
+                    b.kind(),
+                    Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
+                )
+            {
+                producers.push(*id);
+            }
+            if !b.finished
+                || !b.inventory.is_empty()
+                || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
+                || !input_wants(b).is_empty()
+            {
+                let p = if b.finished {
+                    b.workplace_priority
+                } else {
+                    b.construction_priority
+                };
+                targets.push((!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id));
+            }
+        }
         let source_for = |good: &str, exclude: i32, near: [u32; 3]| -> Option<(i32, u32)> {
             stores
                 .iter()
@@ -984,26 +1000,6 @@ impl World {
                 .min_by_key(|(s, _, d)| (*d, *s))
                 .map(|(s, n, _)| (s, n))
         };
-        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
-        // Only buildings some kind of job can involve: sites, buildings with inputs, buildings
-        // holding goods, stores obtaining goods.
-        let mut targets: Vec<Target> = c
-            .buildings_in(district)
-            .filter(|(_, b)| {
-                !b.finished
-                    || !b.inventory.is_empty()
-                    || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
-                    || !input_wants(b).is_empty()
-            })
-            .map(|(id, b)| {
-                let p = if b.finished {
-                    b.workplace_priority
-                } else {
-                    b.construction_priority
-                };
-                (!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id)
-            })
-            .collect();
         targets.sort();
         // 0. Water and food short in stock (under a day's need) move to storage before anything.
         let stock = c.district_stock(district);
