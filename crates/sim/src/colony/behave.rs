@@ -544,9 +544,9 @@ impl World {
         &self,
         district: i32,
     ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
-        self.colony.buildings.iter().filter(move |(_, b)| {
-            b.finished && !b.paused && b.district == Some(district) && b.kind() == Kind::Attraction
-        })
+        self.colony
+            .buildings_in(district)
+            .filter(|(_, b)| b.finished && !b.paused && b.kind() == Kind::Attraction)
     }
 
     /// The finished attraction of the district serving the beaver's lowest leisure need.
@@ -723,6 +723,12 @@ impl World {
     }
 
     /// The nearest plant within `range` of `from` (Manhattan) that `ok` accepts and nobody claimed.
+    /// Ties go to the lowest row, then the lowest column.
+    ///
+    /// Searched ring by ring of ground distance from `from`, stopping once no farther ring can
+    /// hold a nearer plant (a plant's distance counts the height difference too, so it is at least
+    /// its tile's ring): the same answer as scanning the whole diamond row by row, without
+    /// visiting it all when a plant is near.
     pub(crate) fn nearest_plant(
         &self,
         from: [u32; 3],
@@ -730,27 +736,51 @@ impl World {
         claimed: &std::collections::BTreeSet<i32>,
         ok: impl Fn(&World, &crate::land::Plant) -> bool,
     ) -> Option<(i32, [u32; 3])> {
-        let mut best: Option<(u32, i32, [u32; 3])> = None;
-        let r = range as i64;
+        // (distance, row, column) of the best so far, with its id and position.
+        type Best = Option<((u32, i64, i64), i32, [u32; 3])>;
+        let mut best: Best = None;
         let (fx, fy) = (i64::from(from[0]), i64::from(from[1]));
-        for y in (fy - r).max(0)..=(fy + r).min(i64::from(self.map.height()) - 1) {
-            let span = r - (y - fy).abs();
-            for x in (fx - span).max(0)..=(fx + span).min(i64::from(self.map.width()) - 1) {
-                let i = self.land.idx(x as u32, y as u32);
-                let Some(pid) = self.land.occupant[i] else {
-                    continue;
-                };
-                let Some(p) = self.land.plants.get(&pid) else {
-                    continue;
-                };
-                if claimed.contains(&pid) || !ok(self, p) {
-                    continue;
+        let (w, h) = (i64::from(self.map.width()), i64::from(self.map.height()));
+        let visit = |x: i64, y: i64, best: &mut Best| {
+            if x < 0 || y < 0 || x >= w || y >= h {
+                return;
+            }
+            let i = self.land.idx(x as u32, y as u32);
+            let Some(pid) = self.land.occupant[i] else {
+                return;
+            };
+            let Some(p) = self.land.plants.get(&pid) else {
+                return;
+            };
+            if claimed.contains(&pid) || !ok(self, p) {
+                return;
+            }
+            debug_assert_eq!(
+                (i64::from(p.x), i64::from(p.y)),
+                (x, y),
+                "a plant on its tile"
+            );
+            let at = [p.x, p.y, p.z];
+            let key = (manhattan(from, at), y, x);
+            if best.as_ref().is_none_or(|(bk, _, _)| key < *bk) {
+                *best = Some((key, pid, at));
+            }
+        };
+        for ring in 0..=i64::from(range) {
+            // The tiles at ground distance `ring`: two per row (one on the middle rows' ends).
+            for dy in -ring..=ring {
+                let y = fy + dy;
+                let dx = ring - dy.abs();
+                visit(fx - dx, y, &mut best);
+                if dx != 0 {
+                    visit(fx + dx, y, &mut best);
                 }
-                let at = [p.x, p.y, p.z];
-                let d = manhattan(from, at);
-                if best.is_none_or(|(bd, _, _)| d < bd) {
-                    best = Some((d, pid, at));
-                }
+            }
+            if best
+                .as_ref()
+                .is_some_and(|((d, _, _), _, _)| i64::from(*d) <= ring)
+            {
+                break;
             }
         }
         best.map(|(_, id, at)| (id, at))
@@ -924,20 +954,34 @@ impl World {
         let c = &self.colony;
         let stores = c.stores_of(district);
         // Sources: stores (not those obtaining for themselves) and the outputs of producers.
-        let producers: Vec<i32> = c
-            .buildings
-            .iter()
-            .filter(|(_, b)| {
-                b.finished
-                    && b.district == Some(district)
-                    && !b.inventory.is_empty()
-                    && !matches!(
-                        b.kind(),
-                        Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
-                    )
-            })
-            .map(|(id, _)| *id)
-            .collect();
+        // Targets: only buildings some kind of job can involve: sites, buildings with inputs,
+        // buildings holding goods, stores obtaining goods. Both from one pass over the district.
+        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
+        let mut producers: Vec<i32> = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
+        for (id, b) in c.buildings_in(district) {
+            if b.finished
+                && !b.inventory.is_empty()
+                && !matches!(
+                    b.kind(),
+                    Kind::Storage | Kind::DistrictCenter | Kind::BreedingPod | Kind::Dwelling
+                )
+            {
+                producers.push(*id);
+            }
+            if !b.finished
+                || !b.inventory.is_empty()
+                || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
+                || !input_wants(b).is_empty()
+            {
+                let p = if b.finished {
+                    b.workplace_priority
+                } else {
+                    b.construction_priority
+                };
+                targets.push((!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id));
+            }
+        }
         let source_for = |good: &str, exclude: i32, near: [u32; 3]| -> Option<(i32, u32)> {
             stores
                 .iter()
@@ -956,28 +1000,6 @@ impl World {
                 .min_by_key(|(s, _, d)| (*d, *s))
                 .map(|(s, n, _)| (s, n))
         };
-        type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
-        // Only buildings some kind of job can involve: sites, buildings with inputs, buildings
-        // holding goods, stores obtaining goods.
-        let mut targets: Vec<Target> = c
-            .buildings
-            .iter()
-            .filter(|(_, b)| {
-                b.district == Some(district)
-                    && (!b.finished
-                        || !b.inventory.is_empty()
-                        || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
-                        || !input_wants(b).is_empty())
-            })
-            .map(|(id, b)| {
-                let p = if b.finished {
-                    b.workplace_priority
-                } else {
-                    b.construction_priority
-                };
-                (!b.haul_prioritized, std::cmp::Reverse(p), b.seq, *id)
-            })
-            .collect();
         targets.sort();
         // 0. Water and food short in stock (under a day's need) move to storage before anything.
         let stock = c.district_stock(district);

@@ -496,8 +496,15 @@ impl World {
     /// Releases workers from workplaces that stopped and fills vacancies.
     fn employ_beavers(&mut self) {
         let faction = self.faction;
-        // Release: ailing workers (injured, contaminated) are unemployable until well.
-        let ids: Vec<i32> = self.colony.buildings.keys().copied().collect();
+        // Release: ailing workers (injured, contaminated) are unemployable until well. Only
+        // buildings with workers have any to release (and releasing hires no one).
+        let ids: Vec<i32> = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| !b.workers.is_empty())
+            .map(|(id, _)| *id)
+            .collect();
         for bid in &ids {
             let b = &self.colony.buildings[bid];
             let ailing: Vec<i32> = b
@@ -550,8 +557,7 @@ impl World {
         }
         // Hire.
         let mut open: Vec<(std::cmp::Reverse<super::Priority>, u8, u32, i32)> = Vec::new();
-        for bid in &ids {
-            let b = &self.colony.buildings[bid];
+        for (bid, b) in self.colony.buildings.iter() {
             if !b.finished || b.paused || b.workers.len() as u32 >= b.desired_workers {
                 continue;
             }

@@ -31,6 +31,7 @@ pub mod nav;
 mod path_place;
 mod place;
 pub mod rules;
+mod status;
 mod views;
 pub mod wonder;
 
@@ -154,6 +155,9 @@ pub struct Colony {
     pub stores: Shared<BTreeMap<i32, Vec<i32>>>,
     #[serde(skip)]
     pub stores_for: u64,
+    /// District -> every building in it (finished or not), in id order; valid with `stores`.
+    #[serde(skip)]
+    pub members: Shared<BTreeMap<i32, Vec<i32>>>,
 }
 
 impl Colony {
@@ -184,6 +188,7 @@ impl Colony {
             layout_version: 1,
             stores: Shared::default(),
             stores_for: 0,
+            members: Default::default(),
         }
     }
 
@@ -392,7 +397,7 @@ impl Colony {
             .collect()
     }
 
-    /// Refreshes the cached store lists when buildings changed (called each tick).
+    /// Refreshes the cached store and member lists when buildings changed (called each tick).
     pub(crate) fn refresh_store_cache(&mut self) {
         if self.stores_for == self.layout_version {
             return;
@@ -402,7 +407,31 @@ impl Colony {
             m.insert(*d, self.scan_stores(*d));
         }
         self.stores = m.into();
+        let mut members: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+        for (id, b) in self.buildings.iter() {
+            if let Some(d) = b.district {
+                members.entry(d).or_default().push(*id);
+            }
+        }
+        self.members = members.into();
         self.stores_for = self.layout_version;
+    }
+
+    /// The buildings of a district (finished or not) with their ids, in id order: from the
+    /// cached member lists while they are valid, else by scanning every building.
+    pub(crate) fn buildings_in(
+        &self,
+        district: i32,
+    ) -> Box<dyn Iterator<Item = (&i32, &Building)> + '_> {
+        if self.stores_for == self.layout_version {
+            let ids = self.members.get(&district).map_or(&[][..], Vec::as_slice);
+            return Box::new(ids.iter().map(|id| (id, &self.buildings[id])));
+        }
+        Box::new(
+            self.buildings
+                .iter()
+                .filter(move |(_, b)| b.district == Some(district)),
+        )
     }
 
     /// A district's stock of every good: (available, all).

@@ -274,149 +274,17 @@ impl World {
             .unwrap_or_default()
     }
 
-    /// The statuses of a building (why it does not work, or what it waits for).
-    pub fn building_statuses(&self, id: i32) -> Vec<String> {
-        let Some(b) = self.colony.buildings.get(&id) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let kind = b.kind();
-        if !b.finished {
-            if b.material_progress() < 1.0 {
-                let stock = b
-                    .district
-                    .map(|d| self.colony.district_stock(d))
-                    .unwrap_or_default();
-                let lacking = b.spec().cost.iter().any(|c| {
-                    b.material_missing(&c.good) > 0
-                        && stock.get(&c.good).is_none_or(|(avail, _)| *avail == 0)
-                });
-                if lacking {
-                    out.push("lacks materials".to_owned());
-                } else {
-                    out.push("waiting for materials".to_owned());
-                }
-            } else {
-                out.push("waiting for builders".to_owned());
-            }
-            if b.district.is_none() && !matches!(kind, Kind::Path | Kind::Stairs) {
-                out.push("unreachable".to_owned());
-            }
-            return out;
-        }
-        if b.paused {
-            out.push("paused".to_owned());
-        }
-        if b.district.is_none() && super::geometry::has_entrance(b.spec()) {
-            out.push("unreachable".to_owned());
-        }
-        if kind == Kind::Manufactory
-            && let Some(why) = self.manufactory_blocker(id)
-        {
-            out.push(why.to_owned());
-        }
-        if kind == Kind::AreaEffect
-            && super::building::effect_science_per_hour(b.spec()) > self.science.points
-        {
-            out.push("lacks science".to_owned());
-        }
-        if kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
-            out.push("lacks nutrients".to_owned());
-        }
-        if let Some(s) = self.power_status(id) {
-            out.push(s.to_owned());
-        }
-        out.extend(self.producer_stalls(id));
-        if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
-            out.push("unstaffed".to_owned());
-            // Why: every adult works somewhere ranked at least as high (priority, then water,
-            // food, the rest), or the district has no adult able to work at all.
-            let faction = self.faction;
-            let adults = self
-                .colony
-                .beavers
-                .values()
-                .filter(|v| v.district == b.district && !v.child && !v.kept_from_work(faction))
-                .count();
-            out.push(if adults == 0 {
-                "unstaffed: no one able to work in the district".to_owned()
-            } else {
-                "unstaffed: lower priority".to_owned()
-            });
-        }
-        out
-    }
-
-    /// Why a producer's workers may stand idle: its output is full, no store of its district
-    /// takes a good it holds (`no storage for Log`), nothing ready in its reach (`no trees
-    /// marked in range`, `no bushes ready in range`).
-    fn producer_stalls(&self, id: i32) -> Vec<String> {
-        use crate::catalog::PlantKind;
-        let b = &self.colony.buildings[&id];
-        let kind = b.kind();
-        let flag = matches!(
-            kind,
-            Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter
-        );
-        if b.paused || !(flag || kind == Kind::Manufactory) {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        if flag && b.capacity() > 0 && b.stock() >= b.capacity() {
-            out.push("output full".to_owned());
-        }
-        let inputs: Vec<&str> = b
-            .recipe
-            .as_deref()
-            .and_then(|r| crate::content::content().recipes.get(r))
-            .map(|r| r.inputs.iter().map(|i| i.good.as_str()).collect())
-            .unwrap_or_default();
-        let stores = b
-            .district
-            .map(|d| self.colony.stores_of(d))
-            .unwrap_or_default();
-        for good in b.inventory.keys().filter(|g| !inputs.contains(&g.as_str())) {
-            let taken = stores
-                .iter()
-                .any(|s| self.colony.buildings[s].storage_accepts(good) > 0);
-            if !taken {
-                out.push(format!("no storage for {good}"));
-            }
-        }
-        let (Some(door), range) = (self.colony.door(id), super::building::work_range(b.spec()))
-        else {
-            return out;
-        };
-        let none = std::collections::BTreeSet::new();
-        match kind {
-            Kind::Lumberjack
-                if self
-                    .nearest_plant(door, range, &none, |w, p| {
-                        p.alive
-                            && p.grown()
-                            && p.kind() == PlantKind::Tree
-                            && w.land.cutting[w.land.idx(p.x, p.y)]
-                    })
-                    .is_none() =>
-            {
-                out.push("no trees marked in range".to_owned());
-            }
-            Kind::Gatherer
-                if self
-                    .nearest_plant(door, range, &none, |_, p| {
-                        p.alive && p.kind() == PlantKind::Bush && p.fruit >= 1.0
-                    })
-                    .is_none() =>
-            {
-                out.push("no bushes ready in range".to_owned());
-            }
-            _ => {}
-        }
-        out
-    }
-
     /// A building as the full building view.
     pub fn building_view(&self, id: i32) -> Option<BuildingView> {
+        self.building_view_with(id, &super::status::StatusScan::single())
+    }
+
+    /// [`World::building_view`] with the statuses' facts shared through `scan`.
+    fn building_view_with(
+        &self,
+        id: i32,
+        scan: &super::status::StatusScan,
+    ) -> Option<BuildingView> {
         let b = self.colony.buildings.get(&id)?;
         let s = b.spec();
         let kind = b.kind();
@@ -472,7 +340,7 @@ impl World {
             material_progress: b.material_progress(),
             has_materials: b.finished || b.material_progress() >= 1.0,
             inventory: b.inventory.clone(),
-            statuses: self.building_statuses(id),
+            statuses: self.statuses_of(id, b, scan),
             dwellers: (kind == Kind::Dwelling).then_some(b.dwellers.len() as u32),
             max_dwellers: (kind == Kind::Dwelling).then_some(beds),
             stock: (storage || has_inventory).then(|| b.stock()),
@@ -493,10 +361,11 @@ impl World {
 
     /// Every building, in id order.
     pub fn buildings(&self) -> Vec<BuildingView> {
+        let scan = super::status::StatusScan::batch();
         self.colony
             .buildings
             .keys()
-            .filter_map(|id| self.building_view(*id))
+            .filter_map(|id| self.building_view_with(*id, &scan))
             .collect()
     }
 
@@ -783,6 +652,7 @@ impl World {
     /// Alerts: unstaffed, unpowered, unreachable buildings and other statuses.
     pub fn alerts(&self) -> Vec<AlertView> {
         let mut out = Vec::new();
+        let scan = super::status::StatusScan::batch();
         for (id, b) in &self.colony.buildings {
             let mk = |kind: &str, workers: String, status: String| AlertView {
                 kind: kind.to_owned(),
@@ -794,7 +664,7 @@ impl World {
                 workers,
                 status,
             };
-            for s in self.building_statuses(*id) {
+            for s in self.statuses_of(*id, b, &scan) {
                 match s.as_str() {
                     "unstaffed" => out.push(mk(
                         "unstaffed",

@@ -105,16 +105,12 @@ impl Soil {
         let n = w * h;
         // Water tiles and their levels.
         let wet: Vec<bool> = water.depth.iter().map(|d| *d >= m.min_depth).collect();
-        let level: Vec<u8> = (0..n)
-            .map(|i| {
-                if wet[i] {
-                    let floor = f32::from(terrain[i]).max(water.barrier[i]);
-                    (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8
-                } else {
-                    terrain[i]
-                }
-            })
-            .collect();
+        // A land tile's level is its terrain; a water tile's its water surface.
+        let mut level: Vec<u8> = terrain[..n].to_vec();
+        for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
+            let floor = f32::from(terrain[i]).max(water.barrier[i]);
+            level[i] = (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8;
+        }
         // Summed-area table of wet tiles for the saturation window.
         let mut sat_table = vec![0u32; (w + 1) * (h + 1)];
         for y in 0..h {
@@ -158,6 +154,10 @@ impl Soil {
             Some(spread(&m, w, h, &wet, &level, &bad_seeds))
         };
         let mut change = SoilChange::default();
+        if reached.is_none() && self.contamination.iter().all(|c| *c == 0) {
+            // Nothing contaminated and nothing reached: nothing changes.
+            return change;
+        }
         for i in 0..n {
             let hit = reached.as_ref().is_some_and(|r| r[i] > 0);
             let was = self.contamination[i] > 0;
@@ -204,21 +204,19 @@ fn spread(
         (-1, 1, true),
         (-1, -1, true),
     ];
-    for v in (1..=top).rev() {
+    // A step costs at least the cheaper of the two steps: values below it reach no neighbour.
+    let min_cost = usize::from(m.orth.min(m.diag).max(1));
+    // Neighbour offsets of tiles off the map's border, where no bounds need checking.
+    let offsets = DIRS.map(|(dx, dy, diag)| (dy as isize * w as isize + dx as isize, diag));
+    for v in (min_cost..=top).rev() {
         while let Some(i) = buckets[v].pop() {
             let i = i as usize;
             if best[i] as usize != v {
                 continue;
             }
-            let (x, y) = ((i % w) as i32, (i / w) as i32);
-            for (dx, dy, diag) in DIRS {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                    continue;
-                }
-                let j = ny as usize * w + nx as usize;
+            let mut reach = |j: usize, diag: bool| {
                 if wet[j] {
-                    continue;
+                    return;
                 }
                 let climb = u16::from(level[j].saturating_sub(level[i]));
                 let cost = if diag { m.diag } else { m.orth } + climb * m.climb;
@@ -228,6 +226,21 @@ fn spread(
                     best[j] = c;
                     buckets[c as usize].push(j as u32);
                 }
+            };
+            let (x, y) = (i % w, i / w);
+            if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+                for (off, diag) in offsets {
+                    reach(i.wrapping_add_signed(off), diag);
+                }
+                continue;
+            }
+            let (x, y) = (x as i32, y as i32);
+            for (dx, dy, diag) in DIRS {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
+                    continue;
+                }
+                reach(ny as usize * w + nx as usize, diag);
             }
         }
     }

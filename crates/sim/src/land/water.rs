@@ -135,6 +135,8 @@ pub(crate) struct Water {
     pub totals: WaterTotals,
     surface: Vec<f32>,
     out: Vec<f32>,
+    /// Badwater share of each tile before the move (scratch of `step`).
+    share: Vec<f32>,
     /// Active span per row, `[lo, hi)`: one tile either side of the row's wet tiles.
     span: Vec<(usize, usize)>,
     ext: Vec<(usize, usize)>,
@@ -163,6 +165,7 @@ impl Water {
             totals: WaterTotals::default(),
             surface: vec![0.0; n],
             out: vec![0.0; n],
+            share: vec![0.0; n],
             span: vec![(0, 0); height as usize],
             ext: vec![(0, 0); height as usize],
             spans_valid: false,
@@ -275,112 +278,162 @@ impl Water {
             }
             self.ext[y] = e;
         }
-        // 1. Surfaces, and the outflow accumulators.
+        // 1. Surfaces, the outflow accumulators and the badwater shares (depth and badwater stay
+        // as they are until the move).
         for y in 0..h {
             let (lo, hi) = self.ext[y];
-            for i in y * w + lo..y * w + hi {
-                let floor = f32::from(terrain[i]).max(self.barrier[i]);
-                self.surface[i] = floor + self.depth[i];
-                self.out[i] = 0.0;
+            let r = y * w + lo..y * w + hi;
+            let n = hi.saturating_sub(lo);
+            let (t, bar) = (&terrain[r.clone()], &self.barrier[r.clone()]);
+            let (dep, bad) = (&self.depth[r.clone()], &self.bad[r.clone()]);
+            let (sur, out) = (&mut self.surface[r.clone()], &mut self.out[r.clone()]);
+            let sh = &mut self.share[r];
+            let (t, bar, dep, bad, sur, out, sh) = (
+                &t[..n],
+                &bar[..n],
+                &dep[..n],
+                &bad[..n],
+                &mut sur[..n],
+                &mut out[..n],
+                &mut sh[..n],
+            );
+            for j in 0..n {
+                let d = dep[j];
+                sur[j] = f32::from(t[j]).max(bar[j]) + d;
+                out[j] = 0.0;
+                sh[j] = if d > 0.0 {
+                    (bad[j] / d).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
             }
         }
         let (keep, keep_up, a) = (p.keep, p.keep_uphill, p.accel_dt);
-        let s = &self.surface;
-        let depth = &self.depth;
-        let out = &mut self.out;
-        let floor = |i: usize| s[i] - depth[i];
-        // 2a. East-west pipes of each row's span.
-        for y in 0..h {
-            let (lo, hi) = self.span[y];
-            if lo >= hi {
-                continue;
+        // A pipe's new flux from `f`, the giving-side surfaces and floors (`floor` is the surface
+        // less the depth, as the surface was made): 0 where it would flow onto a floor at or
+        // above the giver's surface.
+        let pipe = |f: f32, s0: f32, s1: f32, floor0: f32, floor1: f32| -> f32 {
+            let drive = a * (s0 - s1);
+            let v = f * if f * drive < 0.0 { keep_up } else { keep } + drive;
+            if (v > 0.0 && s0 <= floor1) || (v < 0.0 && s1 <= floor0) {
+                0.0
+            } else {
+                v
             }
-            let row = y * w;
-            let frow = y * (w + 1);
-            if lo == 0 {
-                let i = row;
-                let f = &mut self.fx[frow];
-                *f = if self.closed[i] {
+        };
+        // Outflows are summed per tile in the same order as ever (west, east, south, north
+        // pipes).
+        {
+            let s = &self.surface;
+            let depth = &self.depth;
+            let out = &mut self.out;
+            // 2a. East-west pipes of each row's span.
+            for y in 0..h {
+                let (lo, hi) = self.span[y];
+                if lo >= hi {
+                    continue;
+                }
+                let row = y * w;
+                let frow = y * (w + 1);
+                if lo == 0 {
+                    let i = row;
+                    let f = &mut self.fx[frow];
+                    *f = if self.closed[i] {
+                        0.0
+                    } else {
+                        (*f * keep - a * depth[i]).min(0.0)
+                    };
+                    out[i] -= *f;
+                }
+                let n = hi - lo;
+                let sr = &s[row + lo..row + hi][..n];
+                let dr = &depth[row + lo..row + hi][..n];
+                let or = &mut out[row + lo..row + hi][..n];
+                let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
+                for j in 1..n {
+                    let v = pipe(
+                        fr[j - 1],
+                        sr[j - 1],
+                        sr[j],
+                        sr[j - 1] - dr[j - 1],
+                        sr[j] - dr[j],
+                    );
+                    fr[j - 1] = v;
+                    if v > 0.0 {
+                        or[j - 1] += v;
+                    } else {
+                        or[j] -= v;
+                    }
+                }
+                if hi == w {
+                    let i = row + w - 1;
+                    let f = &mut self.fx[frow + w];
+                    *f = if self.closed[i] {
+                        0.0
+                    } else {
+                        (*f * keep + a * depth[i]).max(0.0)
+                    };
+                    out[i] += *f;
+                }
+            }
+            // 2b. North-south pipes: the map's south edge over the first row's span, between
+            // rows y-1 and y over both rows' spans, the north edge over the last row's span.
+            let (lo, hi) = self.span[0];
+            for x in lo..hi {
+                let f = &mut self.fy[x];
+                *f = if self.closed[x] {
                     0.0
                 } else {
-                    (*f * keep - a * depth[i]).min(0.0)
+                    (*f * keep - a * depth[x]).min(0.0)
                 };
-                out[i] -= *f;
+                out[x] += -1.0 * *f;
             }
-            for x in lo + 1..hi {
-                let (l, r) = (row + x - 1, row + x);
-                let f = &mut self.fx[frow + x];
-                let drive = a * (s[l] - s[r]);
-                let mut v = *f * if *f * drive < 0.0 { keep_up } else { keep } + drive;
-                if (v > 0.0 && s[l] <= floor(r)) || (v < 0.0 && s[r] <= floor(l)) {
-                    v = 0.0;
+            for y in 1..h {
+                let (lo, hi) = union(self.span[y - 1], self.span[y]);
+                if lo >= hi {
+                    continue;
                 }
-                *f = v;
-                if v > 0.0 {
-                    out[l] += v;
-                } else {
-                    out[r] -= v;
+                let n = hi - lo;
+                let (b, t) = ((y - 1) * w + lo, y * w + lo);
+                let (sb, st) = (&s[b..b + n], &s[t..t + n]);
+                let (db, dt) = (&depth[b..b + n], &depth[t..t + n]);
+                let (below, above) = out.split_at_mut(y * w);
+                let ob = &mut below[b..b + n];
+                let ot = &mut above[lo..lo + n];
+                let fr = &mut self.fy[t..t + n];
+                for j in 0..n {
+                    let v = pipe(fr[j], sb[j], st[j], sb[j] - db[j], st[j] - dt[j]);
+                    fr[j] = v;
+                    if v > 0.0 {
+                        ob[j] += v;
+                    } else {
+                        ot[j] -= v;
+                    }
                 }
             }
-            if hi == w {
-                let i = row + w - 1;
-                let f = &mut self.fx[frow + w];
+            let (lo, hi) = self.span[h - 1];
+            for x in lo..hi {
+                let i = (h - 1) * w + x;
+                let f = &mut self.fy[h * w + x];
                 *f = if self.closed[i] {
                     0.0
                 } else {
                     (*f * keep + a * depth[i]).max(0.0)
                 };
-                out[i] += *f;
-            }
-        }
-        // 2b. North-south pipes: between rows y-1 and y over both rows' spans; the map's south and
-        // north edges over the edge rows' spans.
-        for y in 0..=h {
-            let (lo, hi) = match y {
-                0 => self.span[0],
-                y if y == h => self.span[h - 1],
-                y => union(self.span[y - 1], self.span[y]),
-            };
-            for x in lo..hi {
-                let f = &mut self.fy[y * w + x];
-                if y == 0 || y == h {
-                    let (i, sign) = if y == 0 {
-                        (x, -1.0)
-                    } else {
-                        ((h - 1) * w + x, 1.0)
-                    };
-                    *f = if self.closed[i] {
-                        0.0
-                    } else if sign < 0.0 {
-                        (*f * keep - a * depth[i]).min(0.0)
-                    } else {
-                        (*f * keep + a * depth[i]).max(0.0)
-                    };
-                    out[i] += sign * *f;
-                    continue;
-                }
-                let (b, t) = ((y - 1) * w + x, y * w + x);
-                let drive = a * (s[b] - s[t]);
-                let mut v = *f * if *f * drive < 0.0 { keep_up } else { keep } + drive;
-                if (v > 0.0 && s[b] <= floor(t)) || (v < 0.0 && s[t] <= floor(b)) {
-                    v = 0.0;
-                }
-                *f = v;
-                if v > 0.0 {
-                    out[b] += v;
-                } else {
-                    out[t] -= v;
-                }
+                out[i] += 1.0 * *f;
             }
         }
         // 3. Scale factor per tile (reusing `out`): the share of its outflow a tile can supply.
         let dt = p.dt;
         for y in 0..h {
             let (lo, hi) = self.ext[y];
-            for i in y * w + lo..y * w + hi {
-                let o = self.out[i] * dt;
-                self.out[i] = if o > self.depth[i] && o > 0.0 {
-                    self.depth[i] / o
+            let r = y * w + lo..y * w + hi;
+            let n = hi.saturating_sub(lo);
+            let (dep, out) = (&self.depth[r.clone()][..n], &mut self.out[r][..n]);
+            for j in 0..n {
+                let o = out[j] * dt;
+                out[j] = if o > dep[j] && o > 0.0 {
+                    dep[j] / o
                 } else {
                     1.0
                 };
@@ -397,46 +450,41 @@ impl Water {
             if lo == 0 {
                 self.fx[frow] *= k[row];
             }
-            for x in lo + 1..hi {
-                let f = &mut self.fx[frow + x];
-                *f *= if *f > 0.0 { k[row + x - 1] } else { k[row + x] };
+            let n = hi - lo;
+            let kr = &k[row + lo..row + hi][..n];
+            let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
+            for j in 1..n {
+                let f = &mut fr[j - 1];
+                *f *= if *f > 0.0 { kr[j - 1] } else { kr[j] };
             }
             if hi == w {
                 self.fx[frow + w] *= k[row + w - 1];
             }
         }
-        for y in 0..=h {
-            let (lo, hi) = match y {
-                0 => self.span[0],
-                y if y == h => self.span[h - 1],
-                y => union(self.span[y - 1], self.span[y]),
-            };
-            for x in lo..hi {
-                let f = &mut self.fy[y * w + x];
-                *f *= if y == 0 {
-                    k[x]
-                } else if y == h {
-                    k[(h - 1) * w + x]
-                } else if *f > 0.0 {
-                    k[(y - 1) * w + x]
-                } else {
-                    k[y * w + x]
-                };
+        let (lo, hi) = self.span[0];
+        for x in lo..hi {
+            self.fy[x] *= k[x];
+        }
+        for y in 1..h {
+            let (lo, hi) = union(self.span[y - 1], self.span[y]);
+            if lo >= hi {
+                continue;
+            }
+            let n = hi - lo;
+            let (kb, kt) = (&k[(y - 1) * w + lo..][..n], &k[y * w + lo..][..n]);
+            let fr = &mut self.fy[y * w + lo..y * w + hi][..n];
+            for j in 0..n {
+                let f = &mut fr[j];
+                *f *= if *f > 0.0 { kb[j] } else { kt[j] };
             }
         }
-        // 4. Move water and badwater. `surface` becomes the badwater share before the move.
-        for y in 0..h {
-            let (lo, hi) = self.ext[y];
-            for i in y * w + lo..y * w + hi {
-                let d = self.depth[i];
-                self.surface[i] = if d > 0.0 {
-                    (self.bad[i] / d).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-            }
+        let (lo, hi) = self.span[h - 1];
+        for x in lo..hi {
+            self.fy[h * w + x] *= k[(h - 1) * w + x];
         }
-        let share = &self.surface;
+        // 4. Move water and badwater (inflows carry the giver's share, outflows this tile's;
+        // off-map water is clean).
+        let share = &self.share;
         let mut edge = 0.0f64;
         for y in 0..h {
             let (lo, hi) = self.ext[y];
@@ -446,14 +494,13 @@ impl Water {
                 let i = row + x;
                 let fw = self.fx[frow + x] * dt;
                 let fe = self.fx[frow + x + 1] * dt;
-                let fs = self.fy[row + x] * dt;
-                let fnn = self.fy[row + w + x] * dt;
+                let fs = self.fy[i] * dt;
+                let fnn = self.fy[i + w] * dt;
                 if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
                     continue;
                 }
                 self.depth[i] += fw - fe + fs - fnn;
                 let own = share[i];
-                // Inflows carry the giver's share, outflows this tile's; off-map water is clean.
                 let mut db = 0.0f32;
                 db += if fw > 0.0 {
                     if x > 0 { fw * share[i - 1] } else { 0.0 }
@@ -525,7 +572,7 @@ impl Water {
                     if d < 0.0 {
                         evaporated += f64::from(d);
                     }
-                    self.dry_out(i);
+                    self.dry_out_at(x, y);
                     continue;
                 }
                 let rate = if d < p.shallow_depth {
@@ -536,7 +583,7 @@ impl Water {
                 let left = d - rate;
                 if left < p.min_depth {
                     evaporated += f64::from(d);
-                    self.dry_out(i);
+                    self.dry_out_at(x, y);
                 } else {
                     evaporated += f64::from(d) - f64::from(left);
                     self.depth[i] = left;
@@ -554,10 +601,10 @@ impl Water {
         self.totals.evaporated += evaporated;
     }
 
-    /// Empties a tile and stops its pipes.
-    fn dry_out(&mut self, i: usize) {
+    /// Empties the tile at `(x, y)` and stops its pipes.
+    fn dry_out_at(&mut self, x: usize, y: usize) {
         let w = self.width as usize;
-        let (x, y) = (i % w, i / w);
+        let i = y * w + x;
         self.depth[i] = 0.0;
         self.bad[i] = 0.0;
         self.fx[y * (w + 1) + x] = 0.0;

@@ -1,0 +1,42 @@
+//! Advances a benchmark world by whole game days and prints the time of each, for profiling one
+//! system at a time (`perf record -D MS` past the build of the world, which is printed first).
+//!
+//! `cargo run --release -p colony-sim --example advance_days -- large|small|fresh128|fresh256 [DAYS]`
+
+use std::time::Instant;
+
+use sim::colony::fixtures;
+use sim::{NewGame, World, ticks_per_day};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let which = args.get(1).map_or("small", String::as_str);
+    let days: u64 = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(3);
+    let start = Instant::now();
+    let mut w = match which {
+        "large" => {
+            let mut w = fixtures::large_colony();
+            w.advance_ticks(1);
+            w
+        }
+        "small" => fixtures::small_colony(),
+        fresh => {
+            let size = fresh.trim_start_matches("fresh").parse().unwrap_or(128);
+            World::new(&NewGame {
+                seed: 42,
+                map_width: size,
+                map_height: size,
+                ..NewGame::default()
+            })
+        }
+    };
+    eprintln!(
+        "built {which} in {:.0} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    for _ in 0..days {
+        let t = Instant::now();
+        w.advance_ticks(ticks_per_day());
+        eprintln!("day {}: {:.2} ms", w.day(), t.elapsed().as_secs_f64() * 1e3);
+    }
+}
