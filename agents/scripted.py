@@ -46,6 +46,9 @@ FOOD_PER_BEAVER_DAY = 2.67
 # A pump makes one water per 0.33 h of work; with walking and hauling a pump keeps about this
 # many beavers in water (measured in the sensible-opening scenario: ~45 water a working day).
 BEAVERS_PER_PUMP = 12
+# Water under a pump's intake: at least this deep is the river's bed; a thinner film over a bank
+# dries as the river settles after the first hours (and in every drought).
+PUMP_MIN_DEPTH = 0.5
 # Tanks hold this many days of the colony's drinking on top of the hazard's own length: the river
 # takes a day or two to refill after a drought and pumps stop while it is shallow.
 WATER_MARGIN_DAYS = 3
@@ -218,10 +221,16 @@ class Turn:
         return self._costs
 
     def place(
-        self, base: str, near: tuple[int, int], r: int = 12, why: str = ""
+        self,
+        base: str,
+        near: tuple[int, int],
+        r: int = 12,
+        why: str = "",
+        min_depth: float = 0.0,
     ) -> dict[str, Any] | None:
         """Places a prefab on the best spot the service offers within r of `near`, joined to the
-        district center by a path. Spends its cost from the turn's view of the stock."""
+        district center by a path (for pumps: with at least `min_depth` of water under the
+        intake). Spends its cost from the turn's view of the stock."""
         if self.new_sites >= MAX_NEW_SITES:
             return None
         prefab = self.name(base)
@@ -244,7 +253,11 @@ class Turn:
             except colony.ColonyError as e:
                 self.say(f"no spot search for {base}: {e}")
                 return None
-            spots = [s for s in found if joinable(s)]
+            spots = [
+                s
+                for s in found
+                if joinable(s) and s.get("waterDepth", min_depth) >= min_depth
+            ]
             if spots:
                 break
         for spot in spots:
@@ -326,7 +339,13 @@ def pumps(t: Turn) -> None:
     pumps_wanted = max(1, math.ceil(t.population / BEAVERS_PER_PUMP))
     dc = (t.dc["x"], t.dc["y"])
     while t.count(t.kit.pump) < pumps_wanted:
-        placed = t.place(t.kit.pump, dc, REACH, f"{t.population} beavers need water")
+        placed = t.place(
+            t.kit.pump,
+            dc,
+            REACH,
+            f"{t.population} beavers need water",
+            min_depth=PUMP_MIN_DEPTH,
+        )
         if placed is None:
             break
         t.prioritize(placed)

@@ -543,8 +543,23 @@ impl World {
         };
         for (x, y) in area.tiles() {
             for o in Orientation::ALL {
-                let z = i64::from(self.map.terrain_height(x, y));
-                let Ok(p) = self.check_placement(&s.name, x.into(), y.into(), z, o) else {
+                // At the ground of its origin tile; a pump whose origin is its intake row, hanging
+                // over a lower bank, stands on the higher ground of the rest of its footprint.
+                let mut z = i64::from(self.map.terrain_height(x, y));
+                let mut placed = self.check_placement(&s.name, x.into(), y.into(), z, o);
+                if placed.is_err() && water {
+                    let top = super::geometry::footprint(s, x.into(), y.into(), o)
+                        .into_iter()
+                        .filter(|t| self.map.contains(t.0, t.1))
+                        .map(|t| i64::from(self.map.terrain_height(t.0 as u32, t.1 as u32)))
+                        .max()
+                        .unwrap_or(z);
+                    if top > z {
+                        z = top;
+                        placed = self.check_placement(&s.name, x.into(), y.into(), z, o);
+                    }
+                }
+                let Ok(p) = placed else {
                     continue;
                 };
                 scanned += 1;

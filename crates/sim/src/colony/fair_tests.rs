@@ -146,3 +146,36 @@ fn producers_say_why_they_stall() {
         "alerts show stalls"
     );
 }
+
+#[test]
+fn a_pump_over_a_dry_bank_draws_from_the_river_beyond() {
+    // Seed 6: the river runs below its banks beside the start area; the only pumps on the near
+    // side stand on the valley floor with their intake row hanging over the dry bank.
+    let mut w = World::new(&crate::NewGame {
+        seed: 6,
+        ..crate::NewGame::default()
+    });
+    w.advance_ticks(24 * HOUR);
+    let d = dc_door(&w);
+    let (x, y) = (i64::from(d[0]), i64::from(d[1]));
+    let (_, _, _, spots) = w
+        .find_placements("WaterPump.Folktails", x - 12, y - 12, x + 12, y + 12)
+        .unwrap();
+    let s = spots
+        .iter()
+        .find(|s| s.ground_steps >= 0)
+        .unwrap_or_else(|| panic!("a joinable pump spot: {spots:?}"));
+    assert!(
+        w.map.terrain_height(s.x, s.y) < s.z as u8,
+        "its origin (the intake row) hangs over lower ground: {s:?}"
+    );
+    assert!(s.water_depth.unwrap() > 0.0);
+    let id = place_joined(&mut w, "WaterPump.Folktails", (0, 0), 12);
+    w.advance_ticks(12 * HOUR);
+    let b = w.building_view(id).unwrap();
+    assert!(
+        !b.statuses.iter().any(|t| t == "no water to pump"),
+        "{:?}",
+        b.statuses
+    );
+}
