@@ -523,7 +523,7 @@ def wood(t: Turn) -> None:
 
 
 def homes(t: Turn) -> None:
-    """Beds for everyone plus room for children; IronTeeth breed in pods."""
+    """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`)."""
     dc = (t.dc["x"], t.dc["y"])
     beds = t.kit.beds * t.count(t.kit.home)
     while beds < t.population + SPARE_BEDS:
@@ -531,13 +531,21 @@ def homes(t: Turn) -> None:
         if placed is None:
             break
         beds += t.kit.beds
-    # A pod eats berries and water while it breeds: only once the food holds.
+
+
+def breeding(t: Turn) -> None:
+    """IronTeeth grow only in breeding pods: the first as soon as water flows (the founders die of
+    old age around day 50), more once the food holds."""
+    if not t.kit.pod:
+        return
+    dc = (t.dc["x"], t.dc["y"])
+    # A pod eats a berry and a water a day while it breeds (five of each per kit).
     fed = t.summary["projections"]["foodDays"] >= 3 and t.count(t.kit.farm) > 0
-    if t.kit.pod and fed and t.count(t.kit.pod) < 1 + t.population // 20:
+    first = t.count(t.kit.pod) == 0 and t.count(t.kit.pump) > 0
+    if first or (fed and t.count(t.kit.pod) < 1 + t.population // 20):
         pod = t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
         if pod:
-            # A pod needs a berry and a water a day; haulers serve it first, before the berries
-            # are eaten.
+            # Haulers serve it first, before the berries are eaten.
             t.c.building_hauling(id=pod["id"], prioritized=True)
 
 
@@ -601,6 +609,7 @@ def play(c: colony.Colony) -> None:
         log_pile,
         first_warehouse,
         food,
+        breeding,
         wood,
         storage,
         homes,
