@@ -417,14 +417,17 @@ def tanks(t: Turn) -> None:
 def food(t: Turn) -> None:
     """A gatherer by the nearest bushes, farms with crops in their reach."""
     dc = (t.dc["x"], t.dc["y"])
-    # Gatherer flags cost nothing: one by each of the two nearest bush clusters.
+    # Gatherer flags cost nothing: one by each of the two nearest bush clusters. IronTeeth breeding
+    # pods eat only berries, so for them any cluster will do.
+    min_bushes = 2 if t.kit.pod else 5
     clusters = t.summary.get("foodClusters") or []
     near = [
         k
         for k in sorted(
             clusters, key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1])
         )
-        if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH and k["total"] >= 5
+        if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH
+        and k["total"] >= min_bushes
     ]
     for k in near[t.count(t.kit.gatherer) : 2]:
         g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
