@@ -1,33 +1,14 @@
 //! Measures how many seeds flood their start area: for each seed of the default map, 30 days of
 //! water with nobody building, the deepest water seen on the land of the 11x11 square around the
-//! start spot (sampled hourly; the river's own channel does not count). Prints the seeds deeper than the placement limit (0.1) and than the
-//! flooded-building limit (0.3).
+//! start spot (sampled hourly; the river's own channel does not count). Prints the seeds deeper
+//! than the placement limit (0.1) and than the flooded-building limit (0.3).
 //!
 //! `cargo run --release -p colony-sim --example start_floods [FIRST LAST]` (default 1 200).
 
-use sim::{NewGame, World, ticks_per_day};
+#[path = "../tests/common/start_land.rs"]
+mod start_land;
 
-/// Deepest water seen on the land of the 11x11 square around the start spot, sampled every game
-/// hour.
-fn deepest_at_start(seed: u64, days: u64) -> f32 {
-    let mut w = World::new(&NewGame {
-        seed,
-        ..NewGame::default()
-    });
-    let (sx, sy, _) = w.map().start_spot();
-    let mut deepest = 0.0f32;
-    for _ in 0..days * 24 {
-        w.advance_ticks(ticks_per_day() / 24);
-        for y in sy - 5..=sy + 5 {
-            for x in sx - 5..=sx + 5 {
-                if !w.map().is_river(x, y) {
-                    deepest = deepest.max(w.water_depth(x, y));
-                }
-            }
-        }
-    }
-    deepest
-}
+use start_land::deepest_at_start;
 
 fn main() {
     let args: Vec<u64> = std::env::args()

@@ -378,6 +378,15 @@ fn opening_with_tanks(w: &mut World, extra: usize) {
     }
 }
 
+/// The ids of the colony's Folktails water pumps.
+fn water_pumps(w: &World) -> Vec<i32> {
+    w.buildings()
+        .iter()
+        .filter(|b| b.name.starts_with("WaterPump"))
+        .map(|b| b.id)
+        .collect()
+}
+
 fn stock(w: &World, good: &str) -> u32 {
     w.colony_stock().get(good).map_or(0, |(_, all)| *all)
 }
@@ -730,12 +739,7 @@ fn a_drought_dries_the_pumps_and_stored_water_carries_the_colony() {
     // start area moved downstream (issue 15) pools stay under the pumps through a short drought.
     let mut w = World::new(&game(6, Faction::Folktails));
     sensible_opening(&mut w);
-    let pumps: Vec<i32> = w
-        .buildings()
-        .iter()
-        .filter(|b| b.name.starts_with("WaterPump"))
-        .map(|b| b.id)
-        .collect();
+    let pumps = water_pumps(&w);
     let (mut dry_days, mut water_in_drought, mut resumed) = (0, 0, false);
     let mut seen_hazard = false;
     for _ in 0..26 {
@@ -791,6 +795,7 @@ fn long_drought(extra: usize) -> DroughtRun {
         ..game(8, Faction::Folktails)
     });
     opening_with_tanks(&mut w, extra);
+    let pumps = water_pumps(&w);
     let mut run = DroughtRun {
         thirst_before: 0,
         thirst_after: 0,
@@ -813,14 +818,8 @@ fn long_drought(extra: usize) -> DroughtRun {
         }
         // The river runs dry at the pumps through the long drought.
         if long_began {
-            let pumps: Vec<i32> = w
-                .buildings()
-                .iter()
-                .filter(|b| b.name.starts_with("WaterPump"))
-                .map(|b| b.id)
-                .collect();
-            for p in pumps {
-                w.set_paused(p, wx.is_hazardous).unwrap();
+            for p in &pumps {
+                w.set_paused(*p, wx.is_hazardous).unwrap();
             }
         }
         if long_began {
