@@ -5,6 +5,7 @@
 //! episode's folder.
 
 use crate::agent::{self, TurnEnv, TurnRun};
+use crate::hazards::HazardSpell;
 use crate::history::{Row, Stats};
 use crate::metrics::Outcome;
 use crate::proxy::{ApiCall, Proxy};
@@ -48,6 +49,8 @@ pub struct EpisodeResult {
     pub api_calls: usize,
     pub api_errors: usize,
     pub metrics: BTreeMap<String, f64>,
+    /// Each drought and badtide: stores before it, lows, births and deaths by cause during it.
+    pub hazards: Vec<HazardSpell>,
     /// Why the episode could not be played (setup failed, colonyd died...); scores are 0 then.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -107,6 +110,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         api_calls: 0,
         api_errors: 0,
         metrics: BTreeMap::new(),
+        hazards: Vec::new(),
         error: None,
         rows: Vec::new(),
     };
@@ -129,6 +133,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         .last()
         .is_some_and(|l| l.game_over || l.population() == 0);
     r.metrics = outcome.all_metrics();
+    r.hazards = crate::hazards::spells(&outcome.rows);
     r.rows = outcome.rows;
     r.wall_seconds = (start.elapsed().as_secs_f64() * 100.0).round() / 100.0;
     r

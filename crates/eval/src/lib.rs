@@ -12,6 +12,7 @@
 pub mod achievements;
 pub mod agent;
 pub mod episode;
+pub mod hazards;
 pub mod history;
 pub mod metrics;
 pub mod proxy;

@@ -210,6 +210,15 @@ impl Outcome {
                 }
             }
         }
+        let mut causes: Vec<&String> = self.rows.iter().flat_map(|r| r.deaths.keys()).collect();
+        causes.sort();
+        causes.dedup();
+        for c in causes {
+            let v = self.metric(&MetricName::Param("deaths_by", c.clone()));
+            if v > 0.0 {
+                out.insert(format!("deaths_by.{c}"), v);
+            }
+        }
         for (k, v) in &self.built {
             out.insert(format!("built.{k}"), (*v).into());
         }
@@ -329,6 +338,8 @@ pub(crate) mod tests {
         let all = o.all_metrics();
         assert_eq!(all["produced.Water"], 10.0);
         assert_eq!(all["built.WaterPump"], 2.0);
+        assert_eq!(all["deaths_by.Hunger"], 2.0);
+        assert!(!all.contains_key("deaths_by.oldAge"));
     }
 
     #[test]

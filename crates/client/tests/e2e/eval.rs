@@ -127,6 +127,7 @@ fn a_pump_agent_plays_two_seeds_in_parallel_and_leaves_results_trajectories_save
             "the refused advance: {e}"
         );
         assert_eq!(e["daysSurvived"], 2.0, "{e}");
+        assert!(e["hazards"].is_array(), "hazard spells listed: {e}");
         let traj = lines(
             &out.join("episodes")
                 .join(e["id"].as_str().unwrap())
