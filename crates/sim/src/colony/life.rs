@@ -824,7 +824,8 @@ impl World {
             if b.child {
                 let speed = 1.0 + super::rules::tier_bonus(tiers, b.wellbeing(faction));
                 b.growth += speed / childhood;
-                if b.growth >= 1.0 {
+                // Six dawns of 1/6 add up to 0.9999999999999999: a hair under 1 is grown.
+                if b.growth >= 1.0 - 1e-9 {
                     b.child = false;
                     b.growth = 1.0;
                     grown.push(*id);
@@ -865,5 +866,34 @@ impl super::Colony {
             }
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::world;
+
+    #[test]
+    fn a_kit_growing_at_speed_one_comes_of_age_at_the_childhood_days_dawn() {
+        let mut w = world();
+        let faction = w.faction;
+        let (x, y, z) = w.map.start_spot();
+        let kit = w.spawn_beaver([x, y, z], true, 0.0, None);
+        // Every need at 0 points: unfavourable, so the wellbeing is under the first growth tier
+        // and the kit grows at speed 1 (nobody dies of 0 Hunger or Thirst).
+        let b = w.colony.beavers.get_mut(&kit).unwrap();
+        b.needs.iter_mut().for_each(|p| *p = 0.0);
+        let tiers = &colony_rules().wellbeing.child_growth_speed_tiers.value;
+        assert_eq!(
+            crate::colony::rules::tier_bonus(tiers, b.wellbeing(faction)),
+            0.0
+        );
+        let days = colony_rules().population.childhood_days.value as u32;
+        for dawn in 1..=days {
+            assert!(w.colony.beavers[&kit].child, "grown before dawn {dawn}");
+            w.colony_dawn();
+        }
+        assert!(!w.colony.beavers[&kit].child, "a child after {days} dawns");
     }
 }

@@ -222,15 +222,24 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
                 } else {
                     s.growth_days
                 };
-                p.growth = (p.growth + (1.0 / (24.0 * days)) as f32).min(1.0);
+                p.growth = hour_step(p.growth, days);
                 if p.growth >= 1.0 && s.kind == PlantKind::Bush {
                     p.fruit = 1.0;
                 }
             } else if s.kind == PlantKind::Bush && p.fruit < 1.0 {
-                p.fruit = (p.fruit + (1.0 / (24.0 * s.regrow_days.max(1e-3))) as f32).min(1.0);
+                p.fruit = hour_step(p.fruit, s.regrow_days.max(1e-3));
             }
         }
     }
+}
+
+/// One hour of a 0-1 share that fills over `days`. Hourly steps of `1 / (24 x days)` add up in
+/// f32 to a hair under 1 for most lengths (168 steps of 1/168 make 0.99999994), which would cost a
+/// 7-day Birch a 169th hour: a share within half a step of 1 is full.
+fn hour_step(share: f32, days: f64) -> f32 {
+    let step = (1.0 / (24.0 * days)) as f32;
+    let next = share + step;
+    if next >= 1.0 - step / 2.0 { 1.0 } else { next }
 }
 
 /// Whether `(x, y)` lies in the start area kept clear of nature.
