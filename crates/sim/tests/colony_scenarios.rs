@@ -1,14 +1,14 @@
 //! Scenario tests of the colony (game.md "How the game proves itself"), driven only through the
 //! world's commands with fixed seeds: the idle colony dies of thirst; a sensible opening lives and
 //! grows; drought with and without water stored; materials gate construction; IronTeeth pods;
-//! determinism and save/load/continue.
+//! determinism and save/load/continue; science reaching gears, power and automation.
 
 #[path = "common/placing.rs"]
 mod placing;
 
 use placing::{
-    all_goods, dc_door, lumberjack_by_nearest_forest, mark_trees_around, place_near, place_pump,
-    place_toward, stock, try_place_toward,
+    all_goods, connect, dc_door, lumberjack_by_nearest_forest, mark_trees_around, place_near,
+    place_pump, place_toward, room_at_door, stock, try_place_toward,
 };
 use sim::{Faction, GameMode, NewGame, World, ticks_per_day};
 
@@ -631,4 +631,149 @@ fn a_long_drought_kills_without_water_storage_and_not_with_full_tanks() {
         "nobody died of thirst"
     );
     assert!(with.alive >= 12, "the colony lives: {}", with.alive);
+}
+
+/// Places `prefabs` side by side facing south, left to right on one row near the district center
+/// (touching, so once built they form one power network), where every doorstep can be joined to
+/// the district center's. Returns their ids, or `None` when no row fits.
+fn place_power_row(w: &mut World, prefabs: &[&str]) -> Option<Vec<i32>> {
+    let door = dc_door(w);
+    let widths: Vec<i64> = prefabs
+        .iter()
+        .map(|p| {
+            let v = w.prefabs().into_iter().find(|v| v.name == *p).unwrap();
+            i64::from(v.size_x)
+        })
+        .collect();
+    let mut origins: Vec<(i64, i64)> = (door.1 - 20..=door.1 + 20)
+        .flat_map(|y| (door.0 - 20..=door.0 + 20).map(move |x| (x, y)))
+        .collect();
+    origins.sort_by_key(|(x, y)| ((x - door.0).abs() + (y - door.1).abs(), *y, *x));
+    for (x0, y0) in origins {
+        let mut trial = w.clone();
+        let mut ids = Vec::new();
+        let mut x = x0;
+        for (p, wide) in prefabs.iter().zip(&widths) {
+            let Ok(id) = trial.place_building(p, x, y0, door.2, "south") else {
+                break;
+            };
+            x += wide;
+            ids.push(id);
+        }
+        if ids.len() < prefabs.len() {
+            continue;
+        }
+        let joined = ids.iter().all(|id| {
+            let b = trial.building_view(*id).unwrap();
+            let (ex, ey) = (
+                i64::from(b.entrance_x.unwrap()),
+                i64::from(b.entrance_y.unwrap()),
+            );
+            connect(&mut trial, (door.0, door.1), (ex, ey), door.2)
+        });
+        if joined && room_at_door(&trial) >= 200 {
+            *w = trial;
+            return Some(ids);
+        }
+    }
+    None
+}
+
+/// Issue 15, item 9: with the catalogue's science rate (one point per inventor working hour),
+/// costs and power figures, a colony that builds two inventors after the sensible opening
+/// unlocks the gear workshop, powers it and a lumber mill with beaver-driven power wheels, makes
+/// gears, and builds its first automation building (a lever) within 60 days.
+#[test]
+fn science_reaches_gears_power_and_automation_within_60_days() {
+    let mut w = World::new(&game(8, Faction::Folktails));
+    sensible_opening(&mut w);
+    let door = dc_door(&w);
+    let near = (door.0 - 10, door.1 - 10, door.0 + 10, door.1 + 10);
+    for _ in 0..2 {
+        place_near(&mut w, "Inventor.Folktails", near);
+    }
+    let cost = |w: &World, name: &str| {
+        w.unlockables()
+            .into_iter()
+            .find(|u| u.name == name)
+            .map(|u| u.cost)
+            .unwrap()
+    };
+    let (mut unlocked_day, mut gear_day, mut lever_day) = (None, None, None);
+    let mut lever = None;
+    // The power row: six workers while it runs, so it stops once the lever's gears are made.
+    let mut industry: Vec<i32> = Vec::new();
+    for day in 1..=60u32 {
+        w.advance_ticks(ticks_per_day());
+        assert!(
+            w.population()[0].adults > 0,
+            "the colony lives on day {day}"
+        );
+        if unlocked_day.is_none() && w.science_points() >= cost(&w, "GearWorkshop.Folktails") {
+            w.unlock("GearWorkshop.Folktails").unwrap();
+            // The workshop takes 120 hp and the mill (planks for gears and for the workshop
+            // itself) 50: three wheels of 50 hp for one, one for the other.
+            let wheel = "PowerWheel.Folktails";
+            let rows: [&[&str]; 2] = [
+                &[wheel, "LumberMill.Folktails"],
+                &[wheel, wheel, "GearWorkshop.Folktails", wheel],
+            ];
+            for row in rows {
+                let ids = place_power_row(&mut w, row).expect("room for a power row");
+                industry.extend(&ids);
+                for id in ids {
+                    w.set_priority(id, "High", "construction").unwrap();
+                    w.set_priority(id, "High", "workplace").unwrap();
+                }
+            }
+            // The opening's piles hold logs: planks need a pile of their own.
+            let pile = place_near(&mut w, "SmallPile.Folktails", near);
+            w.set_storage(pile, Some("Plank"), None).unwrap();
+            unlocked_day = Some(day);
+        }
+        if gear_day.is_none() && stock(&w, "Gear") > 0 {
+            gear_day = Some(day);
+        }
+        if gear_day.is_some() && stock(&w, "Gear") >= 4 && stock(&w, "Plank") >= 10 {
+            for id in industry.drain(..) {
+                w.set_paused(id, true).unwrap();
+            }
+        }
+        let lever_cost = cost(&w, "Lever.Folktails");
+        if lever.is_none() && gear_day.is_some() && w.science_points() >= lever_cost {
+            w.unlock("Lever.Folktails").unwrap();
+            // A lever has no doorstep: builders reach it from the paths nearby.
+            let (_, _, _, spots) = w
+                .find_placements("Lever.Folktails", near.0, near.1, near.2, near.3)
+                .unwrap();
+            let s = spots.first().expect("a spot for the lever");
+            let id = w
+                .place_building(
+                    "Lever.Folktails",
+                    s.x.into(),
+                    s.y.into(),
+                    s.z.into(),
+                    &s.orientation,
+                )
+                .unwrap();
+            lever = Some(id);
+        }
+        if let Some(id) = lever
+            && lever_day.is_none()
+            && w.building_view(id).unwrap().finished
+        {
+            lever_day = Some(day);
+            break;
+        }
+    }
+    eprintln!(
+        "gear workshop unlocked on day {unlocked_day:?}, first gear on day {gear_day:?}, \
+         lever built on day {lever_day:?}"
+    );
+    assert!(unlocked_day.is_some(), "100 science in 60 days");
+    assert!(gear_day.is_some(), "a powered gear workshop made a gear");
+    assert!(
+        lever_day.is_some(),
+        "an automation building stands by day 60"
+    );
 }
