@@ -118,6 +118,14 @@ KITS = {
 }
 
 
+# Streets: straight paths up to this long from the district center's doorstep, one each way the
+# land allows. Buildings line them but never cover them, so the network always reaches open land
+# and later buildings can still be joined to it; without them a colony can wall its own paths in
+# with the buildings around them (seen on seed 23, where no home could be joined after day 6).
+STREET_LENGTH = 16
+# A street shorter than this is not worth laying.
+STREET_MIN = 4
+
 # Doorsteps at least this many steps from the district center's: buildings crowded around
 # its door would wall it in, and every later path would have nowhere to go.
 PLAZA_STEPS = 4
@@ -332,6 +340,78 @@ class Turn:
 
 
 # --- the needs, most vital first ------------------------------------------------------------
+
+
+def streets(t: Turn) -> None:
+    """Straight streets from the district center's doorstep each way, and two along its sides
+    past its back, as far as dry, level land without buildings or living plants goes (paths are
+    free and built at once)."""
+    door = (t.dc["entranceX"], t.dc["entranceY"])
+    back = None
+    for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        first = t.c.tiles(
+            x1=door[0] + d[0], y1=door[1] + d[1], x2=door[0] + d[0], y2=door[1] + d[1]
+        )
+        names = [o["name"] for o in first["tiles"][0].get("occupants", [])]
+        if any(n.startswith("DistrictCenter") for n in names):
+            back = d  # from the doorstep into the district center
+            continue
+        street(t, door, d)
+    if back is None:
+        return
+    for side in ((back[1], back[0]), (-back[1], -back[0])):
+        # Two tiles aside of the doorstep is just past the center's side (it is 3 wide).
+        corner = (door[0] + 2 * side[0], door[1] + 2 * side[1])
+        street(t, corner, back)
+
+
+def street(t: Turn, start: tuple[int, int], d: tuple[int, int]) -> None:
+    """One straight street from a tile of the network, `d` a unit step, unless it is laid."""
+    ends = (start[0] + d[0] * STREET_LENGTH, start[1] + d[1] * STREET_LENGTH)
+    box = {
+        "x1": max(0, min(start[0], ends[0])),
+        "y1": max(0, min(start[1], ends[1])),
+        "x2": min(t.map_w - 1, max(start[0], ends[0])),
+        "y2": min(t.map_h - 1, max(start[1], ends[1])),
+    }
+    tiles = {(k["x"], k["y"]): k for k in t.c.tiles(**box)["tiles"]}
+    z = t.dc["z"]
+    door = (t.dc["entranceX"], t.dc["entranceY"])
+    if start != door and not is_path(tiles.get(start)):
+        return  # the start is not on the network (yet)
+    run = 0
+    for step in range(1, STREET_LENGTH + 1):
+        tile = tiles.get((start[0] + d[0] * step, start[1] + d[1] * step))
+        if tile is None or not street_tile(tile, z):
+            break
+        # Moist land is for crops: past the plaza, streets keep to dry ground.
+        if step > PLAZA_STEPS and tile.get("moist"):
+            break
+        run = step
+    end = (start[0] + d[0] * run, start[1] + d[1] * run)
+    if run < STREET_MIN or is_path(tiles.get(end)):
+        return
+    try:
+        t.c.path_place(x1=start[0], y1=start[1], x2=end[0], y2=end[1], style="straight")
+        t.say(f"laid a street from {start} to {end}")
+    except colony.ColonyError as e:
+        t.say(f"could not lay a street from {start} to {end}: {e}")
+
+
+def is_path(tile: dict[str, Any] | None) -> bool:
+    return tile is not None and any(
+        o["name"] == "Path" for o in tile.get("occupants", [])
+    )
+
+
+def street_tile(tile: dict[str, Any], z: int) -> bool:
+    """A tile a street may cross: at the doorstep's level, dry, holding nothing but paths and
+    dead plants (a path clears those)."""
+    if tile["terrain"] != z or tile.get("water", 0.0) > 0.05:
+        return False
+    return bool(tile.get("dead")) or all(
+        o["name"] == "Path" for o in tile.get("occupants", [])
+    )
 
 
 def pumps(t: Turn) -> None:
@@ -600,13 +680,13 @@ def play(c: colony.Colony) -> None:
         f"water {t.summary['projections']['waterDays']} days, {t.logs()} logs, "
         f"next hazard in {t.days_to_hazard():.0f} days for {t.hazard_days()}"
     )
-    # Pumps first (beavers die of thirst within days), then the farm before the starting berries
-    # run out, free flags for wood and berries, tanks, homes, and the rest.
-    # Pumps first (beavers die of thirst within days) with a tank, a pile for the logs and a
-    # warehouse for food (the district center takes no deliveries), then the farm before the
-    # starting berries run out, free flags for wood and berries, room for what they bring,
-    # homes (the homeless are unhappy and do not breed), more tanks, and the rest.
+    # Streets first (free, and they keep the network open), then pumps (beavers die of thirst
+    # within days) with a tank, a pile for the logs and a warehouse for food (the district center
+    # takes no deliveries), then the farm before the starting berries run out, free flags for
+    # wood and berries, room for what they bring, homes (the homeless are unhappy and do not
+    # breed), more tanks, and the rest.
     needs = (
+        streets,
         pumps,
         first_tank,
         log_pile,
