@@ -138,7 +138,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/clutch', None, body('id', id, 'engaged', engaged))
 
     def building_demolish(self, *, id: int) -> Any:
-        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed); emits `building.demolished`."""
+        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return self._call('POST', '/api/building/demolish', None, body('id', id))
 
     def building_farmhouse(self, *, id: int, action: str) -> Any:
@@ -418,7 +418,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/clutch', None, body('id', id, 'engaged', engaged))
 
     async def building_demolish(self, *, id: int) -> Any:
-        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed); emits `building.demolished`."""
+        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return await self._call('POST', '/api/building/demolish', None, body('id', id))
 
     async def building_farmhouse(self, *, id: int, action: str) -> Any:

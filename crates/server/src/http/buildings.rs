@@ -323,7 +323,9 @@ async fn find_placement(
     ))
 }
 
-/// Demolishes a building (a site is simply removed); emits `building.demolished`.
+/// Demolishes a building (a site is simply removed, its delivered materials going back); emits
+/// `building.demolished`. A finished district center is `invalid_type` (a center still a site
+/// can go).
 #[utoipa::path(post, path = "/api/building/demolish", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, demolished: true}")))]
 async fn demolish(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
     let id = building_id(b.id)?;

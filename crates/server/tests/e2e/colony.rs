@@ -872,7 +872,19 @@ async fn districts_resources_distribution_and_migration() {
             .iter()
             .all(|r| r["all"].as_u64().unwrap() > 0)
     );
-    // A second district: placed district centers found one at once.
+    // A second district center costs materials (the prefab list says which) and is a
+    // construction site: no district until builders finish it.
+    let (_, prefabs) = s.get("/api/prefabs?format=json").await;
+    let listed = prefabs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "DistrictCenter.Folktails")
+        .unwrap();
+    assert_eq!(
+        listed["cost"],
+        json!([{"good": "Log", "amount": 60.0}, {"good": "Plank", "amount": 80.0}])
+    );
     let (_, spots) = s
         .post(
             "/api/placement/find",
@@ -880,12 +892,30 @@ async fn districts_resources_distribution_and_migration() {
         )
         .await;
     let p = &spots[0];
-    s.post(
-        "/api/building/place",
-        json!({"prefab": "DistrictCenter.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "DistrictCenter.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
                "orientation": p["orientation"]}),
-    )
+        )
+        .await;
+    let (_, site) = s
+        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .await;
+    let site = &site["items"][0];
+    assert_eq!(
+        (&site["finished"], &site["materialProgress"]),
+        (&json!(false), &json!(0.0)),
+        "{site}"
+    );
+    let (_, ds) = s.get("/api/districts?format=json").await;
+    assert_eq!(ds.as_array().unwrap().len(), 1, "a site founds no district");
+    // A colony whose second center was built (prepared with the simulation's commands).
+    crate::power::load_prepared(&s, "two-centers", |w| {
+        crate::power::place_somewhere(w, "DistrictCenter.Folktails");
+    })
     .await;
+    s.post("/api/speed", json!({"speed": 0})).await;
     let (_, ds) = s.get("/api/districts?format=json").await;
     assert_eq!(ds.as_array().unwrap().len(), 2);
     assert_eq!(keys(&ds[0]), ["name", "population", "resources"]);

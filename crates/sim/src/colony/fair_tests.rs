@@ -179,3 +179,118 @@ fn a_pump_over_a_dry_bank_draws_from_the_river_beyond() {
         b.statuses
     );
 }
+
+/// A world whose district center holds `goods` besides the starting ones (a scenario's setup),
+/// without hazards.
+fn world_with(goods: &[(&str, u32)]) -> World {
+    let mut w = World::new(&crate::config::NewGame {
+        setup: crate::config::Setup {
+            goods: goods.iter().map(|(g, n)| ((*g).to_owned(), *n)).collect(),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    w.weather.temperate_days = 100;
+    w
+}
+
+/// Places a second district center on flat ground near the first and joins its doorstep to the
+/// first district's network with paths (finished at once, as paths are). Returns its id.
+fn second_center_joined(w: &mut World) -> i32 {
+    use crate::colony::geometry::voxel;
+    use crate::testutil::{build, flat_area, path_route};
+    let d1 = dc_door(w);
+    let (x, y, z) = flat_area(w, 3, 4);
+    let id = w
+        .place_building(
+            "DistrictCenter.Folktails",
+            x.into(),
+            (y + 1).into(),
+            z.into(),
+            "south",
+        )
+        .unwrap();
+    let d2 = w.colony.door(id).unwrap();
+    let route = path_route(w, (d1[0], d1[1]), (d2[0], d2[1]), z).expect("a route");
+    for &(px, py) in &route {
+        if !w.colony.blocks.contains_key(&voxel(px, py, z)) && (px, py) != (d2[0], d2[1]) {
+            build(w, "Path", px, py, z, "south");
+        }
+    }
+    id
+}
+
+#[test]
+fn a_second_district_center_is_built_like_any_site() {
+    let mut w = world_with(&[("Log", 100), ("Plank", 100)]);
+    let first = w.colony.centers()[0];
+    let stock = |w: &World, g: &str| w.colony.district_stock(first).get(g).map_or(0, |s| s.1);
+    // The starting center was free and finished at once.
+    let start = w.building_view(first).unwrap();
+    assert!(start.finished && w.colony.buildings[&first].cost().is_empty());
+    let (log0, plank0) = (stock(&w, "Log"), stock(&w, "Plank"));
+    // The prefab list shows what placing one costs.
+    let listed = w
+        .prefabs()
+        .into_iter()
+        .find(|p| p.name == "DistrictCenter.Folktails")
+        .unwrap();
+    assert_eq!(
+        listed.cost,
+        [("Log".to_owned(), 60.0), ("Plank".to_owned(), 80.0)]
+    );
+    let second = second_center_joined(&mut w);
+    let site = w.building_view(second).unwrap();
+    assert!(!site.finished && site.material_progress == 0.0, "{site:?}");
+    assert!(site.reachable && site.district == "District 1", "{site:?}");
+    assert_eq!(w.colony.centers(), [first], "a site founds no district");
+    assert_eq!(w.districts().len(), 1);
+    // Haulers bring the materials, then builders work; it is no district until finished.
+    let mut seen_partial = false;
+    for _ in 0..(6 * 24) {
+        w.advance_ticks(HOUR);
+        let b = &w.colony.buildings[&second];
+        if b.finished {
+            break;
+        }
+        assert_eq!(w.colony.centers(), [first]);
+        seen_partial |= b.material_progress() > 0.0 && b.material_progress() < 1.0;
+    }
+    assert!(seen_partial, "the materials came in loads");
+    let done = w.building_view(second).unwrap();
+    assert!(done.finished, "built within six days: {done:?}");
+    assert_eq!(w.colony.centers(), [first, second]);
+    assert_eq!(w.districts().len(), 2);
+    // Its materials were used up: the first district's stock paid 60 logs and 80 planks.
+    assert_eq!(stock(&w, "Plank"), plank0 - 80);
+    assert!(stock(&w, "Log") <= log0 - 60, "{}", stock(&w, "Log"));
+}
+
+#[test]
+fn a_center_site_waits_for_materials_and_goes_back_when_demolished() {
+    // The starting goods (40 logs, 20 planks) are not enough.
+    let mut w = crate::testutil::world();
+    let first = w.colony.centers()[0];
+    let total = |w: &World| -> u32 { w.colony.district_stock(first).values().map(|s| s.1).sum() };
+    let second = second_center_joined(&mut w);
+    w.advance_ticks(12 * HOUR);
+    let site = w.building_view(second).unwrap();
+    assert!(!site.finished && site.material_progress > 0.0, "{site:?}");
+    assert!(site.material_progress < 1.0);
+    assert!(
+        site.statuses.iter().any(|s| s == "lacks materials"),
+        "{:?}",
+        site.statuses
+    );
+    assert_eq!(w.colony.centers(), [first]);
+    // Demolishing the site gives back what was delivered, nothing more.
+    let held: u32 = w.colony.buildings[&second].inventory.values().sum();
+    assert!(held > 0);
+    let before = total(&w);
+    w.demolish_building(second).unwrap();
+    assert_eq!(total(&w), before + held);
+    // The starting center cannot be demolished, and so refunds nothing for the cost it never had.
+    let e = w.demolish_building(first).unwrap_err();
+    assert_eq!(e.code, crate::error::ErrorCode::InvalidType);
+    assert_eq!(total(&w), before + held);
+}
