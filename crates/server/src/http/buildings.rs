@@ -262,27 +262,52 @@ pub struct Placements {
     pub prefab: String,
     pub size_x: u32,
     pub size_y: u32,
-    /// At most 10: x, y, z, orientation (name), entranceX, entranceY, pathAccess, reachable,
-    /// nearPower, flooded (0/1 each), waterDepth (water buildings only), distance (-1
-    /// unreachable), groundSteps (tiles of new path a `path/place` from the district center's
-    /// doorstep would lay; -1 when none can reach).
+    /// At most 10, distinct tiles: x, y, z, orientation (name), entranceX, entranceY,
+    /// pathAccess, reachable, nearPower, flooded (0/1 each), waterDepth (pumps only), distance
+    /// (-1 unreachable), groundSteps (tiles of new path a `path/place` from the district center's
+    /// doorstep would lay; -1 when none can reach), inReach (buildings that work with something
+    /// in their work range: lumberjacks `{trees, treesMarked, saplings}`, gatherers `{bushes,
+    /// bushesRipe}`, farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`,
+    /// foresters `{saplings, trees, plantable, markedForPlanting}`, scavengers `{ruins}`, water
+    /// wheels `{flow}` in m3/s).
     #[schema(value_type = Vec<Object>)]
     pub placements: Vec<sim::colony::PlacementSpot>,
+    /// Only when `placements` is empty: what blocked most. `not_unlocked`, a placement
+    /// refusal's reason (`occupied`, `terrain`, `water`, `out_of_bounds`, `no_support`,
+    /// `entrance`, `unreachable_z`), or an unmet purpose (`no_water`, `no_flow`,
+    /// `nothing_in_reach`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Only when `placements` is empty: what blocked and what to do instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Only when `placements` is empty: candidate spots (a tile and an orientation each) turned
+    /// down, by reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<std::collections::BTreeMap<String, u32>>,
 }
 
-/// Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path
-/// can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others
-/// by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path
-/// distance from the district center's entrance (the network's, else `groundSteps`), then path
-/// access, then power. json: `{prefab, sizeX, sizeY, placements}`;
-/// toon: the bare array of placement rows. A read: it runs on a copy of the published world and
-/// never holds up the game.
+/// Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether
+/// a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first),
+/// only spots with water. Others: not flooded, then joinable (reachable now or by a new path),
+/// then what lies in reach for buildings that work with something there, most first
+/// (`inReach`: lumberjacks by grown trees, then saplings; gatherers by bushes, then ripe ones;
+/// farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus
+/// saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable
+/// now, then path distance from the district center's entrance (the network's, else
+/// `groundSteps`), then path access, then power. Spots where such a building would have nothing
+/// to work with are not offered (a water wheel never on dry land or still water).
+/// json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no
+/// spot is found; toon: the bare array of placement rows (the contract's shape), an empty one
+/// with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the
+/// published world and never holds up the game.
 #[utoipa::path(post, path = "/api/placement/find", tag = "colony", request_body = PlacementFindBody, responses((status = 200, body = Placements)))]
 async fn find_placement(
     State(state): State<AppState>,
     ext: Extensions,
     Body(b): Body<PlacementFindBody>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
+    use axum::response::IntoResponse;
     let json = match b.format.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => Format::of(&ext).is_json(),
         Some("json") => true,
@@ -298,7 +323,7 @@ async fn find_placement(
     let found = tokio::task::spawn_blocking(move || {
         // The search keeps a navigation cache up to date, so it needs its own copy.
         let mut w = (*snapshot).clone();
-        w.find_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
+        w.search_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
     })
     .await
     .map_err(|e| {
@@ -306,21 +331,49 @@ async fn find_placement(
             ErrorCode::InternalError,
             format!("the placement search failed: {e}"),
         ))
-    })?;
-    let (prefab, size_x, size_y, placements) = found?;
-    Ok(Json(
-        if json {
-            serde_json::to_value(Placements {
-                prefab,
-                size_x,
-                size_y,
-                placements,
-            })
-        } else {
-            serde_json::to_value(rows::flat_rows(placements))
+    })??;
+    let none = found.none;
+    if json {
+        let (reason, detail, blocked) = match none {
+            Some(n) => (Some(n.reason), Some(n.detail), Some(n.blocked)),
+            None => (None, None, None),
+        };
+        let body = Placements {
+            prefab: found.prefab,
+            size_x: found.size_x,
+            size_y: found.size_y,
+            placements: found.placements,
+            reason,
+            detail,
+            blocked,
+        };
+        return Ok(Json(serde_json::to_value(body).expect("placements serialize")).into_response());
+    }
+    let rows = serde_json::to_value(rows::flat_rows(found.placements)).expect("rows serialize");
+    let mut res = Json(rows).into_response();
+    if let Some(n) = none {
+        let h = res.headers_mut();
+        for (name, text) in [
+            ("x-placement-reason", n.reason),
+            ("x-placement-detail", n.detail),
+        ] {
+            // Header values are visible ASCII: anything else becomes '?'.
+            let ascii: String = text
+                .chars()
+                .map(|c| {
+                    if c == ' ' || c.is_ascii_graphic() {
+                        c
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+            if let Ok(v) = axum::http::HeaderValue::from_str(&ascii) {
+                h.insert(name, v);
+            }
         }
-        .expect("placements serialize"),
-    ))
+    }
+    Ok(res)
 }
 
 /// Demolishes a building (a site is simply removed, its delivered materials going back); emits

@@ -398,6 +398,54 @@ async fn placing_finding_and_demolishing() {
     .await;
     assert!(body["error"].as_str().unwrap().contains("y1"), "{body}");
 
+    // A lumberjack's spots say how many trees lie in reach (toon: `trees:N/...` text).
+    let wood =
+        json!({"prefab": "LumberjackFlag.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
+    let (_, found) = s
+        .post("/api/placement/find?format=json", wood.clone())
+        .await;
+    let trees = &found["placements"][0]["inReach"];
+    assert!(
+        trees["trees"].as_u64().is_some() && trees["treesMarked"].is_u64(),
+        "{found}"
+    );
+    let (_, rows) = s.post("/api/placement/find", wood).await;
+    assert!(flat_and_uniform(&rows));
+    assert!(
+        rows[0]["inReach"].as_str().unwrap().starts_with("trees:"),
+        "{rows}"
+    );
+    // No spot: json says why beside the empty list; toon keeps the bare array and says why in
+    // headers.
+    let locked =
+        json!({"prefab": "LargeWarehouse.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
+    let (_, none) = s
+        .post("/api/placement/find?format=json", locked.clone())
+        .await;
+    assert_eq!(
+        (&none["placements"], &none["reason"]),
+        (&json!([]), &json!("not_unlocked")),
+        "{none}"
+    );
+    assert!(
+        none["detail"]
+            .as_str()
+            .unwrap()
+            .contains("/api/science/unlock")
+    );
+    assert!(none["blocked"]["not_unlocked"].as_u64().unwrap() > 0);
+    let r = s
+        .client
+        .post(s.url("/api/placement/find"))
+        .header("content-type", "application/json")
+        .body(locked.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-placement-reason"], "not_unlocked");
+    assert!(r.headers().contains_key("x-placement-detail"));
+    assert_eq!(r.json::<Value>().await.unwrap(), json!([]));
+
     // Place at the best spot; the next read shows it.
     let p = &spots[0];
     let want = json!({"prefab": "Lodge.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],

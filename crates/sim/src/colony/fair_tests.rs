@@ -294,3 +294,175 @@ fn a_center_site_waits_for_materials_and_goes_back_when_demolished() {
     assert_eq!(e.code, crate::error::ErrorCode::InvalidType);
     assert_eq!(total(&w), before + held);
 }
+
+/// The spots of a search within `r` tiles of the district center's doorstep.
+fn search_near(w: &mut World, prefab: &str, r: i64) -> super::PlacementSearch {
+    let d = dc_door(w);
+    let (cx, cy) = (i64::from(d[0]), i64::from(d[1]));
+    w.search_placements(prefab, cx - r, cy - r, cx + r, cy + r)
+        .unwrap()
+}
+
+/// Among spots of one standing (flooded, joinable), the ranking key never rises.
+fn assert_ranked(
+    spots: &[super::PlacementSpot],
+    key: impl Fn(&super::PlacementSpot) -> (u64, u64),
+) {
+    let standing = |p: &super::PlacementSpot| (p.flooded, p.reachable == 1 || p.ground_steps >= 0);
+    for pair in spots.windows(2) {
+        if standing(&pair[0]) == standing(&pair[1]) {
+            assert!(key(&pair[0]) >= key(&pair[1]), "{pair:?}");
+        }
+    }
+}
+
+#[test]
+fn lumberjacks_and_gatherers_are_offered_where_trees_and_bushes_are() {
+    let mut w = crate::testutil::world();
+    let wood = search_near(&mut w, "LumberjackFlag.Folktails", 20);
+    assert!(wood.none.is_none() && !wood.placements.is_empty());
+    let trees = |p: &super::PlacementSpot| {
+        let r = p.in_reach.as_ref().expect("inReach for a lumberjack");
+        (u64::from(r.trees.unwrap()), u64::from(r.saplings.unwrap()))
+    };
+    assert!(wood.placements.iter().all(|p| trees(p) != (0, 0)));
+    assert_ranked(&wood.placements, trees);
+    // The best spot has at least as many grown trees in range as any other joinable spot.
+    let best = trees(&wood.placements[0]).0;
+    assert!(best > 0);
+    // Counted as a lumberjack would cut: within its range of the doorstep, heights included.
+    let p = &wood.placements[0];
+    let door = [p.entrance_x as u32, p.entrance_y as u32, p.z];
+    let r = super::building::work_range(super::building::spec("LumberjackFlag.Folktails"));
+    let grown = w
+        .land
+        .plants
+        .values()
+        .filter(|t| {
+            t.alive
+                && t.grown()
+                && t.kind() == crate::catalog::PlantKind::Tree
+                && super::nav::manhattan(door, [t.x, t.y, t.z]) <= r
+        })
+        .count() as u64;
+    assert_eq!(best, grown);
+    // Distinct tiles.
+    let mut tiles: Vec<(u32, u32)> = wood.placements.iter().map(|p| (p.x, p.y)).collect();
+    tiles.dedup();
+    assert_eq!(tiles.len(), wood.placements.len());
+
+    let food = search_near(&mut w, "GathererFlag.Folktails", 20);
+    let bushes = |p: &super::PlacementSpot| {
+        let r = p.in_reach.as_ref().expect("inReach for a gatherer");
+        (
+            u64::from(r.bushes.unwrap()),
+            u64::from(r.bushes_ripe.unwrap()),
+        )
+    };
+    assert!(!food.placements.is_empty());
+    assert!(food.placements.iter().all(|p| bushes(p).0 > 0));
+    assert_ranked(&food.placements, bushes);
+    // A farmhouse counts its field; a lodge has nothing in reach to count.
+    let farm = search_near(&mut w, "EfficientFarmHouse.Folktails", 12);
+    let f = farm.placements[0].in_reach.as_ref().unwrap();
+    assert!(f.plantable.unwrap() > 0 && f.crops_ready.is_some(), "{f:?}");
+    let lodge = search_near(&mut w, "Lodge.Folktails", 8);
+    assert!(lodge.placements.iter().all(|p| p.in_reach.is_none()));
+}
+
+#[test]
+fn a_water_wheel_is_offered_only_where_water_flows() {
+    let mut w = crate::testutil::world();
+    // The generated river runs steadily after about a day.
+    w.advance_ticks(2 * crate::testutil::DAY);
+    let min = crate::power::power_rules().water_wheel_min_flow.value;
+    let wheels = search_near(&mut w, "WaterWheel.Folktails", 30);
+    assert!(!wheels.placements.is_empty(), "{:?}", wheels.none);
+    let flow = |p: &super::PlacementSpot| p.in_reach.as_ref().unwrap().flow.unwrap();
+    for p in &wheels.placements {
+        assert!(flow(p) >= min, "{p:?}");
+        assert_eq!(p.flooded, 0, "a wheel belongs in water");
+    }
+    assert_ranked(&wheels.placements, |p| ((flow(p) * 1e6) as u64, 0));
+    // Dry land near the center: no spot, and the answer says why.
+    let (x, y, _) = crate::testutil::flat_area(&mut w, 6, 6);
+    let dry = w
+        .search_placements(
+            "WaterWheel.Folktails",
+            x.into(),
+            y.into(),
+            (x + 3).into(),
+            (y + 3).into(),
+        )
+        .unwrap();
+    assert!(dry.placements.is_empty());
+    let none = dry.none.expect("a reason");
+    assert_eq!(none.reason, "no_water", "{none:?}");
+    assert!(none.detail.contains("river"), "{}", none.detail);
+    assert!(none.blocked["no_water"] > 0);
+}
+
+#[test]
+fn an_empty_search_says_what_blocked_and_what_to_do() {
+    let mut w = crate::testutil::world();
+    // Locked.
+    let locked = search_near(&mut w, "LargeWarehouse.Folktails", 6);
+    let none = locked.none.unwrap();
+    assert_eq!(none.reason, "not_unlocked");
+    assert!(
+        none.detail.contains("/api/science/unlock"),
+        "{}",
+        none.detail
+    );
+    // Off the map: a 2x2 lodge at the map's far corner.
+    let (mw, mh) = (i64::from(w.map.width()), i64::from(w.map.height()));
+    let edge = w
+        .search_placements("Lodge.Folktails", mw - 1, mh - 1, mw - 1, mh - 1)
+        .unwrap();
+    assert_eq!(edge.none.unwrap().reason, "out_of_bounds");
+    // On the district center itself: occupied.
+    let dc = w.colony.centers()[0];
+    let b = &w.colony.buildings[&dc];
+    let (bx, by) = (i64::from(b.x), i64::from(b.y));
+    let taken = w
+        .search_placements("Lodge.Folktails", bx, by, bx + 1, by + 1)
+        .unwrap();
+    let none = taken.none.unwrap();
+    assert_eq!(none.reason, "occupied", "{none:?}");
+    assert!(none.detail.contains("wider"), "{}", none.detail);
+    // Nowhere near a bush: nothing in reach.
+    let bushes: Vec<[u32; 3]> = w
+        .land
+        .plants
+        .values()
+        .filter(|p| p.alive && p.kind() == crate::catalog::PlantKind::Bush)
+        .map(|p| [p.x, p.y, p.z])
+        .collect();
+    let far = (4..w.map.height() - 4)
+        .flat_map(|y| (4..w.map.width() - 4).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            let at = [x, y, u32::from(w.map.terrain_height(x, y))];
+            w.check_placement(
+                "GathererFlag.Folktails",
+                x.into(),
+                y.into(),
+                at[2].into(),
+                super::Orientation::South,
+            )
+            .is_ok()
+                && bushes.iter().all(|b| super::nav::manhattan(*b, at) > 30)
+        })
+        .expect("a spot far from every bush");
+    let bare = w
+        .search_placements(
+            "GathererFlag.Folktails",
+            far.0.into(),
+            far.1.into(),
+            far.0.into(),
+            far.1.into(),
+        )
+        .unwrap();
+    let none = bare.none.unwrap();
+    assert_eq!(none.reason, "nothing_in_reach", "{none:?}");
+    assert!(none.detail.contains("bushes"), "{}", none.detail);
+}
