@@ -170,7 +170,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     def building_range(self, *, id: int) -> Any:
-        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, and the `bounds` box. No work range: `invalid_type`."""
+        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`: what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`: grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`; farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings, trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`."""
         return self._call('POST', '/api/building/range', None, body('id', id))
 
     def building_recipe(self, *, id: int, recipe: str) -> Any:
@@ -186,7 +186,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
     def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none), with `inReach` for buildings that work with something in their range (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry."""
         return self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     def crop_demolish(self, *, id: int) -> Any:
@@ -450,7 +450,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     async def building_range(self, *, id: int) -> Any:
-        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, and the `bounds` box. No work range: `invalid_type`."""
+        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`: what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`: grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`; farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings, trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`."""
         return await self._call('POST', '/api/building/range', None, body('id', id))
 
     async def building_recipe(self, *, id: int, recipe: str) -> Any:
@@ -466,7 +466,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
     async def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none), with `inReach` for buildings that work with something in their range (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry."""
         return await self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     async def crop_demolish(self, *, id: int) -> Any:

@@ -99,7 +99,9 @@ impl Entity for BuildingView {
 /// `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every
 /// field of the Building table (json: a member is absent when the building lacks that component;
 /// toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by
-/// `+`). `id=N` gives that one building in full (`not_found` when there is none).
+/// `+`). `id=N` gives that one building in full (`not_found` when there is none), with
+/// `inReach` for buildings that work with something in their range (lumberjacks, gatherers,
+/// farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry.
 #[utoipa::path(get, path = "/api/buildings", tag = "colony",
     params(ListParams,
         ("detail" = Option<String>, Query, description = "basic (default) or full"),
@@ -625,15 +627,23 @@ async fn floodgate(
 }
 
 /// The work range of a flag, planter or area building at its level: `tiles` in range, how many
-/// are `moist`, and the `bounds` box. No work range: `invalid_type`.
-#[utoipa::path(post, path = "/api/building/range", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, tiles, moist, bounds: {x1, y1, x2, y2}}")))]
+/// are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`:
+/// what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`:
+/// grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`;
+/// farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings,
+/// trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/range", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, tiles, moist, bounds: {x1, y1, x2, y2}, inReach?}")))]
 async fn range(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
     let r = state.host.snapshot().building_range(building_id(b.id)?)?;
     let [x1, y1, x2, y2] = r.bounds;
-    Ok(Json(json!({
+    let mut out = json!({
         "id": r.id, "name": r.name, "tiles": r.tiles, "moist": r.moist,
         "bounds": {"x1": x1, "y1": y1, "x2": x2, "y2": y2},
-    })))
+    });
+    if let Some(reach) = r.in_reach {
+        out["inReach"] = serde_json::to_value(reach).expect("counts serialize");
+    }
+    Ok(Json(out))
 }
 
 #[cfg(test)]

@@ -593,9 +593,28 @@ async fn workplace_actions_show_in_the_next_read() {
     assert_eq!(h["haulPrioritized"], true);
     assert_eq!(building(&s, &flag).await["haulPrioritized"], true);
     let (_, r) = s.post("/api/building/range", json!({"id": flag})).await;
-    assert_eq!(keys(&r), ["id", "name", "tiles", "moist", "bounds"]);
+    assert_eq!(
+        keys(&r),
+        ["id", "name", "tiles", "moist", "bounds", "inReach"]
+    );
     assert_eq!(keys(&r["bounds"]), ["x1", "y1", "x2", "y2"]);
     assert!(r["tiles"].as_u64().unwrap() > 0);
+    // What lies in the lumberjack's reach: the same counts in the range and the building view
+    // (placed where placement/find found trees); a list row never carries them.
+    assert_eq!(keys(&r["inReach"]), ["trees", "treesMarked", "saplings"]);
+    assert!(
+        r["inReach"]["trees"].as_u64().unwrap() + r["inReach"]["saplings"].as_u64().unwrap() > 0
+    );
+    assert_eq!(building(&s, &flag).await["inReach"], r["inReach"]);
+    let (_, full) = s
+        .get("/api/buildings?detail=full&limit=0&format=json")
+        .await;
+    assert!(
+        full.as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b.get("inReach").is_none())
+    );
     // The district center cannot be paused; unknown ids are not_found with the id.
     let dc = s.get("/api/buildings?name=District").await.1["items"][0]["id"].clone();
     let (_, body) = s

@@ -73,6 +73,8 @@ pub struct RangeView {
     pub tiles: u32,
     pub moist: u32,
     pub bounds: [u32; 4],
+    /// What lies in reach, for buildings that work with something there (`colony::reach`).
+    pub in_reach: Option<super::reach::InReach>,
 }
 
 fn not_found(id: i32) -> CommandError {
@@ -446,6 +448,7 @@ impl World {
             tiles,
             moist,
             bounds: [x1, y1, x2, y2],
+            in_reach: self.building_in_reach(id),
         })
     }
 

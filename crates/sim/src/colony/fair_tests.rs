@@ -466,3 +466,66 @@ fn an_empty_search_says_what_blocked_and_what_to_do() {
     assert_eq!(none.reason, "nothing_in_reach", "{none:?}");
     assert!(none.detail.contains("bushes"), "{}", none.detail);
 }
+
+#[test]
+fn a_building_says_what_lies_in_its_reach() {
+    let mut w = crate::testutil::world();
+    let flag = place_joined(&mut w, "LumberjackFlag.Folktails", (0, 0), 20);
+    let view = w.building_view(flag).unwrap();
+    let reach = view.in_reach.clone().expect("a lumberjack counts trees");
+    assert_eq!(
+        w.building_range(flag).unwrap().in_reach,
+        Some(reach.clone())
+    );
+    assert!(reach.trees.unwrap() > 0, "{reach:?}");
+    assert_eq!(reach.trees_marked, Some(0), "nothing marked yet");
+    // Marking the land around it for cutting: the grown trees in reach are now marked.
+    let door = w.colony.door(flag).unwrap();
+    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
+    for z in 0..=i64::from(w.map.max_height()) {
+        w.set_cutting_area(dx - 25, dy - 25, dx + 25, dy + 25, z, true)
+            .unwrap();
+    }
+    let marked = w.building_view(flag).unwrap().in_reach.unwrap();
+    assert_eq!(marked.trees_marked, marked.trees, "{marked:?}");
+    // Lists never count it (they are measured for speed).
+    assert!(w.buildings().iter().all(|b| b.in_reach.is_none()));
+    // A farmhouse counts its field; a lodge has no such thing (sites count as well).
+    let place_first = |w: &mut World, prefab: &str, r: i64| {
+        let p = search_near(w, prefab, r).placements[0].clone();
+        w.place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+            .unwrap()
+    };
+    let farm = place_first(&mut w, "EfficientFarmHouse.Folktails", 12);
+    let f = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert!(
+        f.plantable.unwrap() > 0 && f.crops_growing == Some(0),
+        "{f:?}"
+    );
+    let lodge = place_first(&mut w, "Lodge.Folktails", 8);
+    assert_eq!(w.building_view(lodge).unwrap().in_reach, None);
+    // Planting marks, then crops growing and ready on free soil in reach.
+    let fd = w.colony.door(farm).unwrap();
+    let (fx, fy) = (i64::from(fd[0]), i64::from(fd[1]));
+    w.mark_planting(fx - 4, fy - 4, fx + 4, fy + 4, fd[2].into(), "Carrot")
+        .unwrap();
+    let marks = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert!(marks.marked_for_planting.unwrap() > 0, "{marks:?}");
+    let carrot = crate::catalog::nature().index("Carrot").unwrap();
+    let free: Vec<(u32, u32)> = (fd[1].saturating_sub(6)..fd[1] + 6)
+        .flat_map(|y| (fd[0].saturating_sub(6)..fd[0] + 6).map(move |x| (x, y)))
+        .filter(|&(x, y)| w.free_soil(x, y) && u32::from(w.map.terrain_height(x, y)) == fd[2])
+        .take(5)
+        .collect();
+    assert_eq!(free.len(), 5);
+    for (i, &(x, y)) in free.iter().enumerate() {
+        w.land
+            .add_plant(carrot, x, y, fd[2], if i < 3 { 0.2 } else { 1.0 });
+    }
+    let crops = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert_eq!(
+        (crops.crops_growing, crops.crops_ready),
+        (Some(3), Some(2)),
+        "{crops:?}"
+    );
+}

@@ -379,7 +379,6 @@ impl World {
     /// What lies in reach of a prefab placed at `(x, y, z)` facing `o` with its doorstep at
     /// `door` (`None` when nothing in reach matters to the prefab). For one spot; the search
     /// builds one [`ReachGrid`] for all of its spots.
-    #[allow(dead_code)]
     pub(crate) fn in_reach_of(
         &self,
         s: &Spec,
@@ -405,6 +404,13 @@ impl World {
             door[1] + r,
         );
         Some(grid.count(door, r))
+    }
+
+    /// What lies in reach of a placed building (`None` when nothing in reach matters to it).
+    pub(crate) fn building_in_reach(&self, id: i32) -> Option<InReach> {
+        let b = self.colony.buildings.get(&id)?;
+        let door = self.colony.door(id)?;
+        self.in_reach_of(b.spec(), (b.x, b.y, b.z, b.orientation), door)
     }
 }
 
