@@ -293,7 +293,7 @@ pub struct Placements {
 /// a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first),
 /// only spots with water. Others: not flooded, then joinable (reachable now or by a new path),
 /// then what lies in reach for buildings that work with something there, most first
-/// (`inReach`: lumberjacks by grown trees, then saplings; gatherers by bushes, then ripe ones;
+/// (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all;
 /// farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus
 /// saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable
 /// now, then path distance from the district center's entrance (the network's, else

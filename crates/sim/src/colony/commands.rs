@@ -532,7 +532,7 @@ impl World {
     /// buildings (pumps): joinable by a path first, then intake depth, deepest first, and only
     /// spots with water. Others: not flooded, then joinable (reachable now, or by a new path),
     /// then what lies in reach for buildings that work with something there, most first
-    /// (`reach::InReach::rank`: lumberjacks grown trees, gatherers bushes, farmhouses crops and
+    /// (`reach::InReach::rank`: lumberjacks grown trees, gatherers ripe bushes, farmhouses crops and
     /// plantable soil, foresters plantable soil and saplings, scavengers ruins, water wheels the
     /// flow under the wheel; spots with nothing in reach, and wheels on dry land or still water,
     /// are not offered), then reachable now, then distance, path access, near power; ties go to

@@ -355,12 +355,12 @@ fn lumberjacks_and_gatherers_are_offered_where_trees_and_bushes_are() {
     let bushes = |p: &super::PlacementSpot| {
         let r = p.in_reach.as_ref().expect("inReach for a gatherer");
         (
-            u64::from(r.bushes.unwrap()),
             u64::from(r.bushes_ripe.unwrap()),
+            u64::from(r.bushes.unwrap()),
         )
     };
     assert!(!food.placements.is_empty());
-    assert!(food.placements.iter().all(|p| bushes(p).0 > 0));
+    assert!(food.placements.iter().all(|p| bushes(p).1 > 0));
     assert_ranked(&food.placements, bushes);
     // A farmhouse counts its field; a lodge has nothing in reach to count.
     let farm = search_near(&mut w, "EfficientFarmHouse.Folktails", 12);

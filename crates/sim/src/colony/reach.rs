@@ -177,14 +177,14 @@ impl InReach {
     }
 
     /// The search's ranking key for a purpose, larger is better: lumberjacks by grown trees,
-    /// then saplings; gatherers by bushes, then ripe ones; farmhouses by their field (crops and
+    /// then saplings; gatherers by ripe bushes (food now), then all bushes; farmhouses by their field (crops and
     /// plantable soil), then crops; foresters by plantable soil and saplings, then marked tiles;
     /// scavengers by ruins; water wheels by flow (in mm3/s steps).
     pub(crate) fn rank(&self, p: Purpose) -> (u64, u64) {
         let n = |v: Option<u32>| u64::from(v.unwrap_or(0));
         match p {
             Purpose::Trees => (n(self.trees), n(self.saplings)),
-            Purpose::Bushes => (n(self.bushes), n(self.bushes_ripe)),
+            Purpose::Bushes => (n(self.bushes_ripe), n(self.bushes)),
             Purpose::Farm { .. } => {
                 let crops = n(self.crops_growing) + n(self.crops_ready);
                 (crops + n(self.plantable), crops)
@@ -205,7 +205,7 @@ impl InReach {
             Purpose::Flow => {
                 self.flow.unwrap_or(0.0) >= crate::power::power_rules().water_wheel_min_flow.value
             }
-            Purpose::Trees => self.rank(p) != (0, 0),
+            Purpose::Trees | Purpose::Bushes => self.rank(p) != (0, 0),
             _ => self.rank(p).0 > 0,
         }
     }
