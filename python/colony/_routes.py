@@ -138,7 +138,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/clutch', None, body('id', id, 'engaged', engaged))
 
     def building_demolish(self, *, id: int) -> Any:
-        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed); emits `building.demolished`."""
+        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return self._call('POST', '/api/building/demolish', None, body('id', id))
 
     def building_farmhouse(self, *, id: int, action: str) -> Any:
@@ -170,7 +170,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     def building_range(self, *, id: int) -> Any:
-        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, and the `bounds` box. No work range: `invalid_type`."""
+        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`: what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`: grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`; farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings, trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`."""
         return self._call('POST', '/api/building/range', None, body('id', id))
 
     def building_recipe(self, *, id: int, recipe: str) -> Any:
@@ -186,7 +186,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
     def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none), with `inReach` for buildings that work with something in their range (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry."""
         return self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     def crop_demolish(self, *, id: int) -> Any:
@@ -258,7 +258,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/ping', None, None)
 
     def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then joinable (reachable now or by a new path), then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable now, then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
@@ -418,7 +418,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/clutch', None, body('id', id, 'engaged', engaged))
 
     async def building_demolish(self, *, id: int) -> Any:
-        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed); emits `building.demolished`."""
+        """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return await self._call('POST', '/api/building/demolish', None, body('id', id))
 
     async def building_farmhouse(self, *, id: int, action: str) -> Any:
@@ -450,7 +450,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     async def building_range(self, *, id: int) -> Any:
-        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, and the `bounds` box. No work range: `invalid_type`."""
+        """``POST /api/building/range``: The work range of a flag, planter or area building at its level: `tiles` in range, how many are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`: what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`: grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`; farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings, trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`."""
         return await self._call('POST', '/api/building/range', None, body('id', id))
 
     async def building_recipe(self, *, id: int, recipe: str) -> Any:
@@ -466,7 +466,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/workers', None, body('id', id, 'count', count))
 
     async def buildings(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET, detail: str | Unset = UNSET, id: int | Unset = UNSET, role: str | Unset = UNSET, exclude: str | Unset = UNSET) -> Any:
-        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none)."""
+        """``GET /api/buildings``: Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food` keeps those roles, `exclude=paths` leaves paths and stairs out). `detail=basic` (default) gives rows `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every field of the Building table (json: a member is absent when the building lacks that component; toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by `+`). `id=N` gives that one building in full (`not_found` when there is none), with `inReach` for buildings that work with something in their range (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry."""
         return await self._call('GET', '/api/buildings', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius, 'detail', detail, 'id', id, 'role', role, 'exclude', exclude), None)
 
     async def crop_demolish(self, *, id: int) -> Any:
@@ -538,7 +538,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/ping', None, None)
 
     async def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. json: `{prefab, sizeX, sizeY, placements}`; toon: the bare array of placement rows. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then joinable (reachable now or by a new path), then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable now, then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return await self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     async def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:

@@ -34,6 +34,8 @@ pub struct PrefabView {
     pub science_cost: u32,
     /// True when the science cost is 0 or the building was unlocked.
     pub unlocked: bool,
+    /// What placing one costs (a district center: `construction.placedCost`; the starting one
+    /// was free).
     pub cost: Vec<(String, f64)>,
 }
 
@@ -85,7 +87,10 @@ impl World {
                 size_z: b.size.z,
                 science_cost: b.science_cost,
                 unlocked: self.is_unlocked(b),
-                cost: b.cost.iter().map(|c| (c.good.clone(), c.amount)).collect(),
+                cost: crate::colony::building::placed_cost(b)
+                    .iter()
+                    .map(|c| (c.good.clone(), c.amount))
+                    .collect(),
             })
             .collect()
     }

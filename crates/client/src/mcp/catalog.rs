@@ -57,7 +57,9 @@ pub const TOOLS: &[ToolSpec] = &[
         "/api/placement/find",
         Read,
         "Call before place_building: answers valid x, y, z and orientation, best first, with the \
-         entrance tile and waterDepth (pumps need water). Keep the area small (about 30x30).",
+         entrance tile, waterDepth (pumps need water) and inReach (trees, bushes, crops, flow... \
+         a flag, farm or wheel would work with; ranked by it). None found: reason and detail say \
+         why. Keep the area small (about 30x30).",
     ),
     t(
         "place_building",

@@ -176,10 +176,15 @@ pub async fn build(api: &Api, args: &Map<String, Value>) -> CallToolResult {
             .cloned()
     });
     let Some(spot) = spot else {
+        // The service says what blocked when it found none (`reason`, `detail`).
+        let why = match (found["reason"].as_str(), found["detail"].as_str()) {
+            (Some(r), Some(d)) => format!(" ({r}: {d})"),
+            _ => String::new(),
+        };
         return answer::error(
             "placement",
             format!(
-                "no valid spot for {prefab} within {radius} tiles of {x},{y}{}: try another \
+                "no valid spot for {prefab} within {radius} tiles of {x},{y}{}{why}: try another \
                  point, a larger radius (up to 30) or the map tool",
                 orientation
                     .map(|o| format!(" facing {o}"))

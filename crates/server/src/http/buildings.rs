@@ -99,7 +99,9 @@ impl Entity for BuildingView {
 /// `id, name, x, y, z, orientation, finished, paused, priority, workers`; `detail=full` every
 /// field of the Building table (json: a member is absent when the building lacks that component;
 /// toon: flat rows with every key, inventory as `Good:N/Good:N`, statuses and recipes joined by
-/// `+`). `id=N` gives that one building in full (`not_found` when there is none).
+/// `+`). `id=N` gives that one building in full (`not_found` when there is none), with
+/// `inReach` for buildings that work with something in their range (lumberjacks, gatherers,
+/// farmhouses, foresters, scavengers; water wheels: the flow), which lists never carry.
 #[utoipa::path(get, path = "/api/buildings", tag = "colony",
     params(ListParams,
         ("detail" = Option<String>, Query, description = "basic (default) or full"),
@@ -262,27 +264,52 @@ pub struct Placements {
     pub prefab: String,
     pub size_x: u32,
     pub size_y: u32,
-    /// At most 10: x, y, z, orientation (name), entranceX, entranceY, pathAccess, reachable,
-    /// nearPower, flooded (0/1 each), waterDepth (water buildings only), distance (-1
-    /// unreachable), groundSteps (tiles of new path a `path/place` from the district center's
-    /// doorstep would lay; -1 when none can reach).
+    /// At most 10, distinct tiles: x, y, z, orientation (name), entranceX, entranceY,
+    /// pathAccess, reachable, nearPower, flooded (0/1 each), waterDepth (pumps only), distance
+    /// (-1 unreachable), groundSteps (tiles of new path a `path/place` from the district center's
+    /// doorstep would lay; -1 when none can reach), inReach (buildings that work with something
+    /// in their work range: lumberjacks `{trees, treesMarked, saplings}`, gatherers `{bushes,
+    /// bushesRipe}`, farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`,
+    /// foresters `{saplings, trees, plantable, markedForPlanting}`, scavengers `{ruins}`, water
+    /// wheels `{flow}` in m3/s).
     #[schema(value_type = Vec<Object>)]
     pub placements: Vec<sim::colony::PlacementSpot>,
+    /// Only when `placements` is empty: what blocked most. `not_unlocked`, a placement
+    /// refusal's reason (`occupied`, `terrain`, `water`, `out_of_bounds`, `no_support`,
+    /// `entrance`, `unreachable_z`), or an unmet purpose (`no_water`, `no_flow`,
+    /// `nothing_in_reach`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Only when `placements` is empty: what blocked and what to do instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Only when `placements` is empty: candidate spots (a tile and an orientation each) turned
+    /// down, by reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<std::collections::BTreeMap<String, u32>>,
 }
 
-/// Up to 10 valid spots for a prefab in an area, best first: water buildings by whether a path
-/// can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first); others
-/// by not flooded, then reachable, then joinable by a new path (`groundSteps` >= 0), then path
-/// distance from the district center's entrance (the network's, else `groundSteps`), then path
-/// access, then power. json: `{prefab, sizeX, sizeY, placements}`;
-/// toon: the bare array of placement rows. A read: it runs on a copy of the published world and
-/// never holds up the game.
+/// Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether
+/// a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first),
+/// only spots with water. Others: not flooded, then joinable (reachable now or by a new path),
+/// then what lies in reach for buildings that work with something there, most first
+/// (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all;
+/// farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus
+/// saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable
+/// now, then path distance from the district center's entrance (the network's, else
+/// `groundSteps`), then path access, then power. Spots where such a building would have nothing
+/// to work with are not offered (a water wheel never on dry land or still water).
+/// json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no
+/// spot is found; toon: the bare array of placement rows (the contract's shape), an empty one
+/// with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the
+/// published world and never holds up the game.
 #[utoipa::path(post, path = "/api/placement/find", tag = "colony", request_body = PlacementFindBody, responses((status = 200, body = Placements)))]
 async fn find_placement(
     State(state): State<AppState>,
     ext: Extensions,
     Body(b): Body<PlacementFindBody>,
-) -> ApiResult<Value> {
+) -> Result<axum::response::Response, AppError> {
+    use axum::response::IntoResponse;
     let json = match b.format.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => Format::of(&ext).is_json(),
         Some("json") => true,
@@ -298,7 +325,7 @@ async fn find_placement(
     let found = tokio::task::spawn_blocking(move || {
         // The search keeps a navigation cache up to date, so it needs its own copy.
         let mut w = (*snapshot).clone();
-        w.find_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
+        w.search_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
     })
     .await
     .map_err(|e| {
@@ -306,24 +333,54 @@ async fn find_placement(
             ErrorCode::InternalError,
             format!("the placement search failed: {e}"),
         ))
-    })?;
-    let (prefab, size_x, size_y, placements) = found?;
-    Ok(Json(
-        if json {
-            serde_json::to_value(Placements {
-                prefab,
-                size_x,
-                size_y,
-                placements,
-            })
-        } else {
-            serde_json::to_value(rows::flat_rows(placements))
+    })??;
+    let none = found.none;
+    if json {
+        let (reason, detail, blocked) = match none {
+            Some(n) => (Some(n.reason), Some(n.detail), Some(n.blocked)),
+            None => (None, None, None),
+        };
+        let body = Placements {
+            prefab: found.prefab,
+            size_x: found.size_x,
+            size_y: found.size_y,
+            placements: found.placements,
+            reason,
+            detail,
+            blocked,
+        };
+        return Ok(Json(serde_json::to_value(body).expect("placements serialize")).into_response());
+    }
+    let rows = serde_json::to_value(rows::flat_rows(found.placements)).expect("rows serialize");
+    let mut res = Json(rows).into_response();
+    if let Some(n) = none {
+        let h = res.headers_mut();
+        for (name, text) in [
+            ("x-placement-reason", n.reason),
+            ("x-placement-detail", n.detail),
+        ] {
+            // Header values are visible ASCII: anything else becomes '?'.
+            let ascii: String = text
+                .chars()
+                .map(|c| {
+                    if c == ' ' || c.is_ascii_graphic() {
+                        c
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+            if let Ok(v) = axum::http::HeaderValue::from_str(&ascii) {
+                h.insert(name, v);
+            }
         }
-        .expect("placements serialize"),
-    ))
+    }
+    Ok(res)
 }
 
-/// Demolishes a building (a site is simply removed); emits `building.demolished`.
+/// Demolishes a building (a site is simply removed, its delivered materials going back); emits
+/// `building.demolished`. A finished district center is `invalid_type` (a center still a site
+/// can go).
 #[utoipa::path(post, path = "/api/building/demolish", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, demolished: true}")))]
 async fn demolish(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
     let id = building_id(b.id)?;
@@ -570,15 +627,23 @@ async fn floodgate(
 }
 
 /// The work range of a flag, planter or area building at its level: `tiles` in range, how many
-/// are `moist`, and the `bounds` box. No work range: `invalid_type`.
-#[utoipa::path(post, path = "/api/building/range", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, tiles, moist, bounds: {x1, y1, x2, y2}}")))]
+/// are `moist`, the `bounds` box, and for buildings that work with something there, `inReach`:
+/// what lies in range as their workers pick it (lumberjacks `{trees, treesMarked, saplings}`:
+/// grown trees, those marked for cutting, trees still growing; gatherers `{bushes, bushesRipe}`;
+/// farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`; foresters `{saplings,
+/// trees, plantable, markedForPlanting}`; scavengers `{ruins}`). No work range: `invalid_type`.
+#[utoipa::path(post, path = "/api/building/range", tag = "colony", request_body = IdBody, responses((status = 200, description = "{id, name, tiles, moist, bounds: {x1, y1, x2, y2}, inReach?}")))]
 async fn range(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiResult<Value> {
     let r = state.host.snapshot().building_range(building_id(b.id)?)?;
     let [x1, y1, x2, y2] = r.bounds;
-    Ok(Json(json!({
+    let mut out = json!({
         "id": r.id, "name": r.name, "tiles": r.tiles, "moist": r.moist,
         "bounds": {"x1": x1, "y1": y1, "x2": x2, "y2": y2},
-    })))
+    });
+    if let Some(reach) = r.in_reach {
+        out["inReach"] = serde_json::to_value(reach).expect("counts serialize");
+    }
+    Ok(Json(out))
 }
 
 #[cfg(test)]

@@ -30,7 +30,10 @@ pub struct PathPlaceBody {
     /// End tile.
     pub x2: i64,
     pub y2: i64,
-    /// `direct` (default): cheapest route; `straight`: cheapest with a penalty per turn.
+    /// `direct` (default): cheapest route, reusing existing paths nearly for free; `straight`:
+    /// the street asked for: a penalty per turn, and reusing a path costs as much as laying a
+    /// new one, so the route does not bend toward the network (paths already on its line are
+    /// still reused, not placed again).
     #[serde(default)]
     pub style: Option<String>,
     /// Stop at the landing after this many level changes (0, the default: go to the end).

@@ -39,6 +39,8 @@ pub struct PrefabJson {
     pub science_cost: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unlocked: Option<bool>,
+    /// What placing one costs in materials. A district center you place costs materials and is
+    /// built like any site (the one the game places at the start was free).
     pub cost: Vec<GoodAmount>,
 }
 

@@ -398,6 +398,54 @@ async fn placing_finding_and_demolishing() {
     .await;
     assert!(body["error"].as_str().unwrap().contains("y1"), "{body}");
 
+    // A lumberjack's spots say how many trees lie in reach (toon: `trees:N/...` text).
+    let wood =
+        json!({"prefab": "LumberjackFlag.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
+    let (_, found) = s
+        .post("/api/placement/find?format=json", wood.clone())
+        .await;
+    let trees = &found["placements"][0]["inReach"];
+    assert!(
+        trees["trees"].as_u64().is_some() && trees["treesMarked"].is_u64(),
+        "{found}"
+    );
+    let (_, rows) = s.post("/api/placement/find", wood).await;
+    assert!(flat_and_uniform(&rows));
+    assert!(
+        rows[0]["inReach"].as_str().unwrap().starts_with("trees:"),
+        "{rows}"
+    );
+    // No spot: json says why beside the empty list; toon keeps the bare array and says why in
+    // headers.
+    let locked =
+        json!({"prefab": "LargeWarehouse.Folktails", "x1": x1, "y1": y1, "x2": x2, "y2": y2});
+    let (_, none) = s
+        .post("/api/placement/find?format=json", locked.clone())
+        .await;
+    assert_eq!(
+        (&none["placements"], &none["reason"]),
+        (&json!([]), &json!("not_unlocked")),
+        "{none}"
+    );
+    assert!(
+        none["detail"]
+            .as_str()
+            .unwrap()
+            .contains("/api/science/unlock")
+    );
+    assert!(none["blocked"]["not_unlocked"].as_u64().unwrap() > 0);
+    let r = s
+        .client
+        .post(s.url("/api/placement/find"))
+        .header("content-type", "application/json")
+        .body(locked.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-placement-reason"], "not_unlocked");
+    assert!(r.headers().contains_key("x-placement-detail"));
+    assert_eq!(r.json::<Value>().await.unwrap(), json!([]));
+
     // Place at the best spot; the next read shows it.
     let p = &spots[0];
     let want = json!({"prefab": "Lodge.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
@@ -545,9 +593,28 @@ async fn workplace_actions_show_in_the_next_read() {
     assert_eq!(h["haulPrioritized"], true);
     assert_eq!(building(&s, &flag).await["haulPrioritized"], true);
     let (_, r) = s.post("/api/building/range", json!({"id": flag})).await;
-    assert_eq!(keys(&r), ["id", "name", "tiles", "moist", "bounds"]);
+    assert_eq!(
+        keys(&r),
+        ["id", "name", "tiles", "moist", "bounds", "inReach"]
+    );
     assert_eq!(keys(&r["bounds"]), ["x1", "y1", "x2", "y2"]);
     assert!(r["tiles"].as_u64().unwrap() > 0);
+    // What lies in the lumberjack's reach: the same counts in the range and the building view
+    // (placed where placement/find found trees); a list row never carries them.
+    assert_eq!(keys(&r["inReach"]), ["trees", "treesMarked", "saplings"]);
+    assert!(
+        r["inReach"]["trees"].as_u64().unwrap() + r["inReach"]["saplings"].as_u64().unwrap() > 0
+    );
+    assert_eq!(building(&s, &flag).await["inReach"], r["inReach"]);
+    let (_, full) = s
+        .get("/api/buildings?detail=full&limit=0&format=json")
+        .await;
+    assert!(
+        full.as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b.get("inReach").is_none())
+    );
     // The district center cannot be paused; unknown ids are not_found with the id.
     let dc = s.get("/api/buildings?name=District").await.1["items"][0]["id"].clone();
     let (_, body) = s
@@ -872,7 +939,19 @@ async fn districts_resources_distribution_and_migration() {
             .iter()
             .all(|r| r["all"].as_u64().unwrap() > 0)
     );
-    // A second district: placed district centers found one at once.
+    // A second district center costs materials (the prefab list says which) and is a
+    // construction site: no district until builders finish it.
+    let (_, prefabs) = s.get("/api/prefabs?format=json").await;
+    let listed = prefabs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "DistrictCenter.Folktails")
+        .unwrap();
+    assert_eq!(
+        listed["cost"],
+        json!([{"good": "Log", "amount": 60.0}, {"good": "Plank", "amount": 80.0}])
+    );
     let (_, spots) = s
         .post(
             "/api/placement/find",
@@ -880,12 +959,30 @@ async fn districts_resources_distribution_and_migration() {
         )
         .await;
     let p = &spots[0];
-    s.post(
-        "/api/building/place",
-        json!({"prefab": "DistrictCenter.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
+    let (_, placed) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "DistrictCenter.Folktails", "x": p["x"], "y": p["y"], "z": p["z"],
                "orientation": p["orientation"]}),
-    )
+        )
+        .await;
+    let (_, site) = s
+        .get(&format!("/api/buildings?id={}&format=json", placed["id"]))
+        .await;
+    let site = &site["items"][0];
+    assert_eq!(
+        (&site["finished"], &site["materialProgress"]),
+        (&json!(false), &json!(0.0)),
+        "{site}"
+    );
+    let (_, ds) = s.get("/api/districts?format=json").await;
+    assert_eq!(ds.as_array().unwrap().len(), 1, "a site founds no district");
+    // A colony whose second center was built (prepared with the simulation's commands).
+    crate::power::load_prepared(&s, "two-centers", |w| {
+        crate::power::place_somewhere(w, "DistrictCenter.Folktails");
+    })
     .await;
+    s.post("/api/speed", json!({"speed": 0})).await;
     let (_, ds) = s.get("/api/districts?format=json").await;
     assert_eq!(ds.as_array().unwrap().len(), 2);
     assert_eq!(keys(&ds[0]), ["name", "population", "resources"]);

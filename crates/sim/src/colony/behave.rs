@@ -1024,7 +1024,7 @@ impl World {
                 continue;
             }
             let door = c.door(*id).unwrap_or(here);
-            for cost in &b.spec().cost {
+            for cost in b.cost() {
                 let missing = b.material_missing(&cost.good);
                 if missing == 0 {
                     continue;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::geometry::Orientation;
 use super::rules::colony_rules;
-use crate::content::{Building as Spec, content};
+use crate::content::{Building as Spec, GoodAmount, content};
 use crate::error::CommandError;
 
 /// The five priority values.
@@ -288,6 +288,26 @@ pub fn effect_visitors(spec: &Spec) -> usize {
         .map_or(1, |v| v.clamp(1, 1000) as usize)
 }
 
+/// Whether the player pays `construction.placedCost` for this prefab (it has one).
+pub fn has_placed_cost(spec: &Spec) -> bool {
+    colony_rules()
+        .construction
+        .placed_cost
+        .value
+        .contains_key(&spec.base_name)
+}
+
+/// What the player pays to place this prefab: `construction.placedCost` for its base name (the
+/// district center), else the catalogue's cost.
+pub fn placed_cost(spec: &'static Spec) -> &'static [GoodAmount] {
+    colony_rules()
+        .construction
+        .placed_cost
+        .value
+        .get(&spec.base_name)
+        .map_or(&spec.cost, |c| c)
+}
+
 /// Work range (Manhattan tiles from the doorstep) of flags and planters.
 pub fn work_range(spec: &Spec) -> u32 {
     spec.range
@@ -385,6 +405,11 @@ pub struct Building {
     /// A wonder that was launched (see `wonder`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wonder_active: bool,
+    /// Placed by the player and costs `construction.placedCost` instead of its catalogue cost
+    /// (a second district center; the starting one, placed free, and saves from before leave
+    /// this false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub charged: bool,
     #[serde(skip)]
     pub cache: SpecCache,
 }
@@ -430,6 +455,7 @@ impl Building {
             district: None,
             seq: 0,
             wonder_active: false,
+            charged: false,
             cache: SpecCache::default(),
         }
     }
@@ -488,9 +514,19 @@ impl Building {
         t
     }
 
-    /// Total material units the prefab costs.
+    /// The materials this building costs: its prefab's placed cost when the player placed it
+    /// (`charged`), else the catalogue's (nothing for the free starting district center).
+    pub fn cost(&self) -> &'static [GoodAmount] {
+        if self.charged {
+            placed_cost(self.spec())
+        } else {
+            &self.spec().cost
+        }
+    }
+
+    /// Total material units the building costs.
     pub fn cost_units(&self) -> u32 {
-        self.spec().cost.iter().map(|c| c.amount as u32).sum()
+        self.cost().iter().map(|c| c.amount as u32).sum()
     }
 
     /// Builder-hours the site needs.
@@ -510,8 +546,7 @@ impl Building {
             return 1.0;
         }
         let have: u32 = self
-            .spec()
-            .cost
+            .cost()
             .iter()
             .map(|c| self.has(&c.good).min(c.amount as u32))
             .sum();
@@ -533,8 +568,7 @@ impl Building {
             return 0;
         }
         let need: u32 = self
-            .spec()
-            .cost
+            .cost()
             .iter()
             .filter(|c| c.good == good)
             .map(|c| c.amount as u32)

@@ -32,6 +32,37 @@ pub struct PlacementSpot {
     /// Tiles of new path from the district center's doorstep to this spot's doorstep over free
     /// ground (0 on the network; -1 when no path can reach it).
     pub ground_steps: i64,
+    /// What lies in the work range of this spot's doorstep, for buildings that work with
+    /// something there (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels:
+    /// the flow through the footprint). See `colony::reach`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_reach: Option<super::reach::InReach>,
+}
+
+/// A placement search's answer: the spots, and when there is none, why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacementSearch {
+    pub prefab: String,
+    pub size_x: u32,
+    pub size_y: u32,
+    pub placements: Vec<PlacementSpot>,
+    /// Set when `placements` is empty.
+    pub none: Option<NoSpot>,
+}
+
+/// Why a placement search found no spot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoSpot {
+    /// What blocked most: a placement refusal's reason (`occupied`, `terrain`, `water`,
+    /// `out_of_bounds`, `no_support`, `entrance`, `unreachable_z`), `not_unlocked`, or a spot's
+    /// purpose unmet (`no_water`: a pump or wheel found no water; `no_flow`: a wheel found only
+    /// still water; `nothing_in_reach`: nothing its workers work with within range).
+    pub reason: String,
+    /// What blocked and what to do instead.
+    pub detail: String,
+    /// Candidate spots (a tile and an orientation each) turned down, by reason.
+    pub blocked: std::collections::BTreeMap<String, u32>,
 }
 
 /// `/api/building/range`.
@@ -42,6 +73,8 @@ pub struct RangeView {
     pub tiles: u32,
     pub moist: u32,
     pub bounds: [u32; 4],
+    /// What lies in reach, for buildings that work with something there (`colony::reach`).
+    pub in_reach: Option<super::reach::InReach>,
 }
 
 fn not_found(id: i32) -> CommandError {
@@ -415,6 +448,7 @@ impl World {
             tiles,
             moist,
             bounds: [x1, y1, x2, y2],
+            in_reach: self.building_in_reach(id),
         })
     }
 
@@ -481,9 +515,7 @@ impl World {
         Ok((name, h, max))
     }
 
-    /// Up to 10 valid placements of a prefab in an area, ordered as the contract says (water
-    /// buildings by intake depth, deepest first; others by not flooded, reachable, distance,
-    /// path access, near power), ties going to the spot nearest the district center.
+    /// `search_placements` as (prefab, sizeX, sizeY, spots).
     pub fn find_placements(
         &mut self,
         prefab: &str,
@@ -492,9 +524,47 @@ impl World {
         x2: i64,
         y2: i64,
     ) -> Result<(String, u32, u32, Vec<PlacementSpot>), CommandError> {
+        let r = self.search_placements(prefab, x1, y1, x2, y2)?;
+        Ok((r.prefab, r.size_x, r.size_y, r.placements))
+    }
+
+    /// Up to 10 valid placements of a prefab in an area, distinct tiles, best first. Water
+    /// buildings (pumps): joinable by a path first, then intake depth, deepest first, and only
+    /// spots with water. Others: not flooded, then joinable (reachable now, or by a new path),
+    /// then what lies in reach for buildings that work with something there, most first
+    /// (`reach::InReach::rank`: lumberjacks grown trees, gatherers ripe bushes, farmhouses crops and
+    /// plantable soil, foresters plantable soil and saplings, scavengers ruins, water wheels the
+    /// flow under the wheel; spots with nothing in reach, and wheels on dry land or still water,
+    /// are not offered), then reachable now, then distance, path access, near power; ties go to
+    /// the spot nearest the district center. With no spot, `none` says what blocked.
+    pub fn search_placements(
+        &mut self,
+        prefab: &str,
+        x1: i64,
+        y1: i64,
+        x2: i64,
+        y2: i64,
+    ) -> Result<PlacementSearch, CommandError> {
+        use super::reach::{Purpose, ReachGrid};
         let s = self.resolve_prefab(prefab)?;
         let area = self.check_area(x1, y1, x2, y2)?;
         let water = s.flag("waterIntake") || s.role == "water" && s.flag("floodable");
+        let purpose = Purpose::of(s).filter(|_| !water);
+        let range = work_range(s);
+        let grid = purpose.filter(|p| *p != Purpose::Flow).map(|p| {
+            let m = range + 8;
+            ReachGrid::new(
+                self,
+                s,
+                p,
+                area.x1.saturating_sub(m),
+                area.y1.saturating_sub(m),
+                area.x2 + m,
+                area.y2 + m,
+            )
+        });
+        let mut blocked: std::collections::BTreeMap<String, u32> = Default::default();
+        let mut block = |reason: &str| *blocked.entry(reason.to_owned()).or_default() += 1;
         let dc_door = self
             .colony
             .centers()
@@ -559,8 +629,19 @@ impl World {
                         placed = self.check_placement(&s.name, x.into(), y.into(), z, o);
                     }
                 }
-                let Ok(p) = placed else {
-                    continue;
+                let p = match placed {
+                    Ok(p) => p,
+                    Err(e) => {
+                        block(match e.code {
+                            ErrorCode::NotUnlocked => "not_unlocked",
+                            _ => e
+                                .extras
+                                .get("reason")
+                                .and_then(|r| r.as_str())
+                                .unwrap_or("other"),
+                        });
+                        continue;
+                    }
                 };
                 scanned += 1;
                 let door = doorstep(s, p.x.into(), p.y.into(), o);
@@ -585,6 +666,7 @@ impl World {
                         })
                 });
                 if door_blocked || walls_dc {
+                    block("entrance");
                     continue;
                 }
                 let nav = self.colony.nav();
@@ -628,14 +710,41 @@ impl World {
                     path_access: u8::from(path_access),
                     reachable: u8::from(distance >= 0.0),
                     near_power: self.near_power(&s.name, p.x, p.y, p.z, o, &powered),
-                    flooded: u8::from(flooded && !water),
+                    // Pumps and wheels stand in water by design.
+                    flooded: u8::from(flooded && !water && purpose != Some(Purpose::Flow)),
                     water_depth: None,
                     distance,
                     ground_steps: ground
                         .as_ref()
                         .and_then(|g| g.to(ex, ey))
                         .map_or(-1, i64::from),
+                    in_reach: match (purpose, &grid) {
+                        (Some(Purpose::Flow), _) => Some(super::reach::InReach {
+                            flow: Some(self.flow_at_spot(s, p.x, p.y, o)),
+                            ..Default::default()
+                        }),
+                        (Some(_), Some(g)) => {
+                            Some(g.count(door_v.unwrap_or([p.x, p.y, p.z]), range))
+                        }
+                        _ => None,
+                    },
                 };
+                // Only spots where the building has something to work with.
+                if let Some(pp) = purpose
+                    && !spot.in_reach.as_ref().is_some_and(|r| r.any(pp))
+                {
+                    block(if pp != Purpose::Flow {
+                        "nothing_in_reach"
+                    } else if tiles.iter().any(|(tx, ty)| {
+                        self.water_depth(*tx as u32, *ty as u32)
+                            > super::rules::colony_rules().colony.flooded_depth.value
+                    }) {
+                        "no_flow"
+                    } else {
+                        "no_water"
+                    });
+                    continue;
+                }
                 found.push(spot);
             }
             if scanned > 20_000 {
@@ -664,7 +773,11 @@ impl World {
                 );
                 found[i].water_depth = Some(depth);
             }
+            let before = found.len();
             found.retain(|f| f.water_depth.unwrap_or(0.0) > 0.0);
+            for _ in found.len()..before {
+                block("no_water");
+            }
             found.sort_by(|a, b| {
                 joinable(b)
                     .cmp(&joinable(a))
@@ -677,12 +790,20 @@ impl World {
                     .then((a.y, a.x).cmp(&(b.y, b.x)))
             });
         } else {
+            let rank = |p: &PlacementSpot| {
+                std::cmp::Reverse(match (purpose, &p.in_reach) {
+                    (Some(pp), Some(r)) => r.rank(pp),
+                    _ => (0, 0),
+                })
+            };
             found.sort_by(|a, b| {
                 let key = |p: &PlacementSpot| {
                     (
                         p.flooded,
-                        // The contract's order: reachable now first, then joinable by a new path.
-                        (1 - p.reachable, u8::from(!joinable(p))),
+                        // Joinable first; among them the most in reach; then the contract's
+                        // order: reachable now first. (For buildings without a purpose this is
+                        // the contract's reachable, then joinable by a new path.)
+                        (u8::from(!joinable(p)), rank(p), 1 - p.reachable),
                         if p.distance >= 0.0 {
                             p.distance
                         } else if p.ground_steps >= 0 {
@@ -707,7 +828,109 @@ impl World {
         let mut seen = std::collections::BTreeSet::new();
         found.retain(|p| seen.insert((p.x, p.y)));
         found.truncate(10);
-        Ok((s.name.clone(), s.size.x, s.size.y, found))
+        let none = found
+            .is_empty()
+            .then(|| self.no_spot(s, &area, purpose, range, blocked));
+        Ok(PlacementSearch {
+            prefab: s.name.clone(),
+            size_x: s.size.x,
+            size_y: s.size.y,
+            placements: found,
+            none,
+        })
+    }
+
+    /// Why a search over `area` found nothing, from the tally of turned-down spots: the prefab
+    /// still locked, else a purpose unmet by spots that could stand (no water, no flow, nothing
+    /// in reach), else what refused most of them.
+    fn no_spot(
+        &self,
+        s: &crate::content::Building,
+        area: &crate::land::Area,
+        purpose: Option<super::reach::Purpose>,
+        range: u32,
+        blocked: std::collections::BTreeMap<String, u32>,
+    ) -> NoSpot {
+        let name = &s.name;
+        let (x1, y1, x2, y2) = (area.x1, area.y1, area.x2, area.y2);
+        let at = format!("in x {x1}-{x2}, y {y1}-{y2}");
+        // Fixed order for ties.
+        const ORDER: [&str; 12] = [
+            "not_unlocked",
+            "no_flow",
+            "no_water",
+            "nothing_in_reach",
+            "entrance",
+            "occupied",
+            "water",
+            "terrain",
+            "no_support",
+            "out_of_bounds",
+            "unreachable_z",
+            "other",
+        ];
+        let stood: [&'static str; 3] = ["no_flow", "no_water", "nothing_in_reach"];
+        let pick = |from: &[&'static str]| -> Option<&'static str> {
+            from.iter()
+                .filter_map(|r| blocked.get(*r).map(|n| (*n, *r)))
+                .max_by(|a, b| {
+                    a.0.cmp(&b.0).then(
+                        ORDER
+                            .iter()
+                            .position(|r| *r == b.1)
+                            .cmp(&ORDER.iter().position(|r| *r == a.1)),
+                    )
+                })
+                .map(|(_, r)| r)
+        };
+        let reason = if blocked.contains_key("not_unlocked") {
+            "not_unlocked"
+        } else {
+            pick(&stood)
+                .or_else(|| pick(&ORDER))
+                .unwrap_or("out_of_bounds")
+        };
+        let (w, d) = (s.size.x, s.size.y);
+        let detail = match reason {
+            "not_unlocked" => format!(
+                "{name} needs a science unlock ({} points; you have {}): POST /api/science/unlock {{\"building\": \"{name}\"}}, then search again",
+                s.science_cost, self.science.points
+            ),
+            "no_flow" => format!(
+                "no spot {at} has water flowing under {name}'s wheel (at least {} m3/s; still water turns nothing): search on the river where it runs (GET /api/tiles shows water), not on pools or dry land; a river still at rest starts running after about a day",
+                crate::power::power_rules().water_wheel_min_flow.value
+            ),
+            "no_water" => format!(
+                "no spot {at} has water under {name} (it needs a river or a pond under its intake or wheel): search along the river (GET /api/tiles shows water depth)"
+            ),
+            "nothing_in_reach" => format!(
+                "no spot {at} has {} within {range} tiles of its doorstep: search where they are (GET /api/trees, /api/gatherables, /api/crops), or mark land for planting (POST /api/planting/mark) and plant with a forester or farmhouse",
+                purpose.map_or("anything to work with", |p| p.wanted())
+            ),
+            "entrance" => format!(
+                "the free spots {at} would stand on or beside the district center's doorstep (it stays open for paths): search a little farther from it"
+            ),
+            "occupied" => format!(
+                "every spot {at} for {name} ({w}x{d}) is taken by buildings, plants or ruins: search a wider or another area, mark trees for cutting (POST /api/cutting/area) or demolish what stands there"
+            ),
+            "water" => format!(
+                "the area {at} lies under water and {name} must stand on dry land: search the bank or higher ground"
+            ),
+            "terrain" | "no_support" => format!(
+                "the ground {at} is too steep or uneven for {name}'s {w}x{d} footprint (every tile at one height, nothing hanging over a drop): search flatter ground (GET /api/tiles shows heights) or build platforms to level it"
+            ),
+            "out_of_bounds" => format!(
+                "{name} ({w}x{d}) does not fit inside the map {at}: move the area inside the {}x{} map",
+                self.map.width(),
+                self.map.height()
+            ),
+            _ => format!("no spot {at} takes {name}: search a wider or another area"),
+        };
+        NoSpot {
+            reason: reason.to_owned(),
+            detail,
+            blocked,
+        }
     }
 
     /// Water depth a pump placed here would draw from.

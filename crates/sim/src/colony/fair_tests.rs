@@ -179,3 +179,353 @@ fn a_pump_over_a_dry_bank_draws_from_the_river_beyond() {
         b.statuses
     );
 }
+
+/// A world whose district center holds `goods` besides the starting ones (a scenario's setup),
+/// without hazards.
+fn world_with(goods: &[(&str, u32)]) -> World {
+    let mut w = World::new(&crate::config::NewGame {
+        setup: crate::config::Setup {
+            goods: goods.iter().map(|(g, n)| ((*g).to_owned(), *n)).collect(),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    w.weather.temperate_days = 100;
+    w
+}
+
+/// Places a second district center on flat ground near the first and joins its doorstep to the
+/// first district's network with paths (finished at once, as paths are). Returns its id.
+fn second_center_joined(w: &mut World) -> i32 {
+    use crate::colony::geometry::voxel;
+    use crate::testutil::{build, flat_area, path_route};
+    let d1 = dc_door(w);
+    let (x, y, z) = flat_area(w, 3, 4);
+    let id = w
+        .place_building(
+            "DistrictCenter.Folktails",
+            x.into(),
+            (y + 1).into(),
+            z.into(),
+            "south",
+        )
+        .unwrap();
+    let d2 = w.colony.door(id).unwrap();
+    let route = path_route(w, (d1[0], d1[1]), (d2[0], d2[1]), z).expect("a route");
+    for &(px, py) in &route {
+        if !w.colony.blocks.contains_key(&voxel(px, py, z)) && (px, py) != (d2[0], d2[1]) {
+            build(w, "Path", px, py, z, "south");
+        }
+    }
+    id
+}
+
+#[test]
+fn a_second_district_center_is_built_like_any_site() {
+    let mut w = world_with(&[("Log", 100), ("Plank", 100)]);
+    let first = w.colony.centers()[0];
+    let stock = |w: &World, g: &str| w.colony.district_stock(first).get(g).map_or(0, |s| s.1);
+    // The starting center was free and finished at once.
+    let start = w.building_view(first).unwrap();
+    assert!(start.finished && w.colony.buildings[&first].cost().is_empty());
+    let (log0, plank0) = (stock(&w, "Log"), stock(&w, "Plank"));
+    // The prefab list shows what placing one costs.
+    let listed = w
+        .prefabs()
+        .into_iter()
+        .find(|p| p.name == "DistrictCenter.Folktails")
+        .unwrap();
+    assert_eq!(
+        listed.cost,
+        [("Log".to_owned(), 60.0), ("Plank".to_owned(), 80.0)]
+    );
+    let second = second_center_joined(&mut w);
+    let site = w.building_view(second).unwrap();
+    assert!(!site.finished && site.material_progress == 0.0, "{site:?}");
+    assert!(site.reachable && site.district == "District 1", "{site:?}");
+    assert_eq!(w.colony.centers(), [first], "a site founds no district");
+    assert_eq!(w.districts().len(), 1);
+    // Haulers bring the materials, then builders work; it is no district until finished.
+    let mut seen_partial = false;
+    for _ in 0..(6 * 24) {
+        w.advance_ticks(HOUR);
+        let b = &w.colony.buildings[&second];
+        if b.finished {
+            break;
+        }
+        assert_eq!(w.colony.centers(), [first]);
+        seen_partial |= b.material_progress() > 0.0 && b.material_progress() < 1.0;
+    }
+    assert!(seen_partial, "the materials came in loads");
+    let done = w.building_view(second).unwrap();
+    assert!(done.finished, "built within six days: {done:?}");
+    assert_eq!(w.colony.centers(), [first, second]);
+    assert_eq!(w.districts().len(), 2);
+    // Its materials were used up: the first district's stock paid 60 logs and 80 planks.
+    assert_eq!(stock(&w, "Plank"), plank0 - 80);
+    assert!(stock(&w, "Log") <= log0 - 60, "{}", stock(&w, "Log"));
+}
+
+#[test]
+fn a_center_site_waits_for_materials_and_goes_back_when_demolished() {
+    // The starting goods (40 logs, 20 planks) are not enough.
+    let mut w = crate::testutil::world();
+    let first = w.colony.centers()[0];
+    let total = |w: &World| -> u32 { w.colony.district_stock(first).values().map(|s| s.1).sum() };
+    let second = second_center_joined(&mut w);
+    w.advance_ticks(12 * HOUR);
+    let site = w.building_view(second).unwrap();
+    assert!(!site.finished && site.material_progress > 0.0, "{site:?}");
+    assert!(site.material_progress < 1.0);
+    assert!(
+        site.statuses.iter().any(|s| s == "lacks materials"),
+        "{:?}",
+        site.statuses
+    );
+    assert_eq!(w.colony.centers(), [first]);
+    // Demolishing the site gives back what was delivered, nothing more.
+    let held: u32 = w.colony.buildings[&second].inventory.values().sum();
+    assert!(held > 0);
+    let before = total(&w);
+    w.demolish_building(second).unwrap();
+    assert_eq!(total(&w), before + held);
+    // The starting center cannot be demolished, and so refunds nothing for the cost it never had.
+    let e = w.demolish_building(first).unwrap_err();
+    assert_eq!(e.code, crate::error::ErrorCode::InvalidType);
+    assert_eq!(total(&w), before + held);
+}
+
+/// The spots of a search within `r` tiles of the district center's doorstep.
+fn search_near(w: &mut World, prefab: &str, r: i64) -> super::PlacementSearch {
+    let d = dc_door(w);
+    let (cx, cy) = (i64::from(d[0]), i64::from(d[1]));
+    w.search_placements(prefab, cx - r, cy - r, cx + r, cy + r)
+        .unwrap()
+}
+
+/// Among spots of one standing (flooded, joinable), the ranking key never rises.
+fn assert_ranked(
+    spots: &[super::PlacementSpot],
+    key: impl Fn(&super::PlacementSpot) -> (u64, u64),
+) {
+    let standing = |p: &super::PlacementSpot| (p.flooded, p.reachable == 1 || p.ground_steps >= 0);
+    for pair in spots.windows(2) {
+        if standing(&pair[0]) == standing(&pair[1]) {
+            assert!(key(&pair[0]) >= key(&pair[1]), "{pair:?}");
+        }
+    }
+}
+
+#[test]
+fn lumberjacks_and_gatherers_are_offered_where_trees_and_bushes_are() {
+    let mut w = crate::testutil::world();
+    let wood = search_near(&mut w, "LumberjackFlag.Folktails", 20);
+    assert!(wood.none.is_none() && !wood.placements.is_empty());
+    let trees = |p: &super::PlacementSpot| {
+        let r = p.in_reach.as_ref().expect("inReach for a lumberjack");
+        (u64::from(r.trees.unwrap()), u64::from(r.saplings.unwrap()))
+    };
+    assert!(wood.placements.iter().all(|p| trees(p) != (0, 0)));
+    assert_ranked(&wood.placements, trees);
+    // The best spot has at least as many grown trees in range as any other joinable spot.
+    let best = trees(&wood.placements[0]).0;
+    assert!(best > 0);
+    // Counted as a lumberjack would cut: within its range of the doorstep, heights included.
+    let p = &wood.placements[0];
+    let door = [p.entrance_x as u32, p.entrance_y as u32, p.z];
+    let r = super::building::work_range(super::building::spec("LumberjackFlag.Folktails"));
+    let grown = w
+        .land
+        .plants
+        .values()
+        .filter(|t| {
+            t.alive
+                && t.grown()
+                && t.kind() == crate::catalog::PlantKind::Tree
+                && super::nav::manhattan(door, [t.x, t.y, t.z]) <= r
+        })
+        .count() as u64;
+    assert_eq!(best, grown);
+    // Distinct tiles.
+    let mut tiles: Vec<(u32, u32)> = wood.placements.iter().map(|p| (p.x, p.y)).collect();
+    tiles.dedup();
+    assert_eq!(tiles.len(), wood.placements.len());
+
+    let food = search_near(&mut w, "GathererFlag.Folktails", 20);
+    let bushes = |p: &super::PlacementSpot| {
+        let r = p.in_reach.as_ref().expect("inReach for a gatherer");
+        (
+            u64::from(r.bushes_ripe.unwrap()),
+            u64::from(r.bushes.unwrap()),
+        )
+    };
+    assert!(!food.placements.is_empty());
+    assert!(food.placements.iter().all(|p| bushes(p).1 > 0));
+    assert_ranked(&food.placements, bushes);
+    // A farmhouse counts its field; a lodge has nothing in reach to count.
+    let farm = search_near(&mut w, "EfficientFarmHouse.Folktails", 12);
+    let f = farm.placements[0].in_reach.as_ref().unwrap();
+    assert!(f.plantable.unwrap() > 0 && f.crops_ready.is_some(), "{f:?}");
+    let lodge = search_near(&mut w, "Lodge.Folktails", 8);
+    assert!(lodge.placements.iter().all(|p| p.in_reach.is_none()));
+}
+
+#[test]
+fn a_water_wheel_is_offered_only_where_water_flows() {
+    let mut w = crate::testutil::world();
+    // The generated river runs steadily after about a day.
+    w.advance_ticks(2 * crate::testutil::DAY);
+    let min = crate::power::power_rules().water_wheel_min_flow.value;
+    let wheels = search_near(&mut w, "WaterWheel.Folktails", 30);
+    assert!(!wheels.placements.is_empty(), "{:?}", wheels.none);
+    let flow = |p: &super::PlacementSpot| p.in_reach.as_ref().unwrap().flow.unwrap();
+    for p in &wheels.placements {
+        assert!(flow(p) >= min, "{p:?}");
+        assert_eq!(p.flooded, 0, "a wheel belongs in water");
+    }
+    assert_ranked(&wheels.placements, |p| ((flow(p) * 1e6) as u64, 0));
+    // Dry land near the center: no spot, and the answer says why.
+    let (x, y, _) = crate::testutil::flat_area(&mut w, 6, 6);
+    let dry = w
+        .search_placements(
+            "WaterWheel.Folktails",
+            x.into(),
+            y.into(),
+            (x + 3).into(),
+            (y + 3).into(),
+        )
+        .unwrap();
+    assert!(dry.placements.is_empty());
+    let none = dry.none.expect("a reason");
+    assert_eq!(none.reason, "no_water", "{none:?}");
+    assert!(none.detail.contains("river"), "{}", none.detail);
+    assert!(none.blocked["no_water"] > 0);
+}
+
+#[test]
+fn an_empty_search_says_what_blocked_and_what_to_do() {
+    let mut w = crate::testutil::world();
+    // Locked.
+    let locked = search_near(&mut w, "LargeWarehouse.Folktails", 6);
+    let none = locked.none.unwrap();
+    assert_eq!(none.reason, "not_unlocked");
+    assert!(
+        none.detail.contains("/api/science/unlock"),
+        "{}",
+        none.detail
+    );
+    // Off the map: a 2x2 lodge at the map's far corner.
+    let (mw, mh) = (i64::from(w.map.width()), i64::from(w.map.height()));
+    let edge = w
+        .search_placements("Lodge.Folktails", mw - 1, mh - 1, mw - 1, mh - 1)
+        .unwrap();
+    assert_eq!(edge.none.unwrap().reason, "out_of_bounds");
+    // On the district center itself: occupied.
+    let dc = w.colony.centers()[0];
+    let b = &w.colony.buildings[&dc];
+    let (bx, by) = (i64::from(b.x), i64::from(b.y));
+    let taken = w
+        .search_placements("Lodge.Folktails", bx, by, bx + 1, by + 1)
+        .unwrap();
+    let none = taken.none.unwrap();
+    assert_eq!(none.reason, "occupied", "{none:?}");
+    assert!(none.detail.contains("wider"), "{}", none.detail);
+    // Nowhere near a bush: nothing in reach.
+    let bushes: Vec<[u32; 3]> = w
+        .land
+        .plants
+        .values()
+        .filter(|p| p.alive && p.kind() == crate::catalog::PlantKind::Bush)
+        .map(|p| [p.x, p.y, p.z])
+        .collect();
+    let far = (4..w.map.height() - 4)
+        .flat_map(|y| (4..w.map.width() - 4).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            let at = [x, y, u32::from(w.map.terrain_height(x, y))];
+            w.check_placement(
+                "GathererFlag.Folktails",
+                x.into(),
+                y.into(),
+                at[2].into(),
+                super::Orientation::South,
+            )
+            .is_ok()
+                && bushes.iter().all(|b| super::nav::manhattan(*b, at) > 30)
+        })
+        .expect("a spot far from every bush");
+    let bare = w
+        .search_placements(
+            "GathererFlag.Folktails",
+            far.0.into(),
+            far.1.into(),
+            far.0.into(),
+            far.1.into(),
+        )
+        .unwrap();
+    let none = bare.none.unwrap();
+    assert_eq!(none.reason, "nothing_in_reach", "{none:?}");
+    assert!(none.detail.contains("bushes"), "{}", none.detail);
+}
+
+#[test]
+fn a_building_says_what_lies_in_its_reach() {
+    let mut w = crate::testutil::world();
+    let flag = place_joined(&mut w, "LumberjackFlag.Folktails", (0, 0), 20);
+    let view = w.building_view(flag).unwrap();
+    let reach = view.in_reach.clone().expect("a lumberjack counts trees");
+    assert_eq!(
+        w.building_range(flag).unwrap().in_reach,
+        Some(reach.clone())
+    );
+    assert!(reach.trees.unwrap() > 0, "{reach:?}");
+    assert_eq!(reach.trees_marked, Some(0), "nothing marked yet");
+    // Marking the land around it for cutting: the grown trees in reach are now marked.
+    let door = w.colony.door(flag).unwrap();
+    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
+    for z in 0..=i64::from(w.map.max_height()) {
+        w.set_cutting_area(dx - 25, dy - 25, dx + 25, dy + 25, z, true)
+            .unwrap();
+    }
+    let marked = w.building_view(flag).unwrap().in_reach.unwrap();
+    assert_eq!(marked.trees_marked, marked.trees, "{marked:?}");
+    // Lists never count it (they are measured for speed).
+    assert!(w.buildings().iter().all(|b| b.in_reach.is_none()));
+    // A farmhouse counts its field; a lodge has no such thing (sites count as well).
+    let place_first = |w: &mut World, prefab: &str, r: i64| {
+        let p = search_near(w, prefab, r).placements[0].clone();
+        w.place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+            .unwrap()
+    };
+    let farm = place_first(&mut w, "EfficientFarmHouse.Folktails", 12);
+    let f = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert!(
+        f.plantable.unwrap() > 0 && f.crops_growing == Some(0),
+        "{f:?}"
+    );
+    let lodge = place_first(&mut w, "Lodge.Folktails", 8);
+    assert_eq!(w.building_view(lodge).unwrap().in_reach, None);
+    // Planting marks, then crops growing and ready on free soil in reach.
+    let fd = w.colony.door(farm).unwrap();
+    let (fx, fy) = (i64::from(fd[0]), i64::from(fd[1]));
+    w.mark_planting(fx - 4, fy - 4, fx + 4, fy + 4, fd[2].into(), "Carrot")
+        .unwrap();
+    let marks = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert!(marks.marked_for_planting.unwrap() > 0, "{marks:?}");
+    let carrot = crate::catalog::nature().index("Carrot").unwrap();
+    let free: Vec<(u32, u32)> = (fd[1].saturating_sub(6)..fd[1] + 6)
+        .flat_map(|y| (fd[0].saturating_sub(6)..fd[0] + 6).map(move |x| (x, y)))
+        .filter(|&(x, y)| w.free_soil(x, y) && u32::from(w.map.terrain_height(x, y)) == fd[2])
+        .take(5)
+        .collect();
+    assert_eq!(free.len(), 5);
+    for (i, &(x, y)) in free.iter().enumerate() {
+        w.land
+            .add_plant(carrot, x, y, fd[2], if i < 3 { 0.2 } else { 1.0 });
+    }
+    let crops = w.building_view(farm).unwrap().in_reach.unwrap();
+    assert_eq!(
+        (crops.crops_growing, crops.crops_ready),
+        (Some(3), Some(2)),
+        "{crops:?}"
+    );
+}

@@ -30,6 +30,7 @@ mod life;
 pub mod nav;
 mod path_place;
 mod place;
+pub mod reach;
 pub mod rules;
 mod status;
 mod views;
@@ -45,7 +46,7 @@ use crate::rng::WorldRng;
 
 pub use beaver::{Beaver, Step, need_defs, tier_label};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
-pub use commands::{PlacementSpot, RangeView};
+pub use commands::{NoSpot, PlacementSearch, PlacementSpot, RangeView};
 pub use geometry::Orientation;
 pub use path_place::{
     MAX_EXPANDED, PathError, PathGraph, PathPlan, PathRole, PathRoute, PathSnapshot, PathStep,

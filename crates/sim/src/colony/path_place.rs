@@ -26,9 +26,11 @@
 //!    Log and Plank and a builder's time), plus 40 per platform under it (6 Plank each); with
 //!    stairs or platforms not yet unlocked, each costs a further 1,000,000, so any flat route wins
 //!    and they are used only when the route cannot go without. `style=straight` adds 5 per turn
-//!    (the state then carries the arrival direction). The heuristic is the Manhattan distance
-//!    times the cheapest step (1), which is admissible and consistent, so the route found is a
-//!    cheapest one. Ties break on (f, h, state index), all fixed by the window's row-major node
+//!    (the state then carries the arrival direction) and prices an existing node as a new path
+//!    (10): the street goes where it was asked to, not bending toward the network to reuse it
+//!    (nodes already on its line are still reused, not placed again). The heuristic is the
+//!    Manhattan distance times the cheapest step (1; 10 with `straight`), which is admissible
+//!    and consistent, so the route found is a cheapest one. Ties break on (f, h, state index), all fixed by the window's row-major node
 //!    order: the search is deterministic. It stops after [`MAX_EXPANDED`] expansions
 //!    (`search_limit` in `errors`). A route may not hold two new things on one tile (a path and
 //!    stairs, say, when it doubles back to climb): such a route is repaired by searching again

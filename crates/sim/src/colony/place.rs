@@ -415,14 +415,23 @@ impl World {
         })
     }
 
-    /// Places a checked building: the site (or the finished building, for instant prefabs),
-    /// its blocks and events. Returns the id.
+    /// Places a checked building for the player: the site (or the finished building, for
+    /// instant prefabs), its blocks and events. A prefab with a placed cost (a second district
+    /// center) costs it and is built like any site. Returns the id.
     pub(crate) fn apply_placement(&mut self, p: Placement) -> i32 {
+        self.apply_placement_paying(p, true)
+    }
+
+    /// `apply_placement`; `pay` false places a prefab with a placed cost free (the starting
+    /// district center), instant if the rules list it so.
+    fn apply_placement_paying(&mut self, p: Placement, pay: bool) -> i32 {
         for s in &p.stumps {
             self.land.remove_plant(*s);
         }
         let id = self.colony.ids.next_id();
         let mut b = Building::new(p.prefab, p.x, p.y, p.z, p.orientation);
+        b.charged = pay && super::building::has_placed_cost(b.spec());
+        let charged = b.charged;
         self.colony.placed += 1;
         b.seq = self.colony.placed;
         let kind = b.kind();
@@ -450,12 +459,13 @@ impl World {
             self.colony.started_building = true;
             self.events.push(names::GAME_STARTING_BUILDING, day, data);
         }
-        let instant = colony_rules()
-            .construction
-            .instant_buildings
-            .value
-            .iter()
-            .any(|n| *n == spec(p.prefab).base_name);
+        let instant = !charged
+            && colony_rules()
+                .construction
+                .instant_buildings
+                .value
+                .iter()
+                .any(|n| *n == spec(p.prefab).base_name);
         if instant {
             self.finish_building(id);
         }
@@ -506,8 +516,7 @@ impl World {
         self.colony.layout_version += 1;
         self.colony.power.touch();
         let costs: Vec<(String, u32)> = b
-            .spec()
-            .cost
+            .cost()
             .iter()
             .map(|c| (c.good.clone(), c.amount as u32))
             .collect();
@@ -576,7 +585,8 @@ impl World {
             )
             .with("id", id)
         })?;
-        if b.kind() == Kind::DistrictCenter {
+        // A district center still a site founds nothing yet: it goes like any site.
+        if b.kind() == Kind::DistrictCenter && b.finished {
             return Err(CommandError::new(
                 ErrorCode::InvalidType,
                 format!("{} #{id} is a district center; it holds the district together and cannot be demolished", b.prefab),
@@ -597,7 +607,8 @@ impl World {
             b.inventory.iter().map(|(g, n)| (g.clone(), *n)).collect();
         if b.finished {
             let rate = crate::catalog::world_rules().mode(self.mode).refund_rate;
-            for c in &b.spec().cost {
+            // The building's own cost: nothing for the free starting district center.
+            for c in b.cost() {
                 refund.push((c.good.clone(), (c.amount * rate).floor() as u32));
             }
         }
@@ -670,7 +681,8 @@ impl World {
         let Some(p) = spot else {
             return;
         };
-        let dc = self.apply_placement(p);
+        // The starting center is free and instant.
+        let dc = self.apply_placement_paying(p, false);
         let rules = colony_rules();
         let mode = crate::catalog::world_rules().mode(self.mode);
         let food = rules.colony.starting_food_good.value[self.faction.as_str()].clone();

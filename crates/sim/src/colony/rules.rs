@@ -134,6 +134,9 @@ pub struct WellbeingRules {
 #[serde(rename_all = "camelCase")]
 pub struct ConstructionRules {
     pub instant_buildings: Fact<Vec<String>>,
+    /// Cost of a prefab (by base name) the player places, instead of its catalogue cost (the
+    /// catalogue's describes the free one the game places at the start: the district center).
+    pub placed_cost: Fact<BTreeMap<String, Vec<crate::content::GoodAmount>>>,
     pub build_hours_per_material_unit: Fact<f64>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
@@ -235,5 +238,10 @@ mod tests {
         let goods = &r.colony.bot_need_goods.value;
         assert_eq!(goods["Bot.Grease"].good, "Grease");
         assert_eq!(goods["Bot.Biofuel"].per_unit, 0.3);
+        let dc = &r.construction.placed_cost.value["DistrictCenter"];
+        assert!(
+            dc.iter()
+                .all(|c| crate::content::content().goods.contains_key(&c.good))
+        );
     }
 }

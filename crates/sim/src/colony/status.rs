@@ -80,7 +80,7 @@ impl World {
                     .district
                     .map(|d| self.colony.district_stock(d))
                     .unwrap_or_default();
-                let lacking = b.spec().cost.iter().any(|c| {
+                let lacking = b.cost().iter().any(|c| {
                     b.material_missing(&c.good) > 0
                         && stock.get(&c.good).is_none_or(|(avail, _)| *avail == 0)
                 });

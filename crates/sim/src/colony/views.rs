@@ -106,6 +106,13 @@ pub struct BuildingView {
     pub entrance_y: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entrance_z: Option<u32>,
+    /// What lies in reach for buildings that work with something there (`colony::reach`):
+    /// lumberjacks grown trees, marked ones and saplings; gatherers bushes and ripe ones;
+    /// farmhouses crops growing and ready, plantable soil and planting marks; foresters saplings,
+    /// trees, plantable soil and marks; scavengers ruins; water wheels the flow. Only in the
+    /// single-building view (`GET /api/buildings?id=N`), never in lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_reach: Option<super::reach::InReach>,
 }
 
 /// One need of a beaver.
@@ -275,15 +282,18 @@ impl World {
     }
 
     /// A building as the full building view.
+    /// With what lies in its reach (`in_reach`).
     pub fn building_view(&self, id: i32) -> Option<BuildingView> {
-        self.building_view_with(id, &super::status::StatusScan::single())
+        self.building_view_with(id, &super::status::StatusScan::single(), true)
     }
 
-    /// [`World::building_view`] with the statuses' facts shared through `scan`.
+    /// [`World::building_view`] with the statuses' facts shared through `scan`; `reach` counts
+    /// what lies in reach (the single view only: lists skip it).
     fn building_view_with(
         &self,
         id: i32,
         scan: &super::status::StatusScan,
+        reach: bool,
     ) -> Option<BuildingView> {
         let b = self.colony.buildings.get(&id)?;
         let s = b.spec();
@@ -356,6 +366,11 @@ impl World {
             entrance_x: door.map(|d| d.0 as u32),
             entrance_y: door.map(|d| d.1 as u32),
             entrance_z: door.map(|_| b.z),
+            in_reach: if reach {
+                self.building_in_reach(id)
+            } else {
+                None
+            },
         })
     }
 
@@ -365,7 +380,7 @@ impl World {
         self.colony
             .buildings
             .keys()
-            .filter_map(|id| self.building_view_with(*id, &scan))
+            .filter_map(|id| self.building_view_with(*id, &scan, false))
             .collect()
     }
 

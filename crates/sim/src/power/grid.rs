@@ -359,10 +359,22 @@ impl World {
     /// footprint, averaged over its length, on both axes (as the wheel at this spot would see).
     #[cfg(test)]
     pub(crate) fn flow_through(&self, b: &Building) -> f64 {
-        let s = b.spec();
-        let (lx, ly) = turned_size(s, b.orientation);
-        let tiles: Vec<(u32, u32)> = footprint(s, b.x.into(), b.y.into(), b.orientation)
+        self.flow_at_spot(b.spec(), b.x, b.y, b.orientation)
+    }
+
+    /// m3/s a prefab placed at `(x, y)` facing `o` would see flowing through its footprint (as
+    /// `flow_through`; tiles off the map count nothing).
+    pub(crate) fn flow_at_spot(
+        &self,
+        s: &Spec,
+        x: u32,
+        y: u32,
+        o: crate::colony::geometry::Orientation,
+    ) -> f64 {
+        let (lx, ly) = turned_size(s, o);
+        let tiles: Vec<(u32, u32)> = footprint(s, x.into(), y.into(), o)
             .into_iter()
+            .filter(|(tx, ty)| self.map.contains(*tx, *ty))
             .map(|(x, y)| (x as u32, y as u32))
             .collect();
         self.flow_over(&tiles, lx, ly)

@@ -70,9 +70,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+pub(crate) use grid::{Gen, generator_kind, is_clutch, is_consumer, is_generator, is_node};
 use grid::{Grid, Net, NetEval, hours_per_tick};
-pub(crate) use grid::{is_clutch, is_consumer, is_generator, is_node};
-use rules::power_rules;
+pub(crate) use rules::power_rules;
 
 use crate::colony::building::Kind;
 use crate::error::{CommandError, ErrorCode};

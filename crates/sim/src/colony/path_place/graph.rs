@@ -221,7 +221,12 @@ impl PathGraph {
 
     fn enter_cost(&self, v: &Node) -> u64 {
         if v.existing {
-            return REUSE;
+            // A straight street is drawn where asked: reusing the network is no cheaper than a
+            // new tile, so the route does not bend toward it.
+            return match self.snap.style {
+                PathStyle::Direct => REUSE,
+                PathStyle::Straight => NEW_PATH,
+            };
         }
         let locked = |yes: bool| if yes { LOCKED } else { 0 };
         let top = match v.role {
@@ -348,7 +353,12 @@ impl PathGraph {
         let mut closed = vec![false; n_states];
         let mut heap: BinaryHeap<Reverse<(u64, u64, u32)>> = BinaryHeap::new();
         let (gx, gy, _) = snap.goal;
-        let heur = |n: &Node| u64::from(n.x.abs_diff(gx) + n.y.abs_diff(gy)) * REUSE;
+        // The cheapest step: a reused node (with `straight`, no cheaper than a new path).
+        let cheapest = match snap.style {
+            PathStyle::Direct => REUSE,
+            PathStyle::Straight => NEW_PATH,
+        };
+        let heur = |n: &Node| u64::from(n.x.abs_diff(gx) + n.y.abs_diff(gy)) * cheapest;
         let (sx, sy, _) = snap.start;
         for ni in self.nodes_at(sx.into(), sy.into()) {
             let n = &self.nodes[ni];

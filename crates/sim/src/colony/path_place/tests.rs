@@ -217,6 +217,33 @@ fn existing_paths_are_reused_and_not_placed_again() {
 }
 
 #[test]
+fn a_straight_route_beside_a_parallel_path_goes_straight() {
+    let (mut w, x0, y0) = field(5);
+    // An existing street on row 3, and a street asked for on row 5, two rows beside it.
+    route(&mut w, (x0 + 1, y0 + 3), (x0 + 16, y0 + 3), "direct", 0);
+    let (a, b) = ((x0 + 2, y0 + 5), (x0 + 15, y0 + 5));
+    // The direct style bends onto the existing street (reuse is nearly free)...
+    let direct = plan(&w, a, b, "direct");
+    assert!(
+        direct.steps.iter().any(|s| s.y != y0 + 5),
+        "direct bends toward the network: {:?}",
+        direct.steps
+    );
+    // ...the straight one draws the street asked for.
+    let r = route(&mut w, a, b, "straight", 0);
+    assert_eq!((r.paths, r.path_nodes, r.skipped), (14, 14, 0), "{r:?}");
+    for x in a.0..=b.0 {
+        assert!(is_path(&w, x, y0 + 5, 5), "({x}, {})", y0 + 5);
+    }
+    // Crossing the existing street, its tile is reused, not placed twice.
+    let cross = route(&mut w, (x0 + 8, y0 + 1), (x0 + 8, y0 + 7), "straight", 0);
+    assert_eq!((cross.path_nodes, cross.paths), (7, 5), "{cross:?}");
+    for y in y0 + 1..=y0 + 7 {
+        assert!(is_path(&w, x0 + 8, y, 5), "({}, {y})", x0 + 8);
+    }
+}
+
+#[test]
 fn stairs_climb_a_one_level_step_when_unlocked() {
     let (mut w, x0, y0) = field(5);
     raise_from(&mut w, x0, y0, x0 + 10, 6);
