@@ -131,14 +131,14 @@ STREET_MIN = 4
 PLAZA_STEPS = 4
 
 
-def joinable(spot: dict[str, Any]) -> bool:
-    """A dry spot the district's paths reach, or can reach once a path is laid, off the plaza
-    in front of the district center."""
+def joinable(spot: dict[str, Any], plaza: int = PLAZA_STEPS) -> bool:
+    """A dry spot the district's paths reach, or can reach once a path is laid, at least `plaza`
+    steps from the district center's doorstep."""
     if spot.get("flooded"):
         return False
     if spot.get("reachable"):
-        return spot.get("distance", 0) >= PLAZA_STEPS
-    return spot.get("groundSteps", -1) >= PLAZA_STEPS
+        return spot.get("distance", 0) >= plaza
+    return spot.get("groundSteps", -1) >= plaza
 
 
 class Turn:
@@ -235,6 +235,7 @@ class Turn:
         r: int = 12,
         why: str = "",
         min_depth: float = 0.0,
+        plaza: int = PLAZA_STEPS,
     ) -> dict[str, Any] | None:
         """Places a prefab on the best spot the service offers within r of `near`, joined to the
         district center by a path (for pumps: with at least `min_depth` of water under the
@@ -264,7 +265,7 @@ class Turn:
             spots = [
                 s
                 for s in found
-                if joinable(s) and s.get("waterDepth", min_depth) >= min_depth
+                if joinable(s, plaza) and s.get("waterDepth", min_depth) >= min_depth
             ]
             if spots:
                 break
@@ -419,13 +420,14 @@ def pumps(t: Turn) -> None:
     pumps_wanted = max(1, math.ceil(t.population / BEAVERS_PER_PUMP))
     dc = (t.dc["x"], t.dc["y"])
     while t.count(t.kit.pump) < pumps_wanted:
-        placed = t.place(
-            t.kit.pump,
-            dc,
-            REACH,
-            f"{t.population} beavers need water",
-            min_depth=PUMP_MIN_DEPTH,
-        )
+        why = f"{t.population} beavers need water"
+        placed = t.place(t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH)
+        if placed is None and t.count(t.kit.pump) == 0:
+            # Where the only water a path reaches lies by the district center's door (forest
+            # elsewhere, seed 32), the first pump may stand on the plaza: thirst kills in days.
+            placed = t.place(
+                t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH, plaza=0
+            )
         if placed is None:
             break
         t.prioritize(placed)
