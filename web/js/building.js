@@ -9,6 +9,12 @@ import { get, post } from "./api.js";
 import { roleColour } from "./map.js";
 
 const PRIORITIES = ["VeryLow", "Low", "Normal", "High", "VeryHigh"];
+// The counts of a building's `inReach` (GET /api/buildings?id=N), as the panel words them.
+const REACH_LABELS = {
+  trees: "grown trees", treesMarked: "marked for cutting", saplings: "saplings",
+  bushes: "bushes", bushesRipe: "ripe", cropsGrowing: "crops growing", cropsReady: "crops ready",
+  plantable: "plantable tiles", markedForPlanting: "marked for planting", ruins: "ruins",
+};
 const truthy = (v) => v === true || v === 1;
 const pct = (v) => `${Math.round(Math.max(0, Math.min(1, Number(v) || 0)) * 100)}%`;
 
@@ -146,6 +152,13 @@ export class BuildingPanel extends Emitter {
     }
     if (b.reachable !== undefined) facts.push(["Reachable", truthy(b.reachable) ? "yes" : "no: not connected by paths"]);
     if (b.district) facts.push(["District", b.district]);
+    // What lies in a flag's, farm's or forester's range (a water wheel: the flow under it).
+    if (b.inReach) {
+      const text = Object.entries(b.inReach).map(([k, v]) => k === "flow"
+        ? `${Number(v).toFixed(2)} m3/s flowing`
+        : `${v} ${REACH_LABELS[k] ?? k}`);
+      facts.push(["In reach", text.join(", ")]);
+    }
     $("#bp-facts").replaceChildren(...facts.map(([k, v]) => el("div", { dataset: { fact: k.toLowerCase() } }, el("span", { class: "k" }, k), el("span", { class: "v" }, v))));
 
     // Controls.

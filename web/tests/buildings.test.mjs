@@ -231,6 +231,10 @@ test("a placed workplace: a site until built, then pause, priority, workers and 
   await clickTile(page, spot.x, spot.y);
   await page.waitForSelector(`#building-panel[data-id="${id}"][data-loaded=true]`);
   const before = await one(id);
+  // What lies in its reach, as the one-building view counts it (placement/find ranked it so).
+  assert.equal(typeof before.inReach?.bushes, "number", JSON.stringify(before));
+  assert.equal(await page.textContent('#bp-facts [data-fact="in reach"] .v'),
+    `${before.inReach.bushes} bushes, ${before.inReach.bushesRipe} ripe`);
   assert.equal(before.pausable, true);
   assert.equal(before.paused, false);
   assert.equal(await page.textContent("#bp-pause"), "Pause");
