@@ -15,7 +15,6 @@ use serde::Serialize;
 use serde_json::Value;
 use sim::World;
 use sim::colony::DistrictView;
-use sim::history::days_of_stock as days;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -196,13 +195,12 @@ pub struct Projections {
     pub food_days: f64,
     /// Water stock / (beavers × waterPerBeaverPerDay × the game mode's water consumption).
     pub water_days: f64,
-    /// Log stock / population (adults, children and bots): days of building stock at one unit per
-    /// colonist per day. The simulation keeps no record of recent use, so this is a size measure,
-    /// not a forecast.
+    /// Days the log stock lasts at the last game day's use (logs used up by construction and
+    /// workshops in the last 24 hours, `flows`); -1 when none were used.
     pub log_days: f64,
-    /// Plank stock / population, as `logDays`.
+    /// As `logDays`, for planks.
     pub plank_days: f64,
-    /// Gear stock / population, as `logDays`.
+    /// As `logDays`, for gears.
     pub gear_days: f64,
     /// Net change of the food stock per day (all foods, made minus eaten and spoilt), averaged
     /// over the last three days (`flows`); negative while it falls.
@@ -324,12 +322,7 @@ impl SummaryJson {
             .into_iter()
             .map(|(g, (_, all))| (g, all))
             .collect();
-        let (beavers, population) = districts.iter().fold((0, 0), |(b, p), d| {
-            (
-                b + d.adults + d.children,
-                p + d.adults + d.children + d.bots,
-            )
-        });
+        let beavers = districts.iter().map(|d| d.adults + d.children).sum();
         let of = |g: &str| stock.get(g).copied().unwrap_or(0);
         // The same formula the hourly history records (`World::stock_days`).
         let (food_days, water_days) = w.stock_days(&stock, beavers);
@@ -355,12 +348,17 @@ impl SummaryJson {
                 -1.0
             }
         };
+        // Building stock against the last day's use of it.
+        let at_use = |g: &str| {
+            let used = flows.get(g).map_or(0.0, |f| f.consumed_last_day);
+            sim::history::days_of_stock(of(g), used)
+        };
         let projections = Projections {
             food_days,
             water_days,
-            log_days: days(of("Log"), population.into()),
-            plank_days: days(of("Plank"), population.into()),
-            gear_days: days(of("Gear"), population.into()),
+            log_days: at_use("Log"),
+            plank_days: at_use("Plank"),
+            gear_days: at_use("Gear"),
             food_net_per_day: food_net,
             water_net_per_day: water_net,
             food_days_at_net: at_net(food_stock, food_net),
@@ -532,8 +530,8 @@ impl SummaryJson {
 ///
 /// Projections (days, one decimal, -1 when nobody is there): `foodDays` = food stock (goods of
 /// category food) / (beavers × foodPerBeaverPerDay × the mode's food consumption); `waterDays`
-/// likewise with water; `logDays`, `plankDays`, `gearDays` = stock / population (adults,
-/// children and bots): days of building stock at one unit per colonist per day (a size measure);
+/// likewise with water; `logDays`, `plankDays`, `gearDays` = days the stock lasts at the last
+/// game day's use of it (-1 when none was used);
 /// `foodNetPerDay`/`waterNetPerDay` = the stock's net change per day over the last three days,
 /// and `foodDaysAtNet`/`waterDaysAtNet` = days until it runs out at that rate (-1 while not
 /// falling). json also has `flows`: per good, made and used over the last day and the net per

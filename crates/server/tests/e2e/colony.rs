@@ -180,8 +180,8 @@ async fn summary_json_and_toon_row() {
     // 130 berries for 12 beavers eating 2.67 a day each (Normal mode: x1).
     assert_eq!(j["projections"]["foodDays"], 4.1);
     assert_eq!(j["projections"]["waterDays"], 0.0);
-    assert_eq!(j["projections"]["logDays"], 3.3, "40 logs / 12");
-    // No hour has passed: nothing flowed yet.
+    // No hour has passed: nothing flowed yet, so no log use to project from.
+    assert_eq!(j["projections"]["logDays"], -1.0, "no logs used yet");
     assert_eq!(j["flows"], json!({}));
     assert_eq!(j["projections"]["foodDaysAtNet"], -1.0);
 
@@ -259,6 +259,30 @@ async fn summary_json_and_toon_row() {
         clusters.split('/').filter(|c| !c.is_empty()).count(),
         j["treeClusters"].as_array().unwrap().len()
     );
+}
+
+#[tokio::test]
+async fn log_days_project_the_stock_at_the_last_days_use() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    lay_street(&s).await;
+    for _ in 0..2 {
+        place_best(&s, "Lodge.Folktails").await;
+    }
+    s.post("/api/game/advance", json!({"days": 1})).await;
+    let (_, j) = s.get("/api/summary?format=json").await;
+    let used = j["flows"]["Log"]["consumedLastDay"].as_f64().unwrap_or(0.0);
+    assert!(used > 0.0, "the lodges used logs: {}", j["flows"]);
+    let stock = j["districts"][0]["resources"]["Log"]
+        .as_f64()
+        .unwrap_or(0.0);
+    assert_eq!(
+        j["projections"]["logDays"].as_f64().unwrap(),
+        (stock / used * 10.0).round() / 10.0,
+        "{stock} logs at {used} a day"
+    );
+    // No gear was used: nothing to project.
+    assert_eq!(j["projections"]["gearDays"], -1.0);
 }
 
 #[tokio::test]
