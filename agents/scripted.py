@@ -58,6 +58,10 @@ DEFAULT_HAZARD_DAYS = 5
 REACH = 24
 # A farm's crops feed about this many beavers once the first harvest is in.
 BEAVERS_PER_FARM = 10
+# IronTeeth: one more breeding pod per this many colonists once the food holds. A pod makes one
+# kit at a time, so with a single pod 14 founders dying of old age outpace the births (seed 1:
+# 11 kits in 60 days, the colony fell from 14 to 9).
+PEOPLE_PER_POD = 6
 # Free beds kept beyond the population, so newborns (Folktails) have room.
 SPARE_BEDS = 3
 # Buildings placed per turn at most: builders finish a handful a day, more would only queue.
@@ -627,7 +631,7 @@ def breeding(t: Turn) -> None:
     # A pod eats a berry and a water a day while it breeds (five of each per kit).
     fed = t.summary["projections"]["foodDays"] >= 3 and t.count(t.kit.farm) > 0
     first = t.count(t.kit.pod) == 0 and t.count(t.kit.pump) > 0
-    if first or (fed and t.count(t.kit.pod) < 1 + t.population // 20):
+    if first or (fed and t.count(t.kit.pod) < 1 + t.population // PEOPLE_PER_POD):
         pod = t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
         if pod:
             # Haulers serve it first, before the berries are eaten.
