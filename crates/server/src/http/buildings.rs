@@ -349,7 +349,7 @@ async fn find_placement(
             detail,
             blocked,
         };
-        return Ok(Json(serde_json::to_value(body).expect("placements serialize")).into_response());
+        return Ok(Json(body).into_response());
     }
     let rows = serde_json::to_value(rows::flat_rows(found.placements)).expect("rows serialize");
     let mut res = Json(rows).into_response();

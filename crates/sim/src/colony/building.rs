@@ -288,24 +288,25 @@ pub fn effect_visitors(spec: &Spec) -> usize {
         .map_or(1, |v| v.clamp(1, 1000) as usize)
 }
 
-/// Whether the player pays `construction.placedCost` for this prefab (it has one).
-pub fn has_placed_cost(spec: &Spec) -> bool {
-    colony_rules()
-        .construction
-        .placed_cost
-        .value
-        .contains_key(&spec.base_name)
-}
-
-/// What the player pays to place this prefab: `construction.placedCost` for its base name (the
-/// district center), else the catalogue's cost.
-pub fn placed_cost(spec: &'static Spec) -> &'static [GoodAmount] {
+/// `construction.placedCost` for this prefab's base name, when it has one (the district center).
+fn placed_cost_rule(spec: &Spec) -> Option<&'static [GoodAmount]> {
     colony_rules()
         .construction
         .placed_cost
         .value
         .get(&spec.base_name)
-        .map_or(&spec.cost, |c| c)
+        .map(Vec::as_slice)
+}
+
+/// Whether the player pays `construction.placedCost` for this prefab (it has one).
+pub fn has_placed_cost(spec: &Spec) -> bool {
+    placed_cost_rule(spec).is_some()
+}
+
+/// What the player pays to place this prefab: `construction.placedCost` for its base name (the
+/// district center), else the catalogue's cost.
+pub fn placed_cost(spec: &'static Spec) -> &'static [GoodAmount] {
+    placed_cost_rule(spec).unwrap_or(&spec.cost)
 }
 
 /// Work range (Manhattan tiles from the doorstep) of flags and planters.
