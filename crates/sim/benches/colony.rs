@@ -66,17 +66,42 @@ fn beavers_full(bencher: Bencher) {
     bencher.bench_local(|| w.beavers(true));
 }
 
+/// The read models `/api/summary` is built from, one by one.
+#[divan::bench(args = ["districts", "wellbeing", "alerts", "alert_counts", "roles", "stock", "flows", "trees", "tree_tallies", "crop_tallies", "tree_clusters", "food_clusters"], sample_count = 20)]
+fn summary_part(bencher: Bencher, part: &str) {
+    let w = large();
+    let [x, y, z] = w.districts()[0].dc;
+    bencher.bench_local(|| match part {
+        "districts" => w.districts().len(),
+        "wellbeing" => w.wellbeing().categories.len(),
+        "alerts" => w.alerts().len(),
+        "alert_counts" => w.alert_counts().unstaffed as usize,
+        "roles" => w.building_roles().len(),
+        "stock" => w.colony_stock().len(),
+        "flows" => w.flows().len(),
+        "trees" => w.trees().len(),
+        "crops" => w.crops().len(),
+        "tree_tallies" => w.tree_tallies().len(),
+        "crop_tallies" => w.crop_tallies().len(),
+        "tree_clusters" => w.tree_clusters_near(x, y, z, 40).len(),
+        "food_clusters" => w.food_clusters_near(x, y, z, 40).len(),
+        _ => unreachable!("a listed part"),
+    });
+}
+
+/// A page of 100 buildings, as `/api/buildings` builds it: the keys of every building filtered,
+/// then the views of the page.
 #[divan::bench(sample_count = 20)]
-fn summary_parts(bencher: Bencher) {
+fn buildings_page(bencher: Bencher) {
     let w = large();
     bencher.bench_local(|| {
-        (
-            w.districts(),
-            w.wellbeing(),
-            w.alerts(),
-            w.building_roles(),
-            w.colony_stock(),
-        )
+        let ids: Vec<i32> = w
+            .building_keys()
+            .map(|(k, _)| k.id)
+            .skip(1000)
+            .take(100)
+            .collect();
+        w.buildings_of(&ids)
     });
 }
 

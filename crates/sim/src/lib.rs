@@ -40,8 +40,8 @@ pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame, Setup};
 pub use error::{CommandError, ErrorCode, SaveError};
 pub use event::{Event, names as event_names};
 pub use land::{
-    Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Occupant, PlantView,
-    RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
+    Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Occupant, PlantTally,
+    PlantView, RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
 };
 pub use map::{Map, River, RiverAxis};
 pub use power::{ClutchView, PowerNetworkBuilding, PowerNetworkView, PowerState};

@@ -72,10 +72,6 @@ impl Entity for BuildingView {
     const KIND: &'static str = "building";
     const LIST: &'static str = "/api/buildings";
 
-    fn key(&self) -> (&str, i64, i64) {
-        (&self.name, self.x.into(), self.y.into())
-    }
-
     type Basic = BuildingRow;
 
     fn basic(self, _json: bool) -> BuildingRow {
@@ -121,13 +117,11 @@ async fn buildings(
         &q,
         &ext,
         |id| w.building_view(id),
-        |_| {
-            w.buildings()
-                .into_iter()
-                .filter(|b| only.as_ref().is_none_or(|r| r.contains(&b.role)))
-                .filter(|b| !exclude.contains(&b.role))
-                .collect()
-        },
+        w.building_keys()
+            .filter(|(_, role)| only.as_ref().is_none_or(|r| r.iter().any(|o| o == role)))
+            .filter(|(_, role)| !exclude.iter().any(|e| e == role))
+            .map(|(key, _)| key),
+        |ids, _| w.buildings_of(ids),
     )
 }
 

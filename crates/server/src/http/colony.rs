@@ -60,10 +60,6 @@ impl Entity for BeaverView {
     const KIND: &'static str = "beaver or bot";
     const LIST: &'static str = "/api/beavers";
 
-    fn key(&self) -> (&str, i64, i64) {
-        (&self.name, self.x.into(), self.y.into())
-    }
-
     type Basic = BeaverBasic;
 
     fn basic(self, json: bool) -> BeaverBasic {
@@ -112,7 +108,8 @@ async fn beavers(
         &q,
         &ext,
         |id| w.beaver_view(id, true),
-        |d| w.beavers(d == Detail::Full),
+        w.beaver_keys(),
+        |ids, d| w.beavers_of(ids, d == Detail::Full),
     )
 }
 

@@ -6,6 +6,7 @@ use super::error::AppError;
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
 use serde_json::json;
+use sim::colony::ListKey;
 use std::collections::HashMap;
 
 /// Default page size.
@@ -147,6 +148,30 @@ impl ListQuery {
     }
 }
 
+impl ListQuery {
+    /// Filters the keys of an entity list, then pages them: the filtered count and the ids of
+    /// the page, so that only the page's views are built.
+    pub fn select<'a>(&self, keys: impl IntoIterator<Item = ListKey<'a>>) -> (usize, Vec<i32>) {
+        let mut total = 0;
+        let mut ids = Vec::new();
+        let take = if self.limit == 0 {
+            usize::MAX
+        } else {
+            self.limit
+        };
+        for k in keys {
+            if !self.keeps(k.name, k.x.into(), k.y.into()) {
+                continue;
+            }
+            if total >= self.offset && ids.len() < take {
+                ids.push(k.id);
+            }
+            total += 1;
+        }
+        (total, ids)
+    }
+}
+
 /// Answers a list route: parses its query, then filters and pages rows by name and position.
 pub fn listed<T: Serialize>(
     q: &HashMap<String, String>,
@@ -170,6 +195,19 @@ pub enum Page<T> {
 }
 
 impl<T> Page<T> {
+    /// The page of a query whose filters kept `total` items, `items` being the page's rows.
+    pub fn of(list: &ListQuery, total: usize, items: Vec<T>) -> Page<T> {
+        if list.limit == 0 {
+            return Page::All(items);
+        }
+        Page::Paged {
+            total,
+            offset: list.offset,
+            limit: list.limit,
+            items,
+        }
+    }
+
     /// The same page with its rows made over (filtering and paging happen on the read models;
     /// the output shape is made for the kept rows only).
     pub fn map_items<U>(self, f: impl FnOnce(Vec<T>) -> Vec<U>) -> Page<U> {
@@ -226,8 +264,6 @@ pub trait Entity: Serialize + Sized {
     const KIND: &'static str;
     /// The route that lists them.
     const LIST: &'static str;
-    /// Name and position, for the filters.
-    fn key(&self) -> (&str, i64, i64);
     /// The basic row (`detail=basic`), typed so a list serializes straight to bytes.
     type Basic: Serialize;
     /// The basic row (`detail=basic`) in the requested format.
@@ -252,12 +288,15 @@ impl EntityQuery {
     /// Answers the query as JSON bytes: with `id`, the one entity in full as a page of one (an
     /// array of one with `limit=0`; `not_found` naming the entity's kind and list route when there
     /// is none); else the filtered page, each row basic (`detail=basic`), or in full: the read
-    /// model (json, serialized straight from the typed views) or its flat row (toon).
-    pub fn answer<E: Entity>(
+    /// model (json, serialized straight from the typed views) or its flat row (toon). The
+    /// filters and paging run on `keys` (every entity's [`ListKey`], in list order); `views`
+    /// builds the read models of the page's ids only.
+    pub fn answer<'a, E: Entity>(
         &self,
         json: bool,
         one: impl FnOnce(i32) -> Option<E>,
-        all: impl FnOnce(Detail) -> Vec<E>,
+        keys: impl IntoIterator<Item = ListKey<'a>>,
+        views: impl FnOnce(&[i32], Detail) -> Vec<E>,
     ) -> Result<Vec<u8>, AppError> {
         let out = if let Some(id) = self.id {
             let e = i32::try_from(id)
@@ -284,7 +323,8 @@ impl EntityQuery {
             };
             serde_json::to_vec(&page)
         } else {
-            let page = self.list.page(all(self.detail), E::key);
+            let (total, ids) = self.list.select(keys);
+            let page = Page::of(&self.list, total, views(&ids, self.detail));
             match self.detail {
                 Detail::Basic => serde_json::to_vec(&page.map(|e| e.basic(json))),
                 Detail::Full if json => serde_json::to_vec(&page),
@@ -297,14 +337,15 @@ impl EntityQuery {
     }
 
     /// Parses an entity list's query and answers it in the request's format ([`Self::answer`]).
-    pub fn serve<E: Entity>(
+    pub fn serve<'a, E: Entity>(
         q: &HashMap<String, String>,
         ext: &axum::http::Extensions,
         one: impl FnOnce(i32) -> Option<E>,
-        all: impl FnOnce(Detail) -> Vec<E>,
+        keys: impl IntoIterator<Item = ListKey<'a>>,
+        views: impl FnOnce(&[i32], Detail) -> Vec<E>,
     ) -> Result<axum::response::Response, AppError> {
         let json = super::format::Format::of(ext).is_json();
-        let bytes = EntityQuery::parse(q)?.answer(json, one, all)?;
+        let bytes = EntityQuery::parse(q)?.answer(json, one, keys, views)?;
         let mut resp = axum::response::Response::new(axum::body::Body::from(bytes));
         resp.headers_mut().insert(
             axum::http::header::CONTENT_TYPE,

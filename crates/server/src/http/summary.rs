@@ -249,63 +249,35 @@ pub struct SummaryJson {
     pub stock: BTreeMap<String, u32>,
 }
 
-/// Living plants counted per species (by name), each species made by `new` and counted by `add`.
-fn per_species<S>(
-    plants: Vec<sim::PlantView>,
-    new: impl Fn(String) -> S,
-    mut add: impl FnMut(&mut S, &sim::PlantView),
-) -> Vec<S> {
-    let mut species: BTreeMap<String, S> = BTreeMap::new();
-    for p in plants.into_iter().filter(|p| p.alive) {
-        let s = species
-            .entry(p.name.clone())
-            .or_insert_with(|| new(p.name.clone()));
-        add(s, &p);
-    }
-    species.into_values().collect()
-}
-
 fn tree_summary(w: &World) -> TreeSummary {
-    let trees = w.trees();
-    let marked_seedling = trees
+    let tallies = w.tree_tallies();
+    let species: Vec<TreeSpecies> = tallies
         .iter()
-        .filter(|p| p.alive && p.marked && !p.grown)
-        .count() as u32;
-    let species = per_species(
-        trees,
-        |name| TreeSpecies {
-            name,
-            ..TreeSpecies::default()
-        },
-        |s, p| match (p.grown, p.marked) {
-            (true, true) => s.marked_grown += 1,
-            (true, false) => s.unmarked_grown += 1,
-            (false, _) => s.seedling += 1,
-        },
-    );
+        .map(|(name, t)| TreeSpecies {
+            name: (*name).to_owned(),
+            marked_grown: t.grown_marked,
+            unmarked_grown: t.grown_unmarked,
+            seedling: t.growing_marked + t.growing_unmarked,
+        })
+        .collect();
     TreeSummary {
         marked_grown: species.iter().map(|s| s.marked_grown).sum(),
-        marked_seedling,
+        marked_seedling: tallies.values().map(|t| t.growing_marked).sum(),
         unmarked_grown: species.iter().map(|s| s.unmarked_grown).sum(),
         species,
     }
 }
 
 fn crop_summary(w: &World) -> CropSummary {
-    let species = per_species(
-        w.crops(),
-        |name| CropSpecies {
-            name,
-            ..CropSpecies::default()
-        },
-        |s, p| {
-            if p.grown {
-                s.ready += 1;
-            } else {
-                s.growing += 1;
-            }
-        },
-    );
+    let species: Vec<CropSpecies> = w
+        .crop_tallies()
+        .into_iter()
+        .map(|(name, t)| CropSpecies {
+            name: name.to_owned(),
+            ready: t.grown_marked + t.grown_unmarked,
+            growing: t.growing_marked + t.growing_unmarked,
+        })
+        .collect();
     CropSummary {
         ready: species.iter().map(|s| s.ready).sum(),
         growing: species.iter().map(|s| s.growing).sum(),
@@ -364,15 +336,12 @@ impl SummaryJson {
             food_days_at_net: at_net(food_stock, food_net),
             water_days_at_net: at_net(of("Water"), water_net),
         };
-        let mut alerts = AlertCounts::default();
-        for a in w.alerts() {
-            match a.kind.as_str() {
-                "unstaffed" => alerts.unstaffed += 1,
-                "unpowered" => alerts.unpowered += 1,
-                "unreachable" => alerts.unreachable += 1,
-                _ => {}
-            }
-        }
+        let counted = w.alert_counts();
+        let alerts = AlertCounts {
+            unstaffed: counted.unstaffed,
+            unpowered: counted.unpowered,
+            unreachable: counted.unreachable,
+        };
         let wb = w.wellbeing();
         let (tree_clusters, food_clusters) = match districts.first() {
             Some(d) => {

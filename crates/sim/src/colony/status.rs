@@ -18,6 +18,10 @@ use crate::world::World;
 /// What the statuses of many buildings share, worked out on first use.
 pub(crate) struct StatusScan {
     batch: bool,
+    /// Only the statuses alerts are counted by (`unreachable`, `unpowered`, `unstaffed`): the
+    /// costlier checks that can give none of them (materials, stalls, science, nutrients, why
+    /// a place is unstaffed) are skipped.
+    alert_kinds_only: bool,
     /// Able adults (not children, not kept from work) per district.
     adults: OnceCell<BTreeMap<Option<i32>, usize>>,
     /// Tiles of the trees a lumberjack can cut now (grown, in the cutting area), row by row.
@@ -31,6 +35,7 @@ impl StatusScan {
     pub(crate) fn single() -> StatusScan {
         StatusScan {
             batch: false,
+            alert_kinds_only: false,
             adults: OnceCell::new(),
             trees: OnceCell::new(),
             bushes: OnceCell::new(),
@@ -42,6 +47,14 @@ impl StatusScan {
         StatusScan {
             batch: true,
             ..StatusScan::single()
+        }
+    }
+
+    /// For counting the alerts of every building ([`StatusScan::alert_kinds_only`]).
+    pub(crate) fn alert_kinds() -> StatusScan {
+        StatusScan {
+            alert_kinds_only: true,
+            ..StatusScan::batch()
         }
     }
 }
@@ -74,8 +87,11 @@ impl World {
     pub(crate) fn statuses_of(&self, id: i32, b: &Building, scan: &StatusScan) -> Vec<String> {
         let mut out = Vec::new();
         let kind = b.kind();
+        let all = !scan.alert_kinds_only;
         if !b.finished {
-            if b.material_progress() < 1.0 {
+            if !all {
+                // (The materials' status is no alert.)
+            } else if b.material_progress() < 1.0 {
                 let stock = b
                     .district
                     .map(|d| self.colony.district_stock(d))
@@ -108,12 +124,13 @@ impl World {
         {
             out.push(why.to_owned());
         }
-        if kind == Kind::AreaEffect
+        if all
+            && kind == Kind::AreaEffect
             && super::building::effect_science_per_hour(b.spec()) > self.science.points
         {
             out.push("lacks science".to_owned());
         }
-        if kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
+        if all && kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
             out.push("lacks nutrients".to_owned());
         }
         // (Only a finished, working building drawing power has a power status.)
@@ -123,9 +140,14 @@ impl World {
         {
             out.push(s.to_owned());
         }
-        out.extend(self.producer_stalls(id, b, scan));
+        if all {
+            out.extend(self.producer_stalls(id, b, scan));
+        }
         if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
             out.push("unstaffed".to_owned());
+            if !all {
+                return out;
+            }
             // Why: every adult works somewhere ranked at least as high (priority, then water,
             // food, the rest), or the district has no adult able to work at all.
             let adults = self.able_adults(b.district, scan);

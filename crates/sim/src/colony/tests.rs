@@ -860,3 +860,55 @@ fn each_faction_plants_its_own_crops_and_trees() {
     it.mark_planting(xi, yi, xi, yi, zi, "Kohlrabi").unwrap();
     it.mark_planting(xi, yi, xi, yi, zi, "Mangrove").unwrap();
 }
+
+#[test]
+fn alert_counts_and_plant_tallies_match_the_full_read_models() {
+    use crate::testutil::{HOUR, build, flat_area, world};
+    let mut w = world();
+    let (x, y, z) = flat_area(&mut w, 3, 3);
+    build(&mut w, "Herbalist.Folktails", x, y, z, "south");
+    let (x, y, z) = flat_area(&mut w, 4, 4);
+    build(&mut w, "LumberMill.Folktails", x, y, z, "south");
+    w.advance_ticks(3 * HOUR);
+    let count = |kind: &str| w.alerts().iter().filter(|a| a.kind == kind).count() as u32;
+    let n = w.alert_counts();
+    assert_eq!(
+        (n.unstaffed, n.unpowered, n.unreachable),
+        (count("unstaffed"), count("unpowered"), count("unreachable"))
+    );
+    assert!(
+        n.unstaffed + n.unpowered + n.unreachable > 0,
+        "the test world has alerts to count: {n:?}"
+    );
+    let trees = w.trees();
+    let tallies = w.tree_tallies();
+    for (name, t) in &tallies {
+        let of = |grown: bool, marked: bool| {
+            trees
+                .iter()
+                .filter(|p| p.alive && p.name == *name && p.grown == grown && p.marked == marked)
+                .count() as u32
+        };
+        assert_eq!(
+            (
+                t.grown_marked,
+                t.grown_unmarked,
+                t.growing_marked,
+                t.growing_unmarked
+            ),
+            (
+                of(true, true),
+                of(true, false),
+                of(false, true),
+                of(false, false)
+            ),
+            "{name}"
+        );
+    }
+    let living = trees.iter().filter(|p| p.alive).count() as u32;
+    let tallied: u32 = tallies
+        .values()
+        .map(|t| t.grown_marked + t.grown_unmarked + t.growing_marked + t.growing_unmarked)
+        .sum();
+    assert_eq!(tallied, living);
+}

@@ -9,6 +9,24 @@ use super::beaver::{need_defs, tier_label};
 use super::building::{Building, Kind, dwelling_capacity};
 use crate::world::World;
 
+/// Buildings with each alert kind the summary counts ([`World::alert_counts`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AlertCounts {
+    pub unstaffed: u32,
+    pub unpowered: u32,
+    pub unreachable: u32,
+}
+
+/// What a list filters an entity by before it builds any view: id, name (a building's prefab,
+/// a beaver's name) and tile position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListKey<'a> {
+    pub id: i32,
+    pub name: &'a str,
+    pub x: u32,
+    pub y: u32,
+}
+
 /// A building as `/api/buildings` shows it (`detail=full`; absent fields are components the
 /// building lacks).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -376,10 +394,29 @@ impl World {
 
     /// Every building, in id order.
     pub fn buildings(&self) -> Vec<BuildingView> {
+        let ids: Vec<i32> = self.colony.buildings.keys().copied().collect();
+        self.buildings_of(&ids)
+    }
+
+    /// What lists filter buildings by, cheaply and in id order, without building any view:
+    /// one [`ListKey`] per building, with its prefab name and role.
+    pub fn building_keys(&self) -> impl Iterator<Item = (ListKey<'_>, &str)> {
+        self.colony.buildings.iter().map(|(id, b)| {
+            let key = ListKey {
+                id: *id,
+                name: &b.prefab,
+                x: b.x,
+                y: b.y,
+            };
+            (key, b.spec().role.as_str())
+        })
+    }
+
+    /// The views of the buildings `ids` (in that order; ids with no building are skipped),
+    /// as lists show them (no `inReach`): a list builds the views of its page only.
+    pub fn buildings_of(&self, ids: &[i32]) -> Vec<BuildingView> {
         let scan = super::status::StatusScan::batch();
-        self.colony
-            .buildings
-            .keys()
+        ids.iter()
             .filter_map(|id| self.building_view_with(*id, &scan, false))
             .collect()
     }
@@ -460,9 +497,27 @@ impl World {
 
     /// Every beaver and bot, in id order.
     pub fn beavers(&self, full: bool) -> Vec<BeaverView> {
-        self.colony
-            .beavers
-            .keys()
+        let ids: Vec<i32> = self.colony.beavers.keys().copied().collect();
+        self.beavers_of(&ids, full)
+    }
+
+    /// What lists filter beavers and bots by (name and position now), in id order, without
+    /// building any view.
+    pub fn beaver_keys(&self) -> impl Iterator<Item = ListKey<'_>> {
+        self.colony.beavers.iter().map(|(id, b)| {
+            let [x, y, _] = b.position(self.ticks);
+            ListKey {
+                id: *id,
+                name: &b.name,
+                x,
+                y,
+            }
+        })
+    }
+
+    /// The views of the beavers and bots `ids` (in that order; unknown ids are skipped).
+    pub fn beavers_of(&self, ids: &[i32], full: bool) -> Vec<BeaverView> {
+        ids.iter()
             .filter_map(|id| self.beaver_view(*id, full))
             .collect()
     }
@@ -662,6 +717,25 @@ impl World {
                 .count() as u32,
             categories,
         }
+    }
+
+    /// How many buildings have each alert kind counted by the summary (`unstaffed`,
+    /// `unpowered`, `unreachable`): the same as counting [`World::alerts`] by kind, without the
+    /// statuses that cannot give one.
+    pub fn alert_counts(&self) -> AlertCounts {
+        let scan = super::status::StatusScan::alert_kinds();
+        let mut n = AlertCounts::default();
+        for (id, b) in &self.colony.buildings {
+            for s in self.statuses_of(*id, b, &scan) {
+                match s.as_str() {
+                    "unstaffed" => n.unstaffed += 1,
+                    "unpowered" => n.unpowered += 1,
+                    "unreachable" => n.unreachable += 1,
+                    _ => {}
+                }
+            }
+        }
+        n
     }
 
     /// Alerts: unstaffed, unpowered, unreachable buildings and other statuses.

@@ -36,7 +36,9 @@ use crate::weather::{HazardKind, WeatherState};
 pub use commands::{Area, HarvestYield, Spot};
 pub use plants::PlantView;
 pub(crate) use save::LandSave;
-pub use views::{ClusterView, FlowView, GatherableView, Occupant, RuinView, TileRegion, TileView};
+pub use views::{
+    ClusterView, FlowView, GatherableView, Occupant, PlantTally, RuinView, TileRegion, TileView,
+};
 pub use water::{WaterSource, WaterTotals};
 pub use wind::WindView;
 

@@ -25,6 +25,16 @@ const CLUSTER_CELL: u32 = 8;
 const TOP_CLUSTERS: usize = 5;
 
 /// Something standing on a tile.
+/// Living plants of one species by growth and cutting mark ([`World::tree_tallies`]; crops are
+/// never marked).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlantTally {
+    pub grown_marked: u32,
+    pub grown_unmarked: u32,
+    pub growing_marked: u32,
+    pub growing_unmarked: u32,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Occupant {
     pub name: String,
@@ -206,6 +216,44 @@ impl World {
             .iter()
             .filter(|(_, p)| p.kind() == kind)
             .map(|(id, p)| self.land.plant_view(*id, p))
+            .collect()
+    }
+
+    /// Living trees counted per species (by name), without building their views.
+    pub fn tree_tallies(&self) -> BTreeMap<&str, PlantTally> {
+        self.plant_tallies(PlantKind::Tree)
+    }
+
+    /// Living crops counted per species (by name), without building their views.
+    pub fn crop_tallies(&self) -> BTreeMap<&str, PlantTally> {
+        self.plant_tallies(PlantKind::Crop)
+    }
+
+    fn plant_tallies(&self, kind: PlantKind) -> BTreeMap<&str, PlantTally> {
+        // Per species index first (no name lookups in the loop), then by name.
+        let mut by_species: Vec<Option<PlantTally>> = Vec::new();
+        for p in self.land.plants.values() {
+            if !p.alive || p.kind() != kind {
+                continue;
+            }
+            let marked = kind == PlantKind::Tree && self.land.cutting[self.land.idx(p.x, p.y)];
+            let i = usize::from(p.species);
+            if by_species.len() <= i {
+                by_species.resize(i + 1, None);
+            }
+            let t = by_species[i].get_or_insert_default();
+            match (p.grown(), marked) {
+                (true, true) => t.grown_marked += 1,
+                (true, false) => t.grown_unmarked += 1,
+                (false, true) => t.growing_marked += 1,
+                (false, false) => t.growing_unmarked += 1,
+            }
+        }
+        let cat = nature();
+        by_species
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some((cat.get(i as u16).name.as_str(), t?)))
             .collect()
     }
 
