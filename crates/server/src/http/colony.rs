@@ -84,7 +84,7 @@ impl Entity for BeaverView {
         // flattened first for nothing.
         self.needs.clear();
         let mut row = rows::flatten(self);
-        row.insert("needs".into(), needs.into());
+        row.insert("needs", needs);
         row
     }
 }
@@ -193,7 +193,7 @@ async fn districts(State(state): State<AppState>, ext: Extensions) -> Json<Value
             let mut row = rows::flatten(json!({"name": d.name}));
             row.extend(rows::flatten(Population::from(d)));
             for (g, (_, all)) in d.resources.iter().filter(|(_, (_, all))| *all > 0) {
-                row.insert(g.clone(), (*all).into());
+                row.insert(g.clone(), *all);
             }
             row
         })
