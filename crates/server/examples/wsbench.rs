@@ -312,12 +312,14 @@ async fn fanout(c: &Colonyd, http: &reqwest::Client, o: &Opts) {
     }
     // Per client and counted event: from just before the write was sent, and from its reply
     // (negative when the frame came before the reply).
-    let (mut from_send, mut from_reply, mut last) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut from_send, mut from_reply) = (Vec::new(), Vec::new());
+    let (mut first, mut last) = (Vec::new(), Vec::new());
     for (k, &(t0, t1)) in sent.iter().enumerate().skip(WARMUP) {
-        let mut latest = Duration::ZERO;
+        let (mut earliest, mut latest) = (Duration::MAX, Duration::ZERO);
         for s in &seen {
             let Some(&at) = s.stamps.get(k) else { continue };
             let d = at.saturating_duration_since(t0);
+            earliest = earliest.min(d);
             latest = latest.max(d);
             from_send.push(d);
             from_reply.push(if at >= t1 {
@@ -326,9 +328,11 @@ async fn fanout(c: &Colonyd, http: &reqwest::Client, o: &Opts) {
                 -(t1 - at).as_secs_f64() * 1e3
             });
         }
+        first.push(earliest);
         last.push(latest);
     }
     from_send.sort();
+    first.sort();
     last.sort();
     from_reply.sort_by(f64::total_cmp);
     let q = |v: &[f64], p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
@@ -353,6 +357,12 @@ async fn fanout(c: &Colonyd, http: &reqwest::Client, o: &Opts) {
         q(&from_reply, 0.5),
         q(&from_reply, 0.99),
         q(&from_reply, 1.0)
+    );
+    println!(
+        "| write sent -> the first client got it (per event) | {:.2} ms | {:.2} ms | {:.2} ms |",
+        pct(&first, 0.5),
+        pct(&first, 0.99),
+        pct(&first, 1.0)
     );
     println!(
         "| write sent -> the last of {n} clients got it (per event) | {:.2} ms | {:.2} ms | {:.2} ms |",
