@@ -10,16 +10,20 @@
 //!   toggled), one after another, each once every client got the previous one. Per client and
 //!   event: the delay from just before the write was sent (and from its reply) to the client's
 //!   receipt of the event frame (`Instant` taken as the frame comes out of the stream); per event:
-//!   until the last client had it. Also the receive loops' own time per frame and the CPU time of
-//!   colonyd and of the benchmark during the fan-out.
+//!   until the first and the last client had it. Also the receive loops' own time per frame and
+//!   the CPU time of colonyd and of the benchmark during the fan-out.
 //! - **writes**: at each of `--connections` (default 1,16) keep-alive connections (reqwest) for
 //!   `--seconds` each: building pause toggles, then speed sets (alternating `--speed-pair`, default
 //!   2,3, so the game runs during those); writes/s, p50, p99. Then read-your-writes: every
 //!   connection writes and at once reads back what it wrote (its own building's pause through
 //!   `/api/buildings?id=`, one connection the speed through `/api/speed`), counting violations.
-//!   Then a writer's pause toggles alone, and again while `--readers` (default 4) connections
-//!   fetch `/api/buildings?limit=0&detail=full&cold=N` back to back (a distinct `cold` each, so
-//!   nothing comes from the read cache).
+//! - **longreads**: a writer's pause toggles alone, and again while `--readers` (default 4)
+//!   connections fetch `/api/buildings?limit=0&detail=full&cold=N` back to back (a distinct
+//!   `cold` each, so nothing comes from the read cache).
+//!
+//! The pause toggles need as many pausable buildings as connections; when the save has fewer
+//! (the small colony has only its district center), free lumberjack flags are placed as
+//! construction sites next to the first building.
 //!
 //! Run: `cargo build --release -p colony-server --bin colonyd --example wsbench &&
 //! target/release/examples/wsbench [--colonyd target/release/colonyd] [--save FILE | --fixture
