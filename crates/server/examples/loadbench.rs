@@ -15,11 +15,14 @@
 //! --example loadbench -- [--colonyd target/release/colonyd] [--save FILE] [--speed 0]
 //! [--seconds 2] [--connections 1,16] [--cold]`.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use axum::body::Bytes;
+use common::{Colonyd, pct, save_or_fixture};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The routes of issue 17's table, and a page of the full building list (paging before views).
@@ -69,23 +72,6 @@ fn opts() -> Opts {
         }
     }
     o
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// A colonyd child, killed on drop.
-struct Colonyd(Child);
-
-impl Drop for Colonyd {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Serves `body` as `application/json` to every request, over HTTP/1.1 keep-alive.
@@ -177,51 +163,14 @@ async fn writes(url: &str, n: usize, body: impl Fn(usize) -> serde_json::Value) 
     out
 }
 
-fn pct(v: &[Duration], p: f64) -> f64 {
-    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
-    v[i].as_secs_f64() * 1e3
-}
-
 #[tokio::main]
 async fn main() {
     let o = opts();
     let dir = tempfile::tempdir().expect("a temp folder");
-    let save = match &o.save {
-        Some(s) => s.clone(),
-        None => {
-            let s = dir.path().join("large.colony.json");
-            let st = Command::new(&o.colonyd)
-                .args(["--fixture", "large", "--save"])
-                .arg(&s)
-                .status()
-                .expect("run colonyd --fixture");
-            assert!(st.success(), "colonyd --fixture large failed");
-            s
-        }
-    };
-    let port = free_port();
-    let child = Command::new(&o.colonyd)
-        .arg("--data-dir")
-        .arg(dir.path())
-        .arg("--load")
-        .arg(&save)
-        .args(["--ready", "--http-port", &port.to_string()])
-        .args(["--ws-port", &free_port().to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start colonyd");
-    let _colonyd = Colonyd(child);
-    let base = format!("http://127.0.0.1:{port}");
+    let save = save_or_fixture(&o.colonyd, o.save.as_deref(), "large", dir.path());
+    let colonyd = Colonyd::start(&o.colonyd, dir.path(), &save).await;
+    let base = colonyd.base();
     let client = reqwest::Client::new();
-    let start = Instant::now();
-    while client.get(format!("{base}/api/ping")).send().await.is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "colonyd did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     client
         .post(format!("{base}/api/speed"))
         .json(&serde_json::json!({ "speed": o.speed }))

@@ -18,6 +18,13 @@ pub mod ws;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
+/// The machine's cores (at least one). colonyd's runtime runs one core thread more than this, and
+/// at most this many snapshot reads render at once (`http::pipeline`), so one core thread is
+/// always free for writes and cached reads.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The socket address for a `listenAddress` value (`+` means every interface).
 pub fn bind_addr(listen: &str, port: u16) -> Result<SocketAddr, String> {
     let host = match listen.trim() {

@@ -7,7 +7,9 @@ fn main() {
     if let (Some(fixture), Some(save)) = (args.fixture, &args.save) {
         std::process::exit(server::cli::write_fixture(fixture, save));
     }
+    // One core thread more than the reads may take for rendering (`server::cores`).
     let code = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(server::cores() + 1)
         .enable_all()
         .build()
     {

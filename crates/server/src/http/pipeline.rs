@@ -1,8 +1,9 @@
 //! The request pipeline that wraps the router, in the order decisions.md fixes: Host check,
 //! lenient path normalization, OPTIONS preflight, bearer auth (401), ready gate (409), loading
 //! guard (503), then routing and the handler (a GET of a snapshot-only route through the
-//! per-snapshot read cache, `http::cache`); afterwards the strict-status switch, CORS headers
-//! and panic containment (500 `internal_error`, never a dropped connection).
+//! per-snapshot read cache, `http::cache`, at most one rendering per core at once); afterwards
+//! the strict-status switch, CORS headers and panic containment (500 `internal_error`, never a
+//! dropped connection).
 
 use super::AppState;
 use super::error::{DomainError, error_response, strict_status};
@@ -204,7 +205,7 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
                 if req.method() == Method::GET && super::cache::cacheable(&path) {
                     state
                         .cache
-                        .serve(&state.host, *f, req, next, run_contained)
+                        .serve(&state.host, *f, req, next, run_render)
                         .await
                 } else {
                     run_contained(req, next).await
@@ -243,6 +244,18 @@ fn check_cross_site(req: &Request, cors_origin: &str) -> Result<(), ApiError> {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .is_some_and(|n| n > 0);
     super::origin::check_content_type(headers, has_body)
+}
+
+/// Renders a snapshot read (the rest of the stack, [`run_contained`]) holding one of as many
+/// permits as the machine has cores. colonyd's runtime has one core thread more than that
+/// (`main`), so however many long reads arrive at once (the large colony's full building list
+/// takes about 100 ms afresh), a core thread stays free: a write or a cached read arriving
+/// meanwhile is not queued behind them (docs/performance.md, "WebSocket fan-out and writes").
+async fn run_render(req: Request, next: Next) -> Response {
+    static PERMITS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    let permits = PERMITS.get_or_init(|| tokio::sync::Semaphore::new(crate::cores()));
+    let _permit = permits.acquire().await.ok();
+    run_contained(req, next).await
 }
 
 /// Runs the rest of the stack, turning a panic into a 500 `internal_error` response.
