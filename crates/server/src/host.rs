@@ -190,6 +190,7 @@ pub fn spawn(
         settings,
         hub,
         autosave,
+        unsent: Vec::new(),
     };
     std::thread::Builder::new()
         .name("game-host".into())
@@ -213,6 +214,9 @@ struct Host {
     settings: SettingsStore,
     hub: Hub,
     autosave: crate::saves::Autosaver,
+    /// The events of this frame's changes, one burst per change, broadcast once the snapshot
+    /// holding the changes is published (a client that reads on an event sees its cause).
+    unsent: Vec<Vec<sim::Event>>,
 }
 
 impl Host {
@@ -254,6 +258,7 @@ impl Host {
                         );
                         self.world = (**self.snapshot.load()).clone();
                         delivers.clear();
+                        self.unsent.clear();
                     }
                 }
                 self.after_change(day_before);
@@ -286,6 +291,7 @@ impl Host {
                             "a game tick panicked; the game is paused at its last published state"
                         );
                         self.world = (**self.snapshot.load()).clone();
+                        self.unsent.clear();
                         let _ = self.world.set_speed(0);
                         debt = 0.0;
                         self.publish();
@@ -296,7 +302,7 @@ impl Host {
                 }
             }
             // 4. Publish, broadcast, then answer the writers.
-            if !delivers.is_empty() || speed > 0 {
+            if !delivers.is_empty() || speed > 0 || !self.unsent.is_empty() {
                 self.publish();
             }
             for d in delivers {
@@ -318,16 +324,15 @@ impl Host {
         Duration::from_secs_f64(((1.0 - debt) * per_tick).clamp(0.0, IDLE_WAIT.as_secs_f64()))
     }
 
-    /// Broadcasts the events of a change and autosaves at a new day when due.
+    /// Keeps the events of a change for the next publish and autosaves at a new day when due.
     fn after_change(&mut self, day_before: u32) {
         let events = self.world.take_events();
         for ev in &events {
             tracing::debug!("event {} {:?}", ev.name, ev.data);
         }
-        // One burst: however many events one write or one frame causes, a reader that keeps up
-        // is never closed for it (see `hub`).
-        self.hub
-            .broadcast_events(events.into_iter().map(|ev| (ev.name, ev.day, ev.data)));
+        if !events.is_empty() {
+            self.unsent.push(events);
+        }
         let day = self.world.time().day_number;
         let every = self.settings.get().autosave_days;
         if day != day_before && every > 0 && day.is_multiple_of(every) {
@@ -335,7 +340,7 @@ impl Host {
         }
     }
 
-    fn publish(&self) {
+    fn publish(&mut self) {
         self.status
             .speed
             .store(self.world.speed(), Ordering::Relaxed);
@@ -351,6 +356,12 @@ impl Host {
         }
         self.snapshot.store(Arc::new(self.world.clone()));
         self.status.generation.fetch_add(1, Ordering::SeqCst);
+        // One burst per change: however many events one write or one frame causes, a reader
+        // that keeps up is never closed for it (see `hub`).
+        for events in self.unsent.drain(..) {
+            self.hub
+                .broadcast_events(events.into_iter().map(|ev| (ev.name, ev.day, ev.data)));
+        }
     }
 }
 

@@ -44,3 +44,38 @@ async fn concurrent_identical_reads_get_the_same_answer() {
         .1;
     assert_ne!(toon, json);
 }
+
+/// An event goes out after the snapshot holding its cause is published: a client that reads as
+/// soon as the event arrives, before the write's reply, sees the write. The write is queued
+/// behind a day's advance and followed by another in the same frame, so an event sent before the
+/// publish would reach the client a whole advance before its cause could be read.
+#[tokio::test]
+async fn a_read_on_an_event_sees_its_cause() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let (mut ws, _) = s.ws().await;
+    let after = |ms: u64| tokio::time::sleep(std::time::Duration::from_millis(ms));
+    for h in [10, 14, 18] {
+        let busy = s.post("/api/game/advance", json!({"days": 3}));
+        let write = async {
+            after(5).await;
+            s.post("/api/workhours", json!({"endHours": h})).await
+        };
+        let next = async {
+            after(10).await;
+            s.post("/api/game/advance", json!({"days": 3})).await
+        };
+        let read = async {
+            let f = crate::support::frame_where(&mut ws, 500, |f| {
+                f["type"] == "event" && f["payload"]["event"] == "workhours.changed"
+            })
+            .await;
+            (f, s.get("/api/workhours?format=json").await.1)
+        };
+        let (_, (status, _), _, (event, seen)) = tokio::join!(busy, write, next, read);
+        assert_eq!(status, 200);
+        let h = Some(f64::from(h));
+        assert_eq!(event["payload"]["data"]["endHours"].as_f64(), h, "{event}");
+        assert_eq!(seen["endHours"].as_f64(), h, "read on the event: {seen}");
+    }
+}
