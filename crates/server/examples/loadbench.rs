@@ -15,11 +15,14 @@
 //! --example loadbench -- [--colonyd target/release/colonyd] [--save FILE] [--speed 0]
 //! [--seconds 2] [--connections 1,16] [--cold]`.
 
+#[path = "common/colonyd.rs"]
+#[allow(dead_code)]
+mod colonyd;
+
 use axum::body::Bytes;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The routes of issue 17's table.
@@ -68,23 +71,6 @@ fn opts() -> Opts {
         }
     }
     o
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// A colonyd child, killed on drop.
-struct Colonyd(Child);
-
-impl Drop for Colonyd {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Serves `body` as `application/json` to every request, over HTTP/1.1 keep-alive.
@@ -189,38 +175,13 @@ async fn main() {
         Some(s) => s.clone(),
         None => {
             let s = dir.path().join("large.colony.json");
-            let st = Command::new(&o.colonyd)
-                .args(["--fixture", "large", "--save"])
-                .arg(&s)
-                .status()
-                .expect("run colonyd --fixture");
-            assert!(st.success(), "colonyd --fixture large failed");
+            colonyd::write_large_save(&o.colonyd, &s);
             s
         }
     };
-    let port = free_port();
-    let child = Command::new(&o.colonyd)
-        .arg("--data-dir")
-        .arg(dir.path())
-        .arg("--load")
-        .arg(&save)
-        .args(["--ready", "--http-port", &port.to_string()])
-        .args(["--ws-port", &free_port().to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start colonyd");
-    let _colonyd = Colonyd(child);
-    let base = format!("http://127.0.0.1:{port}");
+    let colonyd = colonyd::Colonyd::start(&o.colonyd, dir.path(), &save).await;
+    let base = colonyd.base.clone();
     let client = reqwest::Client::new();
-    let start = Instant::now();
-    while client.get(format!("{base}/api/ping")).send().await.is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "colonyd did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     client
         .post(format!("{base}/api/speed"))
         .json(&serde_json::json!({ "speed": o.speed }))
