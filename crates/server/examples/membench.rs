@@ -23,7 +23,6 @@
 //! `--rounds 10 --seconds 45 --cycles 5` (reads continue through the cycles).
 
 #[path = "common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use std::path::PathBuf;
