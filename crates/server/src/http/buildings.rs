@@ -13,7 +13,7 @@ use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError, entity_id, invalid_param};
 use super::format::Format;
 use super::land::IdBody;
-use super::list::{Entity, EntityQuery, ListParams};
+use super::list::{Entity, EntityQuery, ListParams, Rows};
 use super::rows;
 use axum::Json;
 use axum::extract::{Query, State};
@@ -68,26 +68,28 @@ pub struct BuildingRow {
     pub workers: String,
 }
 
+impl From<sim::colony::BuildingBrief> for BuildingRow {
+    fn from(b: sim::colony::BuildingBrief) -> Self {
+        BuildingRow {
+            id: b.id,
+            name: b.name,
+            x: b.x,
+            y: b.y,
+            z: b.z,
+            orientation: b.orientation.to_owned(),
+            finished: b.finished,
+            paused: b.paused,
+            priority: b.priority.to_owned(),
+            workers: b.workers,
+        }
+    }
+}
+
 impl Entity for BuildingView {
     const KIND: &'static str = "building";
     const LIST: &'static str = "/api/buildings";
 
     type Basic = BuildingRow;
-
-    fn basic(self, _json: bool) -> BuildingRow {
-        BuildingRow {
-            id: self.id,
-            name: self.name,
-            x: self.x,
-            y: self.y,
-            z: self.z,
-            orientation: self.orientation,
-            finished: self.finished,
-            paused: self.paused,
-            priority: self.priority,
-            workers: self.workers,
-        }
-    }
 }
 
 /// Buildings (paginated; `name`, `x`/`y`/`radius`, `role` and `exclude` filters; `role=water,food`
@@ -121,7 +123,13 @@ async fn buildings(
             .filter(|(_, role)| only.as_ref().is_none_or(|r| r.iter().any(|o| o == role)))
             .filter(|(_, role)| !exclude.iter().any(|e| e == role))
             .map(|(key, _)| key),
-        |ids, _| w.buildings_of(ids),
+        Rows {
+            full: |ids: &[i32]| w.buildings_of(ids),
+            basic: |ids: &[i32], _| {
+                let briefs = w.building_briefs(ids).into_iter();
+                briefs.map(BuildingRow::from).collect()
+            },
+        },
     )
 }
 

@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::Format;
-use super::list::{Detail, Entity, EntityQuery, ListParams, ListQuery, Page, listed};
+use super::list::{Entity, EntityQuery, ListParams, ListQuery, Page, Rows, listed};
 use super::rows::{self, Row};
 use axum::Json;
 use axum::extract::{Query, State};
@@ -56,26 +56,29 @@ pub enum BeaverBasic {
     Row(BeaverRow),
 }
 
+impl BeaverBasic {
+    /// The basic form of a beaver's view (with its active needs) in the requested format.
+    fn of(b: BeaverView, json: bool) -> BeaverBasic {
+        if json {
+            return BeaverBasic::Json(b);
+        }
+        BeaverBasic::Row(BeaverRow {
+            id: b.id,
+            name: b.name,
+            wellbeing: b.wellbeing,
+            tier: b.tier,
+            is_bot: b.is_bot,
+            workplace: b.workplace,
+            critical: b.critical.join("+"),
+        })
+    }
+}
+
 impl Entity for BeaverView {
     const KIND: &'static str = "beaver or bot";
     const LIST: &'static str = "/api/beavers";
 
     type Basic = BeaverBasic;
-
-    fn basic(self, json: bool) -> BeaverBasic {
-        if json {
-            return BeaverBasic::Json(self);
-        }
-        BeaverBasic::Row(BeaverRow {
-            id: self.id,
-            name: self.name,
-            wellbeing: self.wellbeing,
-            tier: self.tier,
-            is_bot: self.is_bot,
-            workplace: self.workplace,
-            critical: self.critical.join("+"),
-        })
-    }
 
     /// Every field, with `needs` as `Need:points/Need:points` and `critical` joined by `+`.
     fn flat(mut self) -> Row {
@@ -109,7 +112,13 @@ async fn beavers(
         &ext,
         |id| w.beaver_view(id, true),
         w.beaver_keys(),
-        |ids, d| w.beavers_of(ids, d == Detail::Full),
+        Rows {
+            full: |ids: &[i32]| w.beavers_of(ids, true),
+            basic: |ids: &[i32], json| {
+                let basic = w.beavers_of(ids, false).into_iter();
+                basic.map(|b| BeaverBasic::of(b, json)).collect()
+            },
+        },
     )
 }
 

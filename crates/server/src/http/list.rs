@@ -266,12 +266,17 @@ pub trait Entity: Serialize + Sized {
     const LIST: &'static str;
     /// The basic row (`detail=basic`), typed so a list serializes straight to bytes.
     type Basic: Serialize;
-    /// The basic row (`detail=basic`) in the requested format.
-    fn basic(self, json: bool) -> Self::Basic;
     /// The full read model as a flat toon row.
     fn flat(self) -> super::rows::Row {
         super::rows::flatten(self)
     }
+}
+
+/// How an entity list builds the rows of a page from their ids: `full` the read models
+/// (`detail=full`), `basic` the basic rows in the requested format (`true`: json).
+pub struct Rows<F, B> {
+    pub full: F,
+    pub basic: B,
 }
 
 /// The query of an entity list (`/api/buildings`, `/api/beavers`): the list query, `detail`, and
@@ -289,14 +294,15 @@ impl EntityQuery {
     /// array of one with `limit=0`; `not_found` naming the entity's kind and list route when there
     /// is none); else the filtered page, each row basic (`detail=basic`), or in full: the read
     /// model (json, serialized straight from the typed views) or its flat row (toon). The
-    /// filters and paging run on `keys` (every entity's [`ListKey`], in list order); `views`
-    /// builds the read models of the page's ids only.
+    /// filters and paging run on `keys` (every entity's [`ListKey`], in list order); `rows`
+    /// builds the page's rows only: the read models in full, or the basic rows in the
+    /// requested format (json or not).
     pub fn answer<'a, E: Entity>(
         &self,
         json: bool,
         one: impl FnOnce(i32) -> Option<E>,
         keys: impl IntoIterator<Item = ListKey<'a>>,
-        views: impl FnOnce(&[i32], Detail) -> Vec<E>,
+        rows: Rows<impl FnOnce(&[i32]) -> Vec<E>, impl FnOnce(&[i32], bool) -> Vec<E::Basic>>,
     ) -> Result<Vec<u8>, AppError> {
         let out = if let Some(id) = self.id {
             let e = i32::try_from(id)
@@ -324,13 +330,14 @@ impl EntityQuery {
             serde_json::to_vec(&page)
         } else {
             let (total, ids) = self.list.select(keys);
-            let page = Page::of(&self.list, total, views(&ids, self.detail));
+            let l = &self.list;
             match self.detail {
-                Detail::Basic => serde_json::to_vec(&page.map(|e| e.basic(json))),
-                Detail::Full if json => serde_json::to_vec(&page),
-                Detail::Full => serde_json::to_vec(&page.map_items(|items| {
-                    super::rows::uniform(items.into_iter().map(E::flat).collect())
-                })),
+                Detail::Basic => serde_json::to_vec(&Page::of(l, total, (rows.basic)(&ids, json))),
+                Detail::Full if json => serde_json::to_vec(&Page::of(l, total, (rows.full)(&ids))),
+                Detail::Full => {
+                    let flat = (rows.full)(&ids).into_iter().map(E::flat).collect();
+                    serde_json::to_vec(&Page::of(l, total, super::rows::uniform(flat)))
+                }
             }
         };
         Ok(out.expect("read models serialize"))
@@ -342,10 +349,10 @@ impl EntityQuery {
         ext: &axum::http::Extensions,
         one: impl FnOnce(i32) -> Option<E>,
         keys: impl IntoIterator<Item = ListKey<'a>>,
-        views: impl FnOnce(&[i32], Detail) -> Vec<E>,
+        rows: Rows<impl FnOnce(&[i32]) -> Vec<E>, impl FnOnce(&[i32], bool) -> Vec<E::Basic>>,
     ) -> Result<axum::response::Response, AppError> {
         let json = super::format::Format::of(ext).is_json();
-        let bytes = EntityQuery::parse(q)?.answer(json, one, keys, views)?;
+        let bytes = EntityQuery::parse(q)?.answer(json, one, keys, rows)?;
         let mut resp = axum::response::Response::new(axum::body::Body::from(bytes));
         resp.headers_mut().insert(
             axum::http::header::CONTENT_TYPE,

@@ -53,8 +53,8 @@ pub use path_place::{
     PathStyle,
 };
 pub use views::{
-    AlertCounts, AlertView, BeaverView, BuildingView, DistributionView, DistrictView, ListKey,
-    NeedView, NotificationView, PopulationView, WellbeingView,
+    AlertCounts, AlertView, BeaverView, BuildingBrief, BuildingView, DistributionView,
+    DistrictView, ListKey, NeedView, NotificationView, PopulationView, WellbeingView,
 };
 
 pub(crate) use views::pausable;

@@ -17,6 +17,45 @@ pub struct AlertCounts {
     pub unreachable: u32,
 }
 
+/// The fields of a building a basic list shows, read straight from the building (no statuses,
+/// power or storage looked up): the first fields of its [`BuildingView`], the same values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildingBrief {
+    pub id: i32,
+    pub name: String,
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+    pub orientation: &'static str,
+    pub finished: bool,
+    pub paused: bool,
+    pub priority: &'static str,
+    pub workers: String,
+}
+
+impl BuildingBrief {
+    fn of(id: i32, b: &Building) -> BuildingBrief {
+        BuildingBrief {
+            id,
+            name: b.prefab.clone(),
+            x: b.x,
+            y: b.y,
+            z: b.z,
+            orientation: b.orientation.as_str(),
+            finished: b.finished,
+            paused: b.paused,
+            // Construction priority while a site, workplace priority when finished.
+            priority: if b.finished {
+                b.workplace_priority
+            } else {
+                b.construction_priority
+            }
+            .as_str(),
+            workers: format!("{}/{}", b.workers.len(), b.desired_workers),
+        }
+    }
+}
+
 /// What a list filters an entity by before it builds any view: id, name (a building's prefab,
 /// a beaver's name) and tile position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,24 +362,19 @@ impl World {
         let (beds, _) = dwelling_capacity(s);
         let has_inventory = b.capacity() > 0 || kind == Kind::BreedingPod || !b.finished;
         let p = self.power_state(id);
+        let brief = BuildingBrief::of(id, b);
         Some(BuildingView {
             id,
-            name: b.prefab.clone(),
+            name: brief.name,
             x: b.x,
             y: b.y,
             z: b.z,
-            orientation: b.orientation.as_str().to_owned(),
+            orientation: brief.orientation.to_owned(),
             finished: b.finished,
             pausable: pausable(b),
             paused: b.paused,
-            priority: if b.finished {
-                b.workplace_priority
-            } else {
-                b.construction_priority
-            }
-            .as_str()
-            .to_owned(),
-            workers: format!("{}/{}", b.workers.len(), b.desired_workers),
+            priority: brief.priority.to_owned(),
+            workers: brief.workers,
             role: s.role.clone(),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),
@@ -396,6 +430,13 @@ impl World {
     pub fn buildings(&self) -> Vec<BuildingView> {
         let ids: Vec<i32> = self.colony.buildings.keys().copied().collect();
         self.buildings_of(&ids)
+    }
+
+    /// The basic rows of the buildings `ids` (in that order; ids with no building are skipped).
+    pub fn building_briefs(&self, ids: &[i32]) -> Vec<BuildingBrief> {
+        ids.iter()
+            .filter_map(|id| Some(BuildingBrief::of(*id, self.colony.buildings.get(id)?)))
+            .collect()
     }
 
     /// What lists filter buildings by, cheaply and in id order, without building any view:
