@@ -5,7 +5,10 @@
 //! then for each route of the table fetches its answer once, starts a minimal static HTTP/1.1
 //! server (hyper) that sends those very bytes, and times the route against both servers at 1
 //! and 16 keep-alive connections for `--seconds` each. Prints a markdown table: route, bytes,
-//! connections, p50 and p99 of both, and the ratio of the p50s. Then it times single writes at
+//! connections, p50 and p99 of both, and the ratio of the p50s. Then the mixed load: at 1 and 32
+//! connections (`--mixed`), each sends the burst of seven reads an agent sends per step (ping,
+//! summary, buildings, beavers, trees, weather, time) over and over; single reads' and whole
+//! bursts' p50 and p99. Then it times single writes at
 //! one connection: a building's pause toggled (`POST /api/building/pause` on a warehouse) and
 //! the speed set (`POST /api/speed`). With `--cold` every request
 //! carries a distinct extra query parameter (`&cold=N`, ignored by the routes), so none is
@@ -13,7 +16,7 @@
 //!
 //! Run: `cargo build --release -p colony-server && cargo run --release -p colony-server
 //! --example loadbench -- [--colonyd target/release/colonyd] [--save FILE] [--speed 0]
-//! [--seconds 2] [--connections 1,16] [--cold]`.
+//! [--seconds 2] [--connections 1,16] [--mixed 1,32] [--cold]`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -41,6 +44,8 @@ struct Opts {
     speed: u8,
     seconds: f64,
     connections: Vec<usize>,
+    /// Connections of the mixed-load rows (the burst of reads).
+    mixed: Vec<usize>,
     cold: bool,
 }
 
@@ -51,6 +56,7 @@ fn opts() -> Opts {
         speed: 0,
         seconds: 2.0,
         connections: vec![1, 16],
+        mixed: vec![1, 32],
         cold: false,
     };
     let mut args = std::env::args().skip(1);
@@ -66,6 +72,13 @@ fn opts() -> Opts {
                 o.connections = value()
                     .split(',')
                     .map(|c| c.trim().parse().expect("--connections 1,16"))
+                    .collect()
+            }
+            "--mixed" => {
+                o.mixed = value()
+                    .split(',')
+                    .filter(|c| !c.trim().is_empty())
+                    .map(|c| c.trim().parse().expect("--mixed 1,32"))
                     .collect()
             }
             other => panic!("unknown argument {other}"),
@@ -138,6 +151,59 @@ async fn measure(url: &str, conns: usize, secs: f64, cold: bool) -> Vec<Duration
     }
     all.sort();
     all
+}
+
+/// The burst of reads an agent sends each step (issue 17: "a burst of 7 reads").
+const BURST: &[&str] = &[
+    "/api/ping",
+    "/api/summary",
+    "/api/buildings",
+    "/api/beavers",
+    "/api/trees",
+    "/api/weather",
+    "/api/time",
+];
+
+/// Mixed load: `conns` connections each sending the [`BURST`] over and over for `secs`; the
+/// latencies of single reads and of whole bursts.
+async fn mixed(base: &str, conns: usize, secs: f64, cold: bool) -> (Vec<Duration>, Vec<Duration>) {
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    let mut tasks = Vec::new();
+    for _ in 0..conns {
+        let base = base.to_owned();
+        tasks.push(tokio::spawn(async move {
+            let client = reqwest::Client::builder()
+                .pool_max_idle_per_host(1)
+                .build()
+                .expect("a client");
+            let (mut reads, mut bursts) = (Vec::new(), Vec::new());
+            while Instant::now() < deadline || bursts.len() < 3 {
+                let b = Instant::now();
+                for route in BURST {
+                    let mut url = format!("{base}{route}");
+                    if cold {
+                        let n = COLD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        url.push_str(&format!("?cold={n}"));
+                    }
+                    let t = Instant::now();
+                    let r = client.get(&url).send().await.expect("an answer");
+                    let _ = r.bytes().await.expect("the body");
+                    reads.push(t.elapsed());
+                }
+                bursts.push(b.elapsed());
+            }
+            (reads, bursts)
+        }));
+    }
+    let (mut reads, mut bursts) = (Vec::new(), Vec::new());
+    for t in tasks {
+        let (r, b) = t.await.expect("a measuring task");
+        reads.extend(r);
+        bursts.extend(b);
+    }
+    reads.sort();
+    bursts.sort();
+    (reads, bursts)
 }
 
 /// The distinct parameter of `--cold` requests.
@@ -213,6 +279,22 @@ async fn main() {
                 pct(&theirs, 0.99),
             );
         }
+    }
+    println!(
+        "\n| mixed load: the burst of {} reads | connections | read p50 | read p99 | burst p50 | burst p99 |",
+        BURST.len()
+    );
+    println!("|---|---|---|---|---|---|");
+    for &conns in &o.mixed {
+        let (reads, bursts) = mixed(&base, conns, o.seconds, o.cold).await;
+        println!(
+            "| {} | {conns} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms |",
+            BURST.join(" "),
+            pct(&reads, 0.5),
+            pct(&reads, 0.99),
+            pct(&bursts, 0.5),
+            pct(&bursts, 0.99),
+        );
     }
     let page: serde_json::Value = client
         .get(format!(
