@@ -165,6 +165,23 @@ def test_localhost_is_sent_as_loopback_and_toon_on_request(game: colony.Game) ->
         assert isinstance(text, str) and "ticks" in text
 
 
+def test_big_answers_come_plain_on_loopback_and_gzipped_to_who_asks() -> None:
+    import httpx
+
+    from colony._base import _is_loopback
+
+    assert _is_loopback("127.0.0.1") and _is_loopback("::1") and _is_loopback("localhost")
+    assert not _is_loopback("192.0.2.7") and not _is_loopback("colony.example")
+    path = "/api/tiles?x1=0&y1=0&x2=63&y2=63&format=json"
+    with colony.spawn(seed=7, map=64) as g:
+        with g.client() as c:
+            ours = c._http.get(path)
+            assert "content-encoding" not in ours.headers
+        theirs = httpx.get(f"http://127.0.0.1:{g.http_port}{path}")
+        assert theirs.headers["content-encoding"] == "gzip"
+        assert theirs.json() == ours.json()
+
+
 def test_unreachable() -> None:
     with colony.Colony("127.0.0.1", colony.spawn.__globals__["free_port"]()) as c:
         with pytest.raises(colony.ColonyError) as e:

@@ -8,13 +8,18 @@
 //! read sent after the reply keys on that generation or a newer one, and the generation read
 //! before rendering is never newer than the snapshot the handler loads. Only plain successes
 //! (200, JSON, no domain error) are cached; a new generation drops the old entries.
+//!
+//! Compression: a cached answer of at least [`GZIP_MIN_BYTES`] is sent gzip-compressed to a
+//! request that accepts `gzip` (`Accept-Encoding`), compressed once per answer (fastest level)
+//! and kept beside it; such answers carry `Vary: Accept-Encoding`. A client on the same machine
+//! gains nothing from it (our Python client asks for `identity` on loopback).
 
 use super::error::DomainError;
 use super::format::Format;
 use crate::host::HostHandle;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use std::collections::HashMap;
@@ -56,24 +61,89 @@ const MAX_ENTRIES: usize = 64;
 /// beyond it is sent uncached.
 const MAX_BYTES: usize = 32 << 20;
 
+/// Answers smaller than this are never compressed (the gain would not pay for the work).
+pub const GZIP_MIN_BYTES: usize = 64 << 10;
+
 /// Whether a GET of `path` may be served from the cache.
 pub fn cacheable(path: &str) -> bool {
     SNAPSHOT_ROUTES.binary_search(&path).is_ok()
 }
 
-/// A rendered answer.
+/// A rendered answer, and its gzip form once a client asked for it.
 #[derive(Clone)]
 struct Rendered {
     headers: HeaderMap,
     body: Bytes,
+    gzip: Arc<std::sync::OnceLock<Bytes>>,
 }
 
 impl Rendered {
-    fn response(&self) -> Response {
-        let mut resp = Response::new(Body::from(self.body.clone()));
+    fn new(headers: HeaderMap, body: Bytes) -> Rendered {
+        Rendered {
+            headers,
+            body,
+            gzip: Arc::default(),
+        }
+    }
+
+    /// The answer, gzip-compressed when `gzip` (the client accepts it) and it is big enough.
+    fn response(&self, gzip: bool) -> Response {
+        let big = self.body.len() >= GZIP_MIN_BYTES;
+        let body = if gzip && big {
+            self.gzip.get_or_init(|| compress(&self.body)).clone()
+        } else {
+            self.body.clone()
+        };
+        let mut resp = Response::new(Body::from(body));
         *resp.headers_mut() = self.headers.clone();
+        if big {
+            let h = resp.headers_mut();
+            h.remove(header::CONTENT_LENGTH);
+            h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+            if gzip {
+                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            }
+        }
         resp
     }
+}
+
+/// `body` gzip-compressed at the fastest level.
+fn compress(body: &[u8]) -> Bytes {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 4),
+        flate2::Compression::fast(),
+    );
+    enc.write_all(body)
+        .and_then(|_| enc.finish())
+        .map(Bytes::from)
+        .expect("compressing into memory does not fail")
+}
+
+/// Whether an `Accept-Encoding` header accepts gzip: `gzip` (or `x-gzip`, or `*`) listed with a
+/// quality above 0.
+pub fn accepts_gzip(headers: &HeaderMap) -> bool {
+    let mut any = false;
+    let mut gzip = None;
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .filter_map(|q| q.trim().parse::<f32>().ok())
+                .next_back()
+                .unwrap_or(1.0);
+            match coding.as_str() {
+                "gzip" | "x-gzip" => gzip = Some(q > 0.0),
+                "*" => any = q > 0.0,
+                _ => {}
+            }
+        }
+    }
+    gzip.unwrap_or(any)
 }
 
 type Key = (String, String, Format);
@@ -142,6 +212,8 @@ impl ReadCache {
         Fut: Future<Output = Response>,
     {
         let generation = host.generation();
+        // (`text/toon` answers are made from the cached JSON afterwards: never compressed here.)
+        let gzip = format != Format::ToonText && accepts_gzip(req.headers());
         let key = (
             req.uri().path().to_owned(),
             req.uri().query().unwrap_or("").to_owned(),
@@ -170,7 +242,7 @@ impl ReadCache {
             })
             .await;
         match (rendered, own, mine) {
-            (Some(r), _, _) => r.response(),
+            (Some(r), _, _) => r.response(gzip),
             (None, Some(resp), _) => resp,
             // Another request rendered an answer that is not cached (an error): render our own.
             (None, None, Some((req, next, run))) => run(req, next).await,
@@ -194,10 +266,7 @@ async fn capture(resp: Response) -> (Option<Rendered>, Response) {
     let (parts, body) = resp.into_parts();
     match axum::body::to_bytes(body, usize::MAX).await {
         Ok(body) => {
-            let rendered = Rendered {
-                headers: parts.headers.clone(),
-                body: body.clone(),
-            };
+            let rendered = Rendered::new(parts.headers.clone(), body.clone());
             (
                 Some(rendered),
                 Response::from_parts(parts, Body::from(body)),
@@ -224,6 +293,48 @@ mod tests {
         assert!(cacheable("/api/buildings"));
         assert!(!cacheable("/api/speed"), "answered from the host status");
         assert!(!cacheable("/api/agent/state"));
+    }
+
+    #[test]
+    fn gzip_is_accepted_by_name_or_star_with_a_quality_above_zero() {
+        let h = |v: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+            accepts_gzip(&m)
+        };
+        assert!(h("gzip, deflate"));
+        assert!(h("br;q=1.0, GZIP;q=0.5"));
+        assert!(h("*"));
+        assert!(!h("gzip;q=0"));
+        assert!(!h("*, gzip;q=0"), "gzip named with q=0 beats the star");
+        assert!(!h("identity"));
+        assert!(!h("br, zstd"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn a_big_answer_is_sent_compressed_to_who_accepts_it() {
+        use std::io::Read;
+        let body: Bytes = serde_json::to_vec(&vec!["row"; GZIP_MIN_BYTES])
+            .unwrap()
+            .into();
+        let r = Rendered::new(HeaderMap::new(), body.clone());
+        let plain = r.response(false);
+        assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(plain.headers()[header::VARY], "accept-encoding");
+        let zipped = r.response(true);
+        assert_eq!(zipped.headers()[header::CONTENT_ENCODING], "gzip");
+        let bytes = r.gzip.get().expect("kept after the first").clone();
+        assert!(bytes.len() < body.len() / 10);
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, body);
+        let small = Rendered::new(HeaderMap::new(), Bytes::from_static(b"{}"));
+        let resp = small.response(true);
+        assert!(resp.headers().get(header::CONTENT_ENCODING).is_none());
+        assert!(resp.headers().get(header::VARY).is_none());
     }
 
     #[test]

@@ -79,3 +79,64 @@ async fn a_read_on_an_event_sees_its_cause() {
         assert_eq!(seen["endHours"].as_f64(), h, "read on the event: {seen}");
     }
 }
+
+/// A big snapshot answer goes gzip-compressed to a client that accepts gzip, and plain to one
+/// that does not; both hold the same bytes.
+#[tokio::test]
+async fn big_answers_are_compressed_for_clients_that_accept_gzip() {
+    use std::io::Read;
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let get = |encoding: &'static str| {
+        let url = s.url("/api/tiles?x1=0&y1=0&x2=63&y2=63&format=json");
+        async move {
+            let r = reqwest::Client::new()
+                .get(url)
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .unwrap();
+            let headers = r.headers().clone();
+            (headers, r.bytes().await.unwrap())
+        }
+    };
+    let (plain_headers, plain) = get("identity").await;
+    assert!(
+        plain.len() >= 64 << 10,
+        "a big answer: {} bytes",
+        plain.len()
+    );
+    assert!(plain_headers.get("content-encoding").is_none());
+    assert_eq!(plain_headers["vary"], "accept-encoding");
+    for _ in 0..2 {
+        let (headers, zipped) = get("gzip, deflate").await;
+        assert_eq!(headers["content-encoding"], "gzip");
+        assert!(
+            zipped.len() < plain.len() / 4,
+            "{} of {}",
+            zipped.len(),
+            plain.len()
+        );
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&zipped[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, plain);
+    }
+    let (small, _) = get("gzip").await;
+    assert_eq!(small["content-encoding"], "gzip");
+    let (headers, _) = {
+        let url = s.url("/api/time");
+        let r = reqwest::Client::new()
+            .get(url)
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        (r.headers().clone(), ())
+    };
+    assert!(
+        headers.get("content-encoding").is_none(),
+        "small answers stay plain"
+    );
+}
