@@ -7,7 +7,8 @@
 //! holds: a write is answered after its snapshot is published and the generation bumped, so a
 //! read sent after the reply keys on that generation or a newer one, and the generation read
 //! before rendering is never newer than the snapshot the handler loads. Only plain successes
-//! (200, JSON, no domain error) are cached; a new generation drops the old entries.
+//! (200, JSON or the `text/toon` encoded from it, no domain error) are cached; a new generation
+//! drops the old entries.
 //!
 //! Compression: a cached answer of at least [`GZIP_MIN_BYTES`] is sent gzip-compressed to a
 //! request that accepts `gzip` (`Accept-Encoding`), compressed once per answer (fastest level)
@@ -212,8 +213,7 @@ impl ReadCache {
         Fut: Future<Output = Response>,
     {
         let generation = host.generation();
-        // (`text/toon` answers are made from the cached JSON afterwards: never compressed here.)
-        let gzip = format != Format::ToonText && accepts_gzip(req.headers());
+        let gzip = accepts_gzip(req.headers());
         let key = (
             req.uri().path().to_owned(),
             req.uri().query().unwrap_or("").to_owned(),
@@ -251,14 +251,14 @@ impl ReadCache {
     }
 }
 
-/// Reads a response's body when it is a plain JSON success; returns it for the cache (or None)
-/// and the response to send.
+/// Reads a response's body when it is a plain success (JSON, or the `text/toon` made from
+/// it); returns it for the cache (or None) and the response to send.
 async fn capture(resp: Response) -> (Option<Rendered>, Response) {
     let json = resp
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/toon"));
     if resp.status() != StatusCode::OK || !json || resp.extensions().get::<DomainError>().is_some()
     {
         return (None, resp);

@@ -203,10 +203,18 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
             Ok(f) => {
                 req.extensions_mut().insert(*f);
                 if req.method() == Method::GET && super::cache::cacheable(&path) {
-                    state
-                        .cache
-                        .serve(&state.host, *f, req, next, run_render)
-                        .await
+                    // `text/toon` answers are encoded before they are cached, so the encoding
+                    // too is done once per snapshot (the step below leaves them as they are).
+                    let text = *f == super::format::Format::ToonText;
+                    let render = move |req, next| async move {
+                        let resp = run_render(req, next).await;
+                        if text {
+                            super::format::to_toon_text(resp).await
+                        } else {
+                            resp
+                        }
+                    };
+                    state.cache.serve(&state.host, *f, req, next, render).await
                 } else {
                     run_contained(req, next).await
                 }

@@ -140,3 +140,42 @@ async fn big_answers_are_compressed_for_clients_that_accept_gzip() {
         "small answers stay plain"
     );
 }
+
+/// `text/toon` answers are encoded once per snapshot and cached like the JSON ones: repeated
+/// reads get the same text, and a write shows in the next read.
+#[tokio::test]
+async fn text_toon_answers_are_cached_and_show_writes() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let text = |path: &'static str| {
+        let url = s.url(path);
+        async move {
+            let r = reqwest::Client::new()
+                .get(url)
+                .header("accept", "text/toon")
+                .send()
+                .await
+                .unwrap();
+            let ctype = r.headers()["content-type"].to_str().unwrap().to_owned();
+            (ctype, r.text().await.unwrap())
+        }
+    };
+    for h in [11, 12] {
+        let (ctype, first) = text("/api/workhours").await;
+        assert!(ctype.starts_with("text/toon"), "{ctype}");
+        assert_eq!(text("/api/workhours").await.1, first);
+        s.post("/api/workhours", json!({"endHours": h})).await;
+        let (_, after) = text("/api/workhours").await;
+        assert!(after.contains(&format!("endHours: {h}")), "{after}");
+    }
+    let (ctype, list) = text("/api/buildings?limit=0&detail=full").await;
+    assert!(ctype.starts_with("text/toon"), "{ctype}");
+    assert!(list.starts_with('['), "tabular rows: {list}");
+    assert_eq!(text("/api/buildings?limit=0&detail=full").await.1, list);
+    // An error is still TOON text, and not cached.
+    let (ctype, err) = text("/api/buildings?limit=-1").await;
+    assert!(
+        ctype.starts_with("text/toon") && err.contains("invalid_param"),
+        "{err}"
+    );
+}
