@@ -120,10 +120,15 @@ pub async fn to_toon_text(resp: Response) -> Response {
         Ok(b) => b.to_bytes(),
         Err(_) => return Response::from_parts(parts, Body::empty()),
     };
+    // An object or array is handed over by value (`encode_default` would copy the whole tree
+    // first); the text is the same.
     let encode = |bytes: &[u8]| {
-        serde_json::from_slice::<serde_json::Value>(bytes)
-            .ok()
-            .and_then(|v| toon_format::encode_default(&v).ok())
+        let options = toon_format::EncodeOptions::default();
+        match serde_json::from_slice::<serde_json::Value>(bytes).ok()? {
+            v @ serde_json::Value::Object(_) => toon_format::encode_object(v, &options).ok(),
+            v @ serde_json::Value::Array(_) => toon_format::encode_array(v, &options).ok(),
+            v => toon_format::encode_default(&v).ok(),
+        }
     };
     // A large answer (a whole map's tiles takes a second) is encoded on the blocking pool, a
     // bounded number at once, so the runtime's core threads keep answering other requests.
