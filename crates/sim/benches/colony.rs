@@ -54,6 +54,23 @@ fn colony_day(bencher: Bencher) {
         });
 }
 
+/// One game day of the large colony scaled down (`fixtures::ColonySize::scaled`): how the cost
+/// grows with the colony on one map (1.0 is `colony_day`).
+#[divan::bench(args = [0.125, 0.25, 0.5], sample_count = 5, sample_size = 1)]
+fn colony_size_day(bencher: Bencher, share: f64) {
+    let w = fixtures::colony_of(&fixtures::ColonySize::scaled(share));
+    bencher
+        .with_inputs(|| {
+            let mut w = w.clone();
+            w.advance_ticks(1);
+            w
+        })
+        .bench_local_values(|mut w| {
+            w.advance_ticks(DAY);
+            w
+        });
+}
+
 #[divan::bench(sample_count = 20)]
 fn buildings_all(bencher: Bencher) {
     let w = large();

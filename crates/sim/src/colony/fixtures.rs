@@ -30,6 +30,47 @@ pub fn small_colony() -> World {
 /// it about twelve days of water and berries, so a benchmark of several days measures a living
 /// colony.
 pub fn large_colony() -> World {
+    colony_of(&ColonySize::LARGE)
+}
+
+/// How big a benchmark colony [`colony_of`] builds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ColonySize {
+    /// The path grid covers the tiles within this (Chebyshev) distance of the center's doorstep.
+    pub radius: i64,
+    /// Buildings besides paths and stairs (at most: as many as the grid has room for).
+    pub buildings: usize,
+    /// Adults added to the founders.
+    pub adults: u32,
+    /// Pines on the map.
+    pub trees: usize,
+}
+
+impl ColonySize {
+    /// [`large_colony`]'s size.
+    pub const LARGE: ColonySize = ColonySize {
+        radius: 60,
+        buildings: 1_600,
+        adults: 300,
+        trees: 10_000,
+    };
+
+    /// The large colony scaled by `f` (0 < f <= 1): a `f` share of its buildings, adults and
+    /// trees on a grid of `f` of its area.
+    pub fn scaled(f: f64) -> ColonySize {
+        let l = ColonySize::LARGE;
+        ColonySize {
+            radius: ((l.radius as f64) * f.sqrt()).round() as i64,
+            buildings: (l.buildings as f64 * f).round() as usize,
+            adults: (f64::from(l.adults) * f).round() as u32,
+            trees: (l.trees as f64 * f).round() as usize,
+        }
+    }
+}
+
+/// A benchmark colony of `size` on the large colony's 256x256 map (seed 42), built the way
+/// [`large_colony`] describes.
+pub fn colony_of(size: &ColonySize) -> World {
     let mut w = World::new(&NewGame {
         seed: 42,
         map_width: 256,
@@ -50,8 +91,9 @@ pub fn large_colony() -> World {
     // 1x1 buildings facing them; then stairs and paths join each level's grid to the center.
     let (mw, mh) = (i64::from(w.map().width()), i64::from(w.map().height()));
     let mut ground = Vec::new();
-    for y in (dy - 60).max(0)..(dy + 60).min(mh) {
-        for x in (dx - 60).max(0)..(dx + 60).min(mw) {
+    let r = size.radius;
+    for y in (dy - r).max(0)..(dy + r).min(mh) {
+        for x in (dx - r).max(0)..(dx + r).min(mw) {
             ground.push((x, y));
         }
     }
@@ -71,7 +113,7 @@ pub fn large_colony() -> World {
     ];
     let mut placed = 0;
     for &(x, y) in &ground {
-        if placed >= 1_600 {
+        if placed >= size.buildings {
             break;
         }
         let facing = match (y - dy).rem_euclid(3) {
@@ -95,14 +137,17 @@ pub fn large_colony() -> World {
         }
     }
     finish_all(&mut w);
-    fill_stores(&mut w);
-    add_adults(&mut w, 300);
+    fill_stores(
+        &mut w,
+        f64::from(size.adults) / f64::from(ColonySize::LARGE.adults),
+    );
+    add_adults(&mut w, size.adults);
     // Trees: pines on free land until there are 10,000.
     let (mw, mh) = (w.map().width(), w.map().height());
     'plant: for stride in [3u32, 2, 1] {
         for y in (0..mh).step_by(stride as usize) {
             for x in (0..mw).step_by(stride as usize) {
-                if w.trees().len() >= 10_000 {
+                if w.trees().len() >= size.trees {
                     break 'plant;
                 }
                 let _ = w.plant(x.into(), y.into(), "Pine");
@@ -118,10 +163,15 @@ pub fn large_colony() -> World {
 }
 
 /// Water and berries for about twelve days of 312 beavers (2.12 water and 2.67 food a day each,
-/// `data/colony.json`): the district's small tanks filled with water, its small warehouses with
-/// berries and its small piles with logs, the rest into the district center.
-fn fill_stores(w: &mut World) {
-    let mut left = [("Water", 8_000u32), ("Berries", 10_000), ("Log", 0)];
+/// `data/colony.json`), times `share`: the district's small tanks filled with water, its small
+/// warehouses with berries and its small piles with logs, the rest into the district center.
+fn fill_stores(w: &mut World, share: f64) {
+    let amount = |n: f64| (n * share).round() as u32;
+    let mut left = [
+        ("Water", amount(8_000.0)),
+        ("Berries", amount(10_000.0)),
+        ("Log", 0),
+    ];
     let fills = [
         ("SmallTank.Folktails", 0),
         ("SmallWarehouse.Folktails", 1),
