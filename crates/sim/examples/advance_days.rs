@@ -1,7 +1,9 @@
 //! Advances a benchmark world by whole game days and prints the time of each, for profiling one
 //! system at a time (`perf record -D MS` past the build of the world, which is printed first).
 //!
-//! `cargo run --release -p colony-sim --example advance_days -- large|small|fresh128|fresh256 [DAYS]`
+//! `cargo run --release -p colony-sim --example advance_days -- large|small|fresh128|fresh256 [DAYS]
+//! [--again]`: with `--again`, every timed day starts again from (a clone of) the built world, as
+//! the benches do, so a profile shows that first day only.
 
 use std::time::Instant;
 
@@ -12,6 +14,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let which = args.get(1).map_or("small", String::as_str);
     let days: u64 = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(3);
+    let again = args.iter().any(|a| a == "--again");
     let start = Instant::now();
     let mut w = match which {
         "large" => {
@@ -34,7 +37,13 @@ fn main() {
         "built {which} in {:.0} ms",
         start.elapsed().as_secs_f64() * 1e3
     );
+    let built = again.then(|| w.clone());
     for _ in 0..days {
+        if let Some(b) = &built {
+            w = b.clone();
+            // The clone's first tick copies the tables it shares (not a game day's cost).
+            w.advance_ticks(1);
+        }
         let t = Instant::now();
         w.advance_ticks(ticks_per_day());
         eprintln!("day {}: {:.2} ms", w.day(), t.elapsed().as_secs_f64() * 1e3);

@@ -544,9 +544,15 @@ impl World {
         &self,
         district: i32,
     ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
+        // The district's attractions, from the list of all attractions (the same, in id order).
         self.colony
-            .buildings_in(district)
-            .filter(|(_, b)| b.finished && !b.paused && b.kind() == Kind::Attraction)
+            .listed(super::lists::List::Attractions)
+            .filter(move |(_, b)| {
+                b.district == Some(district)
+                    && b.finished
+                    && !b.paused
+                    && b.kind() == Kind::Attraction
+            })
     }
 
     /// The finished attraction of the district serving the beaver's lowest leisure need.

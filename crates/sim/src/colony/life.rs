@@ -27,6 +27,7 @@ use super::beaver::{Beaver, Step, need_defs, need_id_for};
 use super::building::{
     Kind, dwelling_capacity, effect_radius, effect_science_per_hour, need_served,
 };
+use super::lists::List;
 use super::nav::manhattan;
 use super::rules::colony_rules;
 use crate::clock::{ticks_per_day, ticks_per_hour};
@@ -225,14 +226,7 @@ impl World {
         // Beds that hold Sleep and Shelter while a patient lies in them (Medical Bed, pods).
         let suspending: std::collections::BTreeSet<i32> = self
             .colony
-            .buildings
-            .iter()
-            .filter(|(_, b)| {
-                b.spec()
-                    .components
-                    .iter()
-                    .any(|c| c == "EntererNeedSuspendingBuildingSpec")
-            })
+            .listed(List::NeedSuspending)
             .map(|(id, _)| *id)
             .collect();
         for (id, b) in self.colony.beavers.iter_mut() {
@@ -309,7 +303,7 @@ impl World {
     /// now, and does not work this hour when the colony lacks the points.
     fn working_area_effects(&mut self) -> Vec<([u32; 3], String, u32)> {
         let mut out = Vec::new();
-        for b in self.colony.buildings.values() {
+        for (_, b) in self.colony.listed(List::AreaEffects) {
             if !b.finished || b.kind() != Kind::AreaEffect {
                 continue;
             }
@@ -332,8 +326,7 @@ impl World {
     /// bot need).
     fn powered_chargers(&self) -> std::collections::BTreeSet<i32> {
         self.colony
-            .buildings
-            .iter()
+            .listed(List::Attractions)
             .filter(|(id, b)| {
                 b.finished
                     && !b.paused
@@ -408,7 +401,7 @@ impl World {
             .filter(|(_, b)| b.home.is_none() && !b.is_bot)
             .map(|(id, _)| *id)
             .collect();
-        let any_bed = self.colony.buildings.values().any(|h| {
+        let any_bed = self.colony.listed(List::Dwellings).any(|(_, h)| {
             h.finished
                 && h.kind() == Kind::Dwelling
                 && h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize
@@ -422,8 +415,7 @@ impl World {
             // The home with the most free beds (so families have room for kits), oldest first.
             let home = self
                 .colony
-                .buildings
-                .iter()
+                .listed(List::Dwellings)
                 .filter(|(_, h)| h.finished && h.kind() == Kind::Dwelling && h.district == district)
                 .filter(|(_, h)| h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize)
                 .map(|(hid, h)| {
@@ -452,7 +444,7 @@ impl World {
     fn rebalance_homes(&mut self) {
         let mut full: Option<(i32, i32)> = None;
         let mut roomy: Option<i32> = None;
-        for (hid, h) in &self.colony.buildings {
+        for (hid, h) in self.colony.listed(List::Dwellings) {
             if !h.finished || h.kind() != Kind::Dwelling {
                 continue;
             }
@@ -500,8 +492,7 @@ impl World {
         // buildings with workers have any to release (and releasing hires no one).
         let ids: Vec<i32> = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::Workplaces)
             .filter(|(_, b)| !b.workers.is_empty())
             .map(|(id, _)| *id)
             .collect();
@@ -557,7 +548,7 @@ impl World {
         }
         // Hire.
         let mut open: Vec<(std::cmp::Reverse<super::Priority>, u8, u32, i32)> = Vec::new();
-        for (bid, b) in self.colony.buildings.iter() {
+        for (bid, b) in self.colony.listed(List::Workplaces) {
             if !b.finished || b.paused || b.workers.len() as u32 >= b.desired_workers {
                 continue;
             }
@@ -656,8 +647,7 @@ impl World {
         let priority = target.workplace_priority;
         let donor = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::Workplaces)
             .filter(|(id, b)| {
                 **id != to
                     && b.district == district
@@ -712,8 +702,7 @@ impl World {
     fn breed_in_pods(&mut self) {
         let pods: Vec<i32> = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::BreedingPods)
             .filter(|(_, b)| {
                 b.finished && !b.paused && b.kind() == Kind::BreedingPod && b.district.is_some()
             })

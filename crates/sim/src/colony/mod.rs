@@ -27,6 +27,7 @@ pub mod fixtures;
 pub mod geometry;
 mod hives;
 mod life;
+mod lists;
 pub mod nav;
 mod path_place;
 mod place;
@@ -159,6 +160,10 @@ pub struct Colony {
     /// District -> every building in it (finished or not), in id order; valid with `stores`.
     #[serde(skip)]
     pub members: Shared<BTreeMap<i32, Vec<i32>>>,
+    /// The buildings of each `lists::List` (any district, finished or not), in id order; valid
+    /// with `stores`.
+    #[serde(skip)]
+    pub(crate) lists: Shared<Vec<Vec<i32>>>,
 }
 
 impl Colony {
@@ -190,6 +195,7 @@ impl Colony {
             stores: Shared::default(),
             stores_for: 0,
             members: Default::default(),
+            lists: Default::default(),
         }
     }
 
@@ -398,7 +404,8 @@ impl Colony {
             .collect()
     }
 
-    /// Refreshes the cached store and member lists when buildings changed (called each tick).
+    /// Refreshes the cached store, member and building lists when buildings changed (called each
+    /// tick).
     pub(crate) fn refresh_store_cache(&mut self) {
         if self.stores_for == self.layout_version {
             return;
@@ -415,6 +422,7 @@ impl Colony {
             }
         }
         self.members = members.into();
+        self.rebuild_lists();
         self.stores_for = self.layout_version;
     }
 

@@ -1,0 +1,81 @@
+//! Lists of the buildings an hourly pass concerns (workplaces, area effects, attractions,
+//! dwellings, breeding pods, beds that suspend needs, beehives), kept beside the district member
+//! lists and rebuilt with them when the layout changes, so a pass visits its few buildings
+//! instead of every path. Each list is in id order, as a walk of all buildings would visit them.
+
+use super::Colony;
+use super::building::{Building, Kind};
+
+/// A list of buildings kept by [`Colony::listed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum List {
+    /// Buildings that can have workers: a workplace (`maxWorkers` > 0), or one with desired or
+    /// assigned workers (workers are hired only where `desired_workers` > 0, and desired
+    /// workers are set only on workplaces, so no other building gains any between rebuilds).
+    Workplaces,
+    AreaEffects,
+    Attractions,
+    Dwellings,
+    BreedingPods,
+    /// Beds holding Sleep and Shelter while a patient lies in them (Medical Bed, pods).
+    NeedSuspending,
+    Beehives,
+}
+
+impl List {
+    pub(crate) const ALL: [List; 7] = [
+        List::Workplaces,
+        List::AreaEffects,
+        List::Attractions,
+        List::Dwellings,
+        List::BreedingPods,
+        List::NeedSuspending,
+        List::Beehives,
+    ];
+
+    /// Whether building `b` belongs to this list (decided by what changes only with the layout:
+    /// the prefab, and for workplaces what only a workplace can gain).
+    pub(crate) fn holds(self, b: &Building) -> bool {
+        match self {
+            List::Workplaces => {
+                b.spec().max_workers > 0 || b.desired_workers > 0 || !b.workers.is_empty()
+            }
+            List::AreaEffects => b.kind() == Kind::AreaEffect,
+            List::Attractions => b.kind() == Kind::Attraction,
+            List::Dwellings => b.kind() == Kind::Dwelling,
+            List::BreedingPods => b.kind() == Kind::BreedingPod,
+            List::NeedSuspending => b
+                .spec()
+                .components
+                .iter()
+                .any(|c| c == "EntererNeedSuspendingBuildingSpec"),
+            List::Beehives => b.spec().base_name == "Beehive",
+        }
+    }
+}
+
+impl Colony {
+    /// Rebuilds every list (with the member lists, when the layout changed).
+    pub(crate) fn rebuild_lists(&mut self) {
+        let mut lists = vec![Vec::new(); List::ALL.len()];
+        for (id, b) in self.buildings.iter() {
+            for l in List::ALL {
+                if l.holds(b) {
+                    lists[l as usize].push(*id);
+                }
+            }
+        }
+        self.lists = lists.into();
+    }
+
+    /// The buildings of a list with their ids, in id order: from the cached list while it is
+    /// valid, else by scanning every building.
+    pub(crate) fn listed(&self, list: List) -> Box<dyn Iterator<Item = (&i32, &Building)> + '_> {
+        if self.stores_for == self.layout_version
+            && let Some(ids) = self.lists.get(list as usize)
+        {
+            return Box::new(ids.iter().map(|id| (id, &self.buildings[id])));
+        }
+        Box::new(self.buildings.iter().filter(move |(_, b)| list.holds(b)))
+    }
+}
