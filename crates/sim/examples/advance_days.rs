@@ -3,8 +3,11 @@
 //!
 //! `cargo run --release -p colony-sim --example advance_days -- large|small|fresh128|fresh256 [DAYS]
 //! [--again]`: with `--again`, every timed day starts again from (a clone of) the built world, as
-//! the benches do, so a profile shows that first day only.
+//! the benches do, so a profile shows that first day only; with `--hash`, prints at the end the
+//! world's state hash and a digest of the events of the days (to check a change over more days
+//! than `day_hashes` runs).
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
 use sim::colony::fixtures;
@@ -15,6 +18,8 @@ fn main() {
     let which = args.get(1).map_or("small", String::as_str);
     let days: u64 = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(3);
     let again = args.iter().any(|a| a == "--again");
+    let hash = args.iter().any(|a| a == "--hash");
+    let mut events = DefaultHasher::new();
     let start = Instant::now();
     let mut w = match which {
         "large" => {
@@ -47,5 +52,15 @@ fn main() {
         let t = Instant::now();
         w.advance_ticks(ticks_per_day());
         eprintln!("day {}: {:.2} ms", w.day(), t.elapsed().as_secs_f64() * 1e3);
+        if hash {
+            format!("{:?}", w.take_events()).hash(&mut events);
+        }
+    }
+    if hash {
+        println!(
+            "state {:016x} events {:016x}",
+            w.state_hash(),
+            events.finish()
+        );
     }
 }
