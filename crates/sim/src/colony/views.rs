@@ -719,57 +719,6 @@ impl World {
         }
     }
 
-    /// How many buildings have each alert kind counted by the summary (`unstaffed`,
-    /// `unpowered`, `unreachable`): the same as counting [`World::alerts`] by kind, without the
-    /// statuses that cannot give one.
-    pub fn alert_counts(&self) -> AlertCounts {
-        let scan = super::status::StatusScan::alert_kinds();
-        let mut n = AlertCounts::default();
-        for (id, b) in &self.colony.buildings {
-            for s in self.statuses_of(*id, b, &scan) {
-                match s.as_str() {
-                    "unstaffed" => n.unstaffed += 1,
-                    "unpowered" => n.unpowered += 1,
-                    "unreachable" => n.unreachable += 1,
-                    _ => {}
-                }
-            }
-        }
-        n
-    }
-
-    /// Alerts: unstaffed, unpowered, unreachable buildings and other statuses.
-    pub fn alerts(&self) -> Vec<AlertView> {
-        let mut out = Vec::new();
-        let scan = super::status::StatusScan::batch();
-        for (id, b) in &self.colony.buildings {
-            let mk = |kind: &str, workers: String, status: String| AlertView {
-                kind: kind.to_owned(),
-                id: *id,
-                name: b.prefab.clone(),
-                x: b.x,
-                y: b.y,
-                z: b.z,
-                workers,
-                status,
-            };
-            for s in self.statuses_of(*id, b, &scan) {
-                match s.as_str() {
-                    "unstaffed" => out.push(mk(
-                        "unstaffed",
-                        format!("{}/{}", b.workers.len(), b.desired_workers),
-                        String::new(),
-                    )),
-                    "unpowered" => out.push(mk("unpowered", String::new(), String::new())),
-                    "unreachable" => out.push(mk("unreachable", String::new(), String::new())),
-                    "paused" | "waiting for builders" | "waiting for materials" => {}
-                    _ => out.push(mk("status", String::new(), s.clone())),
-                }
-            }
-        }
-        out
-    }
-
     /// Notifications, oldest first.
     pub fn notifications(&self) -> Vec<NotificationView> {
         self.colony
