@@ -318,9 +318,10 @@ pub fn work_range(spec: &Spec) -> u32 {
         .map_or(colony_rules().colony.off_path_range.value, |v| v as u32)
 }
 
-/// A building's catalogue entry and behaviour class, looked up once (derived, never saved).
+/// A building's catalogue entry, behaviour class and whether it has an entrance, looked up once
+/// (derived, never saved).
 #[derive(Default)]
-pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind)>);
+pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind, bool)>);
 
 impl Clone for SpecCache {
     fn clone(&self) -> Self {
@@ -461,11 +462,16 @@ impl Building {
         }
     }
 
-    fn cached(&self) -> (&'static Spec, Kind) {
+    fn cached(&self) -> (&'static Spec, Kind, bool) {
         *self.cache.0.get_or_init(|| {
             let s = spec(&self.prefab);
-            (s, kind_of(s))
+            (s, kind_of(s), super::geometry::has_entrance(s))
         })
+    }
+
+    /// Whether the building has an entrance (`geometry::has_entrance` of its prefab).
+    pub fn has_entrance(&self) -> bool {
+        self.cached().2
     }
 
     pub fn spec(&self) -> &'static Spec {

@@ -220,6 +220,11 @@ impl World {
         let mode = crate::catalog::world_rules().mode(self.mode);
         let r = colony_rules();
         let area = self.working_area_effects();
+        let reach = super::lists::Reach::new(
+            area.iter().map(|(at, _, radius)| (*at, *radius)),
+            self.map.width(),
+            self.map.height(),
+        );
         let chargers = self.powered_chargers();
         let now = self.ticks;
         let mut dead: Vec<(i32, &'static str)> = Vec::new();
@@ -266,7 +271,8 @@ impl World {
                 b.set_need(faction, &need, |p| p + r.colony.bot_recharge_per_hour.value);
             }
             let pos = b.position(now);
-            for (at, need, radius) in &area {
+            // (The area effects whose cell holds the position, in id order: all that reach it.)
+            for (at, need, radius) in reach.near(pos).iter().map(|i| &area[*i]) {
                 if let Some(need) = need_id_for(b.is_bot, need)
                     && manhattan(pos, *at) <= *radius
                 {

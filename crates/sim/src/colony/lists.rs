@@ -1,5 +1,5 @@
 //! Lists of the buildings an hourly pass concerns (workplaces, area effects, attractions,
-//! dwellings, breeding pods, beds that suspend needs, beehives), kept beside the district member
+//! dwellings, breeding pods, beds that suspend needs, beehives, wonders), kept beside the district member
 //! lists and rebuilt with them when the layout changes, so a pass visits its few buildings
 //! instead of every path. Each list is in id order, as a walk of all buildings would visit them.
 
@@ -20,10 +20,11 @@ pub(crate) enum List {
     /// Beds holding Sleep and Shelter while a patient lies in them (Medical Bed, pods).
     NeedSuspending,
     Beehives,
+    Wonders,
 }
 
 impl List {
-    pub(crate) const ALL: [List; 7] = [
+    pub(crate) const ALL: [List; 8] = [
         List::Workplaces,
         List::AreaEffects,
         List::Attractions,
@@ -31,6 +32,7 @@ impl List {
         List::BreedingPods,
         List::NeedSuspending,
         List::Beehives,
+        List::Wonders,
     ];
 
     /// Whether building `b` belongs to this list (decided by what changes only with the layout:
@@ -50,6 +52,7 @@ impl List {
                 .iter()
                 .any(|c| c == "EntererNeedSuspendingBuildingSpec"),
             List::Beehives => b.spec().base_name == "Beehive",
+            List::Wonders => super::wonder::is_wonder(b.spec()),
         }
     }
 }
@@ -77,5 +80,48 @@ impl Colony {
             return Box::new(ids.iter().map(|id| (id, &self.buildings[id])));
         }
         Box::new(self.buildings.iter().filter(move |(_, b)| list.holds(b)))
+    }
+}
+
+/// Side of the square map cells [`Reach`] sorts ranges into (tiles).
+const CELL: u32 = 16;
+
+/// Which of some ranges (origin, Manhattan radius) may hold a position: each range is listed in
+/// every map cell its bounding square overlaps, in the order given, so a position looks only at
+/// the ranges of its cell (a superset of those that reach it, in the same order).
+pub(crate) struct Reach {
+    cols: u32,
+    rows: u32,
+    cells: Vec<Vec<usize>>,
+}
+
+impl Reach {
+    /// `ranges` on a map of `width` x `height` tiles.
+    pub(crate) fn new(
+        ranges: impl Iterator<Item = ([u32; 3], u32)>,
+        width: u32,
+        height: u32,
+    ) -> Reach {
+        let (cols, rows) = (width.div_ceil(CELL).max(1), height.div_ceil(CELL).max(1));
+        let mut cells = vec![Vec::new(); (cols * rows) as usize];
+        for (i, (at, r)) in ranges.enumerate() {
+            let cx0 = (at[0].saturating_sub(r) / CELL).min(cols - 1);
+            let cx1 = (at[0].saturating_add(r) / CELL).min(cols - 1);
+            let cy0 = (at[1].saturating_sub(r) / CELL).min(rows - 1);
+            let cy1 = (at[1].saturating_add(r) / CELL).min(rows - 1);
+            for cy in cy0..=cy1 {
+                for cx in cx0..=cx1 {
+                    cells[(cy * cols + cx) as usize].push(i);
+                }
+            }
+        }
+        Reach { cols, rows, cells }
+    }
+
+    /// The indices of the ranges that may hold `pos`, ascending (check each range's distance).
+    pub(crate) fn near(&self, pos: [u32; 3]) -> &[usize] {
+        let cx = (pos[0] / CELL).min(self.cols - 1);
+        let cy = (pos[1] / CELL).min(self.rows - 1);
+        &self.cells[(cy * self.cols + cx) as usize]
     }
 }

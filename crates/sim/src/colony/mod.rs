@@ -269,6 +269,10 @@ impl Colony {
     /// The doorstep voxel of a building (its own origin voxel when it has no door).
     pub(crate) fn door(&self, id: i32) -> Option<[u32; 3]> {
         let b = self.buildings.get(&id)?;
+        if !b.has_entrance() {
+            // (No doorstep without an entrance.)
+            return Some([b.x, b.y, b.z]);
+        }
         Some(
             match geometry::doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation) {
                 Some((x, y)) if x >= 0 && y >= 0 => [x as u32, y as u32, b.z],

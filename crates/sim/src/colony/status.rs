@@ -238,7 +238,7 @@ impl World {
         if b.paused {
             out.push("paused".into());
         }
-        if b.district.is_none() && super::geometry::has_entrance(b.spec()) {
+        if b.district.is_none() && b.has_entrance() {
             out.push("unreachable".into());
         }
         if kind == Kind::Manufactory
