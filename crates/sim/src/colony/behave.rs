@@ -965,7 +965,7 @@ impl World {
         type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
         let mut producers: Vec<i32> = Vec::new();
         let mut targets: Vec<Target> = Vec::new();
-        for (id, b) in c.buildings_in(district) {
+        for (id, b) in c.haul_members_in(district) {
             if b.finished
                 && !b.inventory.is_empty()
                 && !matches!(

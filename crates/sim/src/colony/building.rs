@@ -469,6 +469,15 @@ impl Building {
         })
     }
 
+    /// A finished path or stairs holding no goods: no producer, and no hauling job's target
+    /// (walkways take no inputs, and a site's deliveries never exceed its cost, which finishing
+    /// takes), so it never holds goods again.
+    pub(crate) fn bare_walkway(&self) -> bool {
+        self.finished
+            && matches!(self.kind(), Kind::Path | Kind::Stairs)
+            && self.inventory.is_empty()
+    }
+
     /// Whether the building has an entrance (`geometry::has_entrance` of its prefab).
     pub fn has_entrance(&self) -> bool {
         self.cached().2
@@ -503,6 +512,12 @@ impl Building {
     }
 
     pub fn add(&mut self, good: &str, n: u32) {
+        // (The hauling search skips finished walkways holding nothing: none ever gains goods.)
+        debug_assert!(
+            n == 0 || !self.bare_walkway(),
+            "goods put into a finished {}",
+            self.prefab
+        );
         if n > 0 {
             *self.inventory.entry(good.to_owned()).or_default() += n;
         }

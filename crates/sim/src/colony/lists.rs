@@ -1,7 +1,8 @@
 //! Lists of the buildings an hourly pass concerns (workplaces, area effects, attractions,
-//! dwellings, breeding pods, beds that suspend needs, beehives, wonders), kept beside the district member
-//! lists and rebuilt with them when the layout changes, so a pass visits its few buildings
-//! instead of every path. Each list is in id order, as a walk of all buildings would visit them.
+//! dwellings, breeding pods, beds that suspend needs, beehives, wonders, the buildings that may
+//! have a status), kept beside the district member lists and rebuilt with them when the layout
+//! changes, so a pass visits its few buildings instead of every path. Each list is in id order,
+//! as a walk of all buildings would visit them. Also [`Reach`]: ranges sorted into map cells.
 
 use super::Colony;
 use super::building::{Building, Kind};
@@ -21,10 +22,14 @@ pub(crate) enum List {
     NeedSuspending,
     Beehives,
     Wonders,
+    /// Every building but finished paths and stairs that can have no status (not paused, no
+    /// entrance, no power input, no workers; a walkway cannot be paused, and the rest comes
+    /// with the prefab): those the alerts ask about.
+    MayHaveStatus,
 }
 
 impl List {
-    pub(crate) const ALL: [List; 8] = [
+    pub(crate) const ALL: [List; 9] = [
         List::Workplaces,
         List::AreaEffects,
         List::Attractions,
@@ -33,6 +38,7 @@ impl List {
         List::NeedSuspending,
         List::Beehives,
         List::Wonders,
+        List::MayHaveStatus,
     ];
 
     /// Whether building `b` belongs to this list (decided by what changes only with the layout:
@@ -53,6 +59,14 @@ impl List {
                 .any(|c| c == "EntererNeedSuspendingBuildingSpec"),
             List::Beehives => b.spec().base_name == "Beehive",
             List::Wonders => super::wonder::is_wonder(b.spec()),
+            List::MayHaveStatus => {
+                !(b.finished
+                    && matches!(b.kind(), Kind::Path | Kind::Stairs)
+                    && !b.paused
+                    && !b.has_entrance()
+                    && b.spec().power.input <= 0.0
+                    && !b.is_workplace())
+            }
         }
     }
 }

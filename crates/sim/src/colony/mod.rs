@@ -160,6 +160,10 @@ pub struct Colony {
     /// District -> every building in it (finished or not), in id order; valid with `stores`.
     #[serde(skip)]
     pub members: Shared<BTreeMap<i32, Vec<i32>>>,
+    /// District -> its members but bare walkways (`Building::bare_walkway`), which no hauling
+    /// job involves; valid with `stores`.
+    #[serde(skip)]
+    pub(crate) haul_members: Shared<BTreeMap<i32, Vec<i32>>>,
     /// The buildings of each `lists::List` (any district, finished or not), in id order; valid
     /// with `stores`.
     #[serde(skip)]
@@ -196,6 +200,7 @@ impl Colony {
             stores_for: 0,
             members: Default::default(),
             lists: Default::default(),
+            haul_members: Default::default(),
         }
     }
 
@@ -425,7 +430,19 @@ impl Colony {
                 members.entry(d).or_default().push(*id);
             }
         }
+        let haul: BTreeMap<i32, Vec<i32>> = members
+            .iter()
+            .map(|(d, ids)| {
+                let ids = ids.iter().copied();
+                (
+                    *d,
+                    ids.filter(|id| !self.buildings[id].bare_walkway())
+                        .collect(),
+                )
+            })
+            .collect();
         self.members = members.into();
+        self.haul_members = haul.into();
         self.rebuild_lists();
         self.stores_for = self.layout_version;
     }
@@ -445,6 +462,22 @@ impl Colony {
                 .iter()
                 .filter(move |(_, b)| b.district == Some(district)),
         )
+    }
+
+    /// The buildings of a district a hauling job can involve ([`Colony::buildings_in`] but bare
+    /// walkways, which never hold goods nor want any), in id order.
+    pub(crate) fn haul_members_in(
+        &self,
+        district: i32,
+    ) -> Box<dyn Iterator<Item = (&i32, &Building)> + '_> {
+        if self.stores_for == self.layout_version {
+            let ids = self
+                .haul_members
+                .get(&district)
+                .map_or(&[][..], Vec::as_slice);
+            return Box::new(ids.iter().map(|id| (id, &self.buildings[id])));
+        }
+        self.buildings_in(district)
     }
 
     /// A district's stock of every good: (available, all).

@@ -13,6 +13,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::building::{Building, Kind};
+use super::lists::List;
 use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
 use crate::land::Plant;
@@ -126,7 +127,8 @@ impl World {
         let scan = StatusScan::alert_kinds();
         let mut n = AlertCounts::default();
         let mut statuses = Vec::new();
-        for (id, b) in &self.colony.buildings {
+        // (The other buildings have no status.)
+        for (id, b) in self.colony.listed(List::MayHaveStatus) {
             statuses.clear();
             self.status_list(*id, b, &scan, &mut statuses);
             for s in &statuses {
@@ -169,7 +171,8 @@ impl World {
     pub(crate) fn each_alert(&self, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
         let scan = StatusScan::batch();
         let mut statuses = Vec::new();
-        for (id, b) in &self.colony.buildings {
+        // (The other buildings have no status.)
+        for (id, b) in self.colony.listed(List::MayHaveStatus) {
             statuses.clear();
             self.status_list(*id, b, &scan, &mut statuses);
             for s in &statuses {
