@@ -59,16 +59,20 @@ impl List {
                 .any(|c| c == "EntererNeedSuspendingBuildingSpec"),
             List::Beehives => b.spec().base_name == "Beehive",
             List::Wonders => super::wonder::is_wonder(b.spec()),
-            List::MayHaveStatus => {
-                !(b.finished
-                    && matches!(b.kind(), Kind::Path | Kind::Stairs)
-                    && !b.paused
-                    && !b.has_entrance()
-                    && b.spec().power.input <= 0.0
-                    && !b.is_workplace())
-            }
+            List::MayHaveStatus => !quiet_walkway(b),
         }
     }
+}
+
+/// A finished path or stairs that can have no status: not paused, no entrance, no power input,
+/// no workers.
+fn quiet_walkway(b: &Building) -> bool {
+    b.finished
+        && matches!(b.kind(), Kind::Path | Kind::Stairs)
+        && !b.paused
+        && !b.has_entrance()
+        && b.spec().power.input <= 0.0
+        && !b.is_workplace()
 }
 
 impl Colony {
