@@ -4,8 +4,8 @@
 //! `cargo run --release -p colony-sim --example advance_days -- large|small|fresh128|fresh256 [DAYS]
 //! [--again]`: with `--again`, every timed day starts again from (a clone of) the built world, as
 //! the benches do, so a profile shows that first day only; with `--hash`, prints at the end the
-//! world's state hash and a digest of the events of the days (to check a change over more days
-//! than `day_hashes` runs).
+//! world's state hash and digests of the events of the days and of the history (to check a
+//! change over more days than `day_hashes` runs).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
@@ -57,10 +57,13 @@ fn main() {
         }
     }
     if hash {
+        let mut history = DefaultHasher::new();
+        format!("{:?}", w.history()).hash(&mut history);
         println!(
-            "state {:016x} events {:016x}",
+            "state {:016x} events {:016x} history {:016x}",
             w.state_hash(),
-            events.finish()
+            events.finish(),
+            history.finish()
         );
     }
 }

@@ -160,6 +160,10 @@ pub struct Colony {
     /// District -> every building in it (finished or not), in id order; valid with `stores`.
     #[serde(skip)]
     pub members: Shared<BTreeMap<i32, Vec<i32>>>,
+    /// (Layout version, finished buildings by role but paths, unfinished sites) for the
+    /// history's rows (derived; a cache).
+    #[serde(skip)]
+    pub(crate) role_counts: Option<(u64, BTreeMap<String, u32>, u32)>,
     /// District -> its members but bare walkways (`Building::bare_walkway`), which no hauling
     /// job involves; valid with `stores`.
     #[serde(skip)]
@@ -168,6 +172,9 @@ pub struct Colony {
     /// with `stores`.
     #[serde(skip)]
     pub(crate) lists: Shared<Vec<Vec<i32>>>,
+    /// Each building's `lists::List` bits, in id order; valid with `stores`.
+    #[serde(skip)]
+    pub(crate) list_flags: Shared<Vec<u16>>,
 }
 
 impl Colony {
@@ -200,7 +207,9 @@ impl Colony {
             stores_for: 0,
             members: Default::default(),
             lists: Default::default(),
+            list_flags: Default::default(),
             haul_members: Default::default(),
+            role_counts: None,
         }
     }
 

@@ -702,21 +702,36 @@ impl World {
                 }
             })
             .collect();
-        let wb: Vec<f64> = beavers.iter().map(|b| b.wellbeing(faction)).collect();
+        let (average, miserable, critical) = self.wellbeing_totals();
         WellbeingView {
             beavers: n as u32,
-            average: if n == 0 {
+            average,
+            miserable,
+            critical,
+            categories,
+        }
+    }
+
+    /// The [`World::wellbeing`] totals alone (the hourly history's): the average wellbeing of
+    /// the beavers (not bots), how many are miserable (under 4) and how many have a critical
+    /// need unfavourable.
+    pub(crate) fn wellbeing_totals(&self) -> (f64, u32, u32) {
+        let faction = self.faction;
+        let beavers: Vec<_> = self.colony.beavers.values().filter(|b| !b.is_bot).collect();
+        let n = beavers.len();
+        let wb: Vec<f64> = beavers.iter().map(|b| b.wellbeing(faction)).collect();
+        (
+            if n == 0 {
                 0.0
             } else {
                 round2(wb.iter().sum::<f64>() / n as f64)
             },
-            miserable: wb.iter().filter(|w| **w < 4.0).count() as u32,
-            critical: beavers
+            wb.iter().filter(|w| **w < 4.0).count() as u32,
+            beavers
                 .iter()
                 .filter(|b| !b.critical_needs(faction).is_empty())
                 .count() as u32,
-            categories,
-        }
+        )
     }
 
     /// Notifications, oldest first.
