@@ -97,7 +97,19 @@ impl World {
         let Some(step) = b.plan.front().cloned() else {
             return;
         };
-        let speed = b.working_speed(faction);
+        // (Only the steps of work done in place take the working speed.)
+        let speed = if matches!(
+            step,
+            Step::Cut { .. }
+                | Step::Gather { .. }
+                | Step::Harvest { .. }
+                | Step::Plant { .. }
+                | Step::Scavenge { .. }
+        ) {
+            b.working_speed(faction)
+        } else {
+            1.0
+        };
         let ticks = match &step {
             Step::Walk { x, y, z } => {
                 let here = b.to;
@@ -150,7 +162,12 @@ impl World {
         let Some(step) = b.plan.pop_front() else {
             return;
         };
-        let speed = b.working_speed(faction);
+        // (Only work and building output scale with the working speed.)
+        let speed = if matches!(step, Step::Work { .. } | Step::Build { .. }) {
+            b.working_speed(faction)
+        } else {
+            1.0
+        };
         if !matches!(
             step,
             Step::Walk { .. }
