@@ -6,7 +6,7 @@
 //! directly; [`StatusScan::batch`] is for asking about every building at once (the hourly
 //! alerts, the building list): it works each fact out once per district or per plant kind and
 //! shares it between the buildings, with the same answers. The alerts (every building's
-//! statuses sorted into kinds) live here too.
+//! statuses sorted into kinds) live here too, with their hourly announcement.
 
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
@@ -16,8 +16,10 @@ use super::building::{Building, Kind};
 use super::lists::List;
 use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
+use crate::event::names;
 use crate::land::Plant;
 use crate::world::World;
+use serde_json::json;
 
 /// What the statuses of many buildings share, worked out on first use.
 pub(crate) struct StatusScan {
@@ -163,6 +165,66 @@ impl World {
             });
         });
         out
+    }
+
+    /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert
+    /// counts changed since the last announcement (checked hourly).
+    /// Also queues `status.dynamic.alert {id, name, x, y, z, status, active}` per building status
+    /// alert (lacks inputs, output full, no water to pump, ...) that appeared (`active: true`) or
+    /// went (`false`) since the last hour.
+    pub(crate) fn announce_alerts(&mut self) {
+        let mut counts = [0u32; 4];
+        let mut dynamic: Vec<super::DynamicAlert> = Vec::new();
+        self.each_alert(|id, b, kind, status| {
+            let i = match kind {
+                "unstaffed" => 0,
+                "unpowered" => 1,
+                "unreachable" => 2,
+                _ => 3,
+            };
+            counts[i] += 1;
+            if i == 3 {
+                dynamic.push(((id, status.to_owned()), (b.prefab.clone(), [b.x, b.y, b.z])));
+            }
+        });
+        // Sorted by (id, status), one entry a key: the announced list's order.
+        dynamic.sort_by(|a, b| a.0.cmp(&b.0));
+        dynamic.dedup_by(|a, b| a.0 == b.0);
+        // (Unchanged since the last hour, the usual case: nothing to announce.)
+        if dynamic != self.colony.dynamic_alerts {
+            let dynamic: BTreeMap<_, _> = dynamic.into_iter().collect();
+            let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
+            if dynamic != old {
+                let day = self.day();
+                let gone = old.iter().filter(|(k, _)| !dynamic.contains_key(*k));
+                let came = dynamic.iter().filter(|(k, _)| !old.contains_key(*k));
+                let changes = gone.map(|e| (e, false)).chain(came.map(|e| (e, true)));
+                for (((id, status), (name, [x, y, z])), active) in changes {
+                    self.events.push(
+                        names::STATUS_DYNAMIC_ALERT,
+                        day,
+                        json!({ "id": id, "name": name, "x": x, "y": y, "z": z,
+                                "status": status, "active": active }),
+                    );
+                }
+                self.colony.dynamic_alerts = dynamic.into_iter().collect();
+            }
+        }
+        if counts != self.colony.alert_counts {
+            self.colony.alert_counts = counts;
+            let day = self.day();
+            self.events.push(
+                names::STATUS_ALERT,
+                day,
+                json!({
+                    "unstaffed": counts[0],
+                    "unpowered": counts[1],
+                    "unreachable": counts[2],
+                    "status": counts[3],
+                    "total": counts.iter().sum::<u32>(),
+                }),
+            );
+        }
     }
 
     /// Calls `f(id, building, kind, status)` for every alert, in the order of
