@@ -466,6 +466,10 @@ impl World {
                 out.push(format!("no storage for {good}").into());
             }
         }
+        // (Only lumberjacks and gatherers look at their range.)
+        if !matches!(kind, Kind::Lumberjack | Kind::Gatherer) {
+            return;
+        }
         let (Some(door), range) = (self.colony.door(id), super::building::work_range(b.spec()))
         else {
             return;

@@ -727,10 +727,7 @@ impl World {
                 round2(wb.iter().sum::<f64>() / n as f64)
             },
             wb.iter().filter(|w| **w < 4.0).count() as u32,
-            beavers
-                .iter()
-                .filter(|b| !b.critical_needs(faction).is_empty())
-                .count() as u32,
+            beavers.iter().filter(|b| b.any_critical(faction)).count() as u32,
         )
     }
 
