@@ -156,20 +156,31 @@ impl crate::world::World {
             .filter(|(_, n)| *n > 0)
             .collect();
         let (food_days, water_days) = self.stock_days(&stock, adults + children);
-        let wb = self.wellbeing();
-        let mut buildings: BTreeMap<String, u32> = BTreeMap::new();
-        let mut sites = 0;
-        for b in self.colony.buildings.values() {
-            let role = b.spec().role.as_str();
-            if role == "paths" {
-                continue;
+        let (wellbeing, miserable, critical) = self.wellbeing_totals();
+        // (Counted again only when the layout changed: places, removals, finishes.)
+        let layout = self.colony.layout_version;
+        if self
+            .colony
+            .role_counts
+            .as_ref()
+            .is_none_or(|(v, _, _)| *v != layout)
+        {
+            let mut buildings: BTreeMap<String, u32> = BTreeMap::new();
+            let mut sites = 0;
+            for b in self.colony.buildings.values() {
+                let role = b.spec().role.as_str();
+                if role == "paths" {
+                    continue;
+                }
+                if b.finished {
+                    *buildings.entry(role.to_owned()).or_default() += 1;
+                } else {
+                    sites += 1;
+                }
             }
-            if b.finished {
-                *buildings.entry(role.to_owned()).or_default() += 1;
-            } else {
-                sites += 1;
-            }
+            self.colony.role_counts = Some((layout, buildings, sites));
         }
+        let (_, buildings, sites) = self.colony.role_counts.clone().expect("counted");
         let weather = self.weather();
         let t = self.time();
         let row = HistoryRow {
@@ -184,9 +195,9 @@ impl crate::world::World {
             stock,
             food_days,
             water_days,
-            wellbeing: (wb.average * 100.0).round() / 100.0,
-            miserable: wb.miserable,
-            critical: wb.critical,
+            wellbeing: (wellbeing * 100.0).round() / 100.0,
+            miserable,
+            critical,
             buildings,
             sites,
             science: self.science.points,

@@ -371,6 +371,14 @@ impl Beaver {
             .collect()
     }
 
+    /// Whether [`Beaver::critical_needs`] is not empty (without listing them).
+    pub fn any_critical(&self, faction: Faction) -> bool {
+        need_defs(faction, self.is_bot)
+            .iter()
+            .zip(&self.needs)
+            .any(|(d, p)| d.critical && !d.favorable_at(*p))
+    }
+
     /// The first need that stops work and is unfavourable (the bot does not work), if any.
     pub fn stopped_by(&self, faction: Faction) -> Option<&'static str> {
         need_defs(faction, self.is_bot)

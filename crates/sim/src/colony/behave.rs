@@ -97,7 +97,19 @@ impl World {
         let Some(step) = b.plan.front().cloned() else {
             return;
         };
-        let speed = b.working_speed(faction);
+        // (Only the steps of work done in place take the working speed.)
+        let speed = if matches!(
+            step,
+            Step::Cut { .. }
+                | Step::Gather { .. }
+                | Step::Harvest { .. }
+                | Step::Plant { .. }
+                | Step::Scavenge { .. }
+        ) {
+            b.working_speed(faction)
+        } else {
+            1.0
+        };
         let ticks = match &step {
             Step::Walk { x, y, z } => {
                 let here = b.to;
@@ -150,7 +162,12 @@ impl World {
         let Some(step) = b.plan.pop_front() else {
             return;
         };
-        let speed = b.working_speed(faction);
+        // (Only work and building output scale with the working speed.)
+        let speed = if matches!(step, Step::Work { .. } | Step::Build { .. }) {
+            b.working_speed(faction)
+        } else {
+            1.0
+        };
         if !matches!(
             step,
             Step::Walk { .. }
@@ -544,9 +561,15 @@ impl World {
         &self,
         district: i32,
     ) -> impl Iterator<Item = (&i32, &super::building::Building)> + '_ {
+        // The district's attractions, from the list of all attractions (the same, in id order).
         self.colony
-            .buildings_in(district)
-            .filter(|(_, b)| b.finished && !b.paused && b.kind() == Kind::Attraction)
+            .listed(super::lists::List::Attractions)
+            .filter(move |(_, b)| {
+                b.district == Some(district)
+                    && b.finished
+                    && !b.paused
+                    && b.kind() == Kind::Attraction
+            })
     }
 
     /// The finished attraction of the district serving the beaver's lowest leisure need.
@@ -959,7 +982,7 @@ impl World {
         type Target = (bool, std::cmp::Reverse<super::building::Priority>, u32, i32);
         let mut producers: Vec<i32> = Vec::new();
         let mut targets: Vec<Target> = Vec::new();
-        for (id, b) in c.buildings_in(district) {
+        for (id, b) in c.haul_members_in(district) {
             if b.finished
                 && !b.inventory.is_empty()
                 && !matches!(
@@ -972,7 +995,7 @@ impl World {
             if !b.finished
                 || !b.inventory.is_empty()
                 || (b.kind() == Kind::Storage && b.storage_mode == StorageMode::Obtain)
-                || !input_wants(b).is_empty()
+                || wants_any(b)
             {
                 let p = if b.finished {
                     b.workplace_priority
@@ -989,7 +1012,7 @@ impl World {
                 .filter(|s| **s != exclude)
                 .filter_map(|s| {
                     let b = &c.buildings[s];
-                    let is_input = input_wants(b).iter().any(|(g, _)| g == good);
+                    let is_input = wants_good(b, good);
                     let n = b.available(good);
                     (n > 0
                         && !is_input
@@ -1121,10 +1144,9 @@ impl World {
         if !moving_out {
             return None;
         }
-        let inputs: Vec<String> = input_wants(b).into_iter().map(|(g, _)| g).collect();
         let door = c.door(id).unwrap_or(here);
         for good in b.inventory.keys() {
-            if inputs.contains(good) || !pick(good) {
+            if !pick(good) || wants_good(b, good) {
                 continue;
             }
             let n = b.available(good);
@@ -1445,31 +1467,56 @@ pub(crate) fn release(map: &mut std::collections::BTreeMap<String, u32>, good: &
 /// Goods a finished building wants delivered and how many: recipe inputs for
 /// `inputBufferCycles` cycles, breeding-pod nutrients up to its nutrient storage.
 pub(crate) fn input_wants(b: &super::building::Building) -> Vec<(String, u32)> {
-    let s = b.spec();
     let mut out = Vec::new();
+    each_input_want(b, |g, n| out.push((g.to_owned(), n)));
+    out
+}
+
+/// Whether a building wants any input ([`input_wants`] not empty), without listing them.
+pub(crate) fn wants_any(b: &super::building::Building) -> bool {
+    let mut any = false;
+    each_input_want(b, |_, _| any = true);
+    any
+}
+
+/// Whether `good` is one of a building's inputs ([`input_wants`]).
+pub(crate) fn wants_good(b: &super::building::Building, good: &str) -> bool {
+    let mut found = false;
+    each_input_want(b, |g, _| found |= g == good);
+    found
+}
+
+/// Calls `f(good, units)` for each of [`input_wants`], in its order.
+fn each_input_want(b: &super::building::Building, mut f: impl FnMut(&str, u32)) {
+    let s = b.spec();
     if b.kind() == Kind::BreedingPod {
         if let Some(ns) = s.nutrient_storage.as_ref().and_then(|v| v.as_object()) {
             for (g, n) in ns {
-                out.push((g.clone(), n.as_u64().unwrap_or(2) as u32));
+                f(g, n.as_u64().unwrap_or(2) as u32);
             }
         }
-        return out;
+        return;
     }
     if let Some(r) = b.recipe.as_deref().and_then(|r| content().recipes.get(r)) {
         let cycles = colony_rules().colony.input_buffer_cycles.value;
         for i in &r.inputs {
-            out.push((i.good.clone(), (i.amount * cycles).ceil() as u32));
+            f(&i.good, (i.amount * cycles).ceil() as u32);
         }
-        if let Some(f) = r.fuel.as_ref()
-            && let Some(g) = f.get("good").and_then(|g| g.as_str())
+        if let Some(fu) = r.fuel.as_ref()
+            && let Some(g) = fu.get("good").and_then(|g| g.as_str())
         {
-            out.push((g.to_owned(), 1));
+            f(g, 1);
         }
     }
-    out.extend(crate::power::fuel_want(b));
-    out.extend(super::ailments::supply_want(b));
-    out.extend(super::wonder::launch_want(b));
-    out
+    if let Some((g, n)) = crate::power::fuel_want(b) {
+        f(&g, n);
+    }
+    if let Some((g, n)) = super::ailments::supply_want(b) {
+        f(&g, n);
+    }
+    for (g, n) in super::wonder::launch_want(b) {
+        f(&g, n);
+    }
 }
 
 /// The nutrition need a food satisfies (e.g. `Bread` -> `Bread`, `Carrot` -> `Carrots`).

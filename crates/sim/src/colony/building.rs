@@ -318,9 +318,10 @@ pub fn work_range(spec: &Spec) -> u32 {
         .map_or(colony_rules().colony.off_path_range.value, |v| v as u32)
 }
 
-/// A building's catalogue entry and behaviour class, looked up once (derived, never saved).
+/// A building's catalogue entry, behaviour class and whether it has an entrance, looked up once
+/// (derived, never saved).
 #[derive(Default)]
-pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind)>);
+pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind, bool)>);
 
 impl Clone for SpecCache {
     fn clone(&self) -> Self {
@@ -461,11 +462,25 @@ impl Building {
         }
     }
 
-    fn cached(&self) -> (&'static Spec, Kind) {
+    fn cached(&self) -> (&'static Spec, Kind, bool) {
         *self.cache.0.get_or_init(|| {
             let s = spec(&self.prefab);
-            (s, kind_of(s))
+            (s, kind_of(s), super::geometry::has_entrance(s))
         })
+    }
+
+    /// A finished path or stairs holding no goods: no producer, and no hauling job's target
+    /// (walkways take no inputs, and a site's deliveries never exceed its cost, which finishing
+    /// takes), so it never holds goods again.
+    pub(crate) fn bare_walkway(&self) -> bool {
+        self.finished
+            && matches!(self.kind(), Kind::Path | Kind::Stairs)
+            && self.inventory.is_empty()
+    }
+
+    /// Whether the building has an entrance (`geometry::has_entrance` of its prefab).
+    pub fn has_entrance(&self) -> bool {
+        self.cached().2
     }
 
     pub fn spec(&self) -> &'static Spec {
@@ -497,6 +512,12 @@ impl Building {
     }
 
     pub fn add(&mut self, good: &str, n: u32) {
+        // (The hauling search skips finished walkways holding nothing: none ever gains goods.)
+        debug_assert!(
+            n == 0 || !self.bare_walkway(),
+            "goods put into a finished {}",
+            self.prefab
+        );
         if n > 0 {
             *self.inventory.entry(good.to_owned()).or_default() += n;
         }

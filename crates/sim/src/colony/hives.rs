@@ -17,7 +17,7 @@ impl World {
     pub(crate) fn hive_crops(&self) -> BTreeSet<i32> {
         let mut out = BTreeSet::new();
         let radius = i64::from(colony_rules().colony.beehive_radius_tiles.value);
-        for b in self.colony.buildings.values() {
+        for (_, b) in self.colony.listed(super::lists::List::Beehives) {
             let s = b.spec();
             if !b.finished || b.paused || s.base_name != "Beehive" {
                 continue;

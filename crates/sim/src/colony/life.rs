@@ -27,6 +27,7 @@ use super::beaver::{Beaver, Step, need_defs, need_id_for};
 use super::building::{
     Kind, dwelling_capacity, effect_radius, effect_science_per_hour, need_served,
 };
+use super::lists::List;
 use super::nav::manhattan;
 use super::rules::colony_rules;
 use crate::clock::{ticks_per_day, ticks_per_hour};
@@ -219,20 +220,18 @@ impl World {
         let mode = crate::catalog::world_rules().mode(self.mode);
         let r = colony_rules();
         let area = self.working_area_effects();
+        let reach = super::lists::Reach::new(
+            area.iter().map(|(at, _, radius)| (*at, *radius)),
+            self.map.width(),
+            self.map.height(),
+        );
         let chargers = self.powered_chargers();
         let now = self.ticks;
         let mut dead: Vec<(i32, &'static str)> = Vec::new();
         // Beds that hold Sleep and Shelter while a patient lies in them (Medical Bed, pods).
         let suspending: std::collections::BTreeSet<i32> = self
             .colony
-            .buildings
-            .iter()
-            .filter(|(_, b)| {
-                b.spec()
-                    .components
-                    .iter()
-                    .any(|c| c == "EntererNeedSuspendingBuildingSpec")
-            })
+            .listed(List::NeedSuspending)
             .map(|(id, _)| *id)
             .collect();
         for (id, b) in self.colony.beavers.iter_mut() {
@@ -272,7 +271,8 @@ impl World {
                 b.set_need(faction, &need, |p| p + r.colony.bot_recharge_per_hour.value);
             }
             let pos = b.position(now);
-            for (at, need, radius) in &area {
+            // (The area effects whose cell holds the position, in id order: all that reach it.)
+            for (at, need, radius) in reach.near(pos).iter().map(|i| &area[*i]) {
                 if let Some(need) = need_id_for(b.is_bot, need)
                     && manhattan(pos, *at) <= *radius
                 {
@@ -309,7 +309,7 @@ impl World {
     /// now, and does not work this hour when the colony lacks the points.
     fn working_area_effects(&mut self) -> Vec<([u32; 3], String, u32)> {
         let mut out = Vec::new();
-        for b in self.colony.buildings.values() {
+        for (_, b) in self.colony.listed(List::AreaEffects) {
             if !b.finished || b.kind() != Kind::AreaEffect {
                 continue;
             }
@@ -332,8 +332,7 @@ impl World {
     /// bot need).
     fn powered_chargers(&self) -> std::collections::BTreeSet<i32> {
         self.colony
-            .buildings
-            .iter()
+            .listed(List::Attractions)
             .filter(|(id, b)| {
                 b.finished
                     && !b.paused
@@ -343,59 +342,6 @@ impl World {
             })
             .map(|(id, _)| *id)
             .collect()
-    }
-
-    /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert
-    /// counts changed since the last announcement (checked hourly).
-    /// Also queues `status.dynamic.alert {id, name, x, y, z, status, active}` per building status
-    /// alert (lacks inputs, output full, no water to pump, ...) that appeared (`active: true`) or
-    /// went (`false`) since the last hour.
-    fn announce_alerts(&mut self) {
-        let mut counts = [0u32; 4];
-        let mut dynamic = BTreeMap::new();
-        for a in self.alerts() {
-            let i = match a.kind.as_str() {
-                "unstaffed" => 0,
-                "unpowered" => 1,
-                "unreachable" => 2,
-                _ => 3,
-            };
-            counts[i] += 1;
-            if i == 3 {
-                dynamic.insert((a.id, a.status), (a.name, [a.x, a.y, a.z]));
-            }
-        }
-        let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
-        if dynamic != old {
-            let day = self.day();
-            let gone = old.iter().filter(|(k, _)| !dynamic.contains_key(*k));
-            let came = dynamic.iter().filter(|(k, _)| !old.contains_key(*k));
-            let changes = gone.map(|e| (e, false)).chain(came.map(|e| (e, true)));
-            for (((id, status), (name, [x, y, z])), active) in changes {
-                self.events.push(
-                    names::STATUS_DYNAMIC_ALERT,
-                    day,
-                    json!({ "id": id, "name": name, "x": x, "y": y, "z": z,
-                            "status": status, "active": active }),
-                );
-            }
-            self.colony.dynamic_alerts = dynamic.into_iter().collect();
-        }
-        if counts != self.colony.alert_counts {
-            self.colony.alert_counts = counts;
-            let day = self.day();
-            self.events.push(
-                names::STATUS_ALERT,
-                day,
-                json!({
-                    "unstaffed": counts[0],
-                    "unpowered": counts[1],
-                    "unreachable": counts[2],
-                    "status": counts[3],
-                    "total": counts.iter().sum::<u32>(),
-                }),
-            );
-        }
     }
 
     /// Homeless beavers move into free beds of their district (children first with family).
@@ -408,7 +354,7 @@ impl World {
             .filter(|(_, b)| b.home.is_none() && !b.is_bot)
             .map(|(id, _)| *id)
             .collect();
-        let any_bed = self.colony.buildings.values().any(|h| {
+        let any_bed = self.colony.listed(List::Dwellings).any(|(_, h)| {
             h.finished
                 && h.kind() == Kind::Dwelling
                 && h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize
@@ -422,8 +368,7 @@ impl World {
             // The home with the most free beds (so families have room for kits), oldest first.
             let home = self
                 .colony
-                .buildings
-                .iter()
+                .listed(List::Dwellings)
                 .filter(|(_, h)| h.finished && h.kind() == Kind::Dwelling && h.district == district)
                 .filter(|(_, h)| h.dwellers.len() < dwelling_capacity(h.spec()).0 as usize)
                 .map(|(hid, h)| {
@@ -452,7 +397,7 @@ impl World {
     fn rebalance_homes(&mut self) {
         let mut full: Option<(i32, i32)> = None;
         let mut roomy: Option<i32> = None;
-        for (hid, h) in &self.colony.buildings {
+        for (hid, h) in self.colony.listed(List::Dwellings) {
             if !h.finished || h.kind() != Kind::Dwelling {
                 continue;
             }
@@ -500,8 +445,7 @@ impl World {
         // buildings with workers have any to release (and releasing hires no one).
         let ids: Vec<i32> = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::Workplaces)
             .filter(|(_, b)| !b.workers.is_empty())
             .map(|(id, _)| *id)
             .collect();
@@ -557,7 +501,7 @@ impl World {
         }
         // Hire.
         let mut open: Vec<(std::cmp::Reverse<super::Priority>, u8, u32, i32)> = Vec::new();
-        for (bid, b) in self.colony.buildings.iter() {
+        for (bid, b) in self.colony.listed(List::Workplaces) {
             if !b.finished || b.paused || b.workers.len() as u32 >= b.desired_workers {
                 continue;
             }
@@ -656,8 +600,7 @@ impl World {
         let priority = target.workplace_priority;
         let donor = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::Workplaces)
             .filter(|(id, b)| {
                 **id != to
                     && b.district == district
@@ -712,8 +655,7 @@ impl World {
     fn breed_in_pods(&mut self) {
         let pods: Vec<i32> = self
             .colony
-            .buildings
-            .iter()
+            .listed(List::BreedingPods)
             .filter(|(_, b)| {
                 b.finished && !b.paused && b.kind() == Kind::BreedingPod && b.district.is_some()
             })

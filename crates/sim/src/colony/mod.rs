@@ -27,6 +27,7 @@ pub mod fixtures;
 pub mod geometry;
 mod hives;
 mod life;
+mod lists;
 pub mod nav;
 mod path_place;
 mod place;
@@ -159,6 +160,21 @@ pub struct Colony {
     /// District -> every building in it (finished or not), in id order; valid with `stores`.
     #[serde(skip)]
     pub members: Shared<BTreeMap<i32, Vec<i32>>>,
+    /// (Layout version, finished buildings by role but paths, unfinished sites) for the
+    /// history's rows (derived; a cache).
+    #[serde(skip)]
+    pub(crate) role_counts: Option<(u64, BTreeMap<String, u32>, u32)>,
+    /// District -> its members but bare walkways (`Building::bare_walkway`), which no hauling
+    /// job involves; valid with `stores`.
+    #[serde(skip)]
+    pub(crate) haul_members: Shared<BTreeMap<i32, Vec<i32>>>,
+    /// The buildings of each `lists::List` (any district, finished or not), in id order; valid
+    /// with `stores`.
+    #[serde(skip)]
+    pub(crate) lists: Shared<Vec<Vec<i32>>>,
+    /// Each building's `lists::List` bits, in id order; valid with `stores`.
+    #[serde(skip)]
+    pub(crate) list_flags: Shared<Vec<u16>>,
 }
 
 impl Colony {
@@ -190,6 +206,10 @@ impl Colony {
             stores: Shared::default(),
             stores_for: 0,
             members: Default::default(),
+            lists: Default::default(),
+            list_flags: Default::default(),
+            haul_members: Default::default(),
+            role_counts: None,
         }
     }
 
@@ -263,6 +283,10 @@ impl Colony {
     /// The doorstep voxel of a building (its own origin voxel when it has no door).
     pub(crate) fn door(&self, id: i32) -> Option<[u32; 3]> {
         let b = self.buildings.get(&id)?;
+        if !b.has_entrance() {
+            // (No doorstep without an entrance.)
+            return Some([b.x, b.y, b.z]);
+        }
         Some(
             match geometry::doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation) {
                 Some((x, y)) if x >= 0 && y >= 0 => [x as u32, y as u32, b.z],
@@ -398,7 +422,8 @@ impl Colony {
             .collect()
     }
 
-    /// Refreshes the cached store and member lists when buildings changed (called each tick).
+    /// Refreshes the cached store, member and building lists when buildings changed (called each
+    /// tick).
     pub(crate) fn refresh_store_cache(&mut self) {
         if self.stores_for == self.layout_version {
             return;
@@ -414,7 +439,20 @@ impl Colony {
                 members.entry(d).or_default().push(*id);
             }
         }
+        let haul: BTreeMap<i32, Vec<i32>> = members
+            .iter()
+            .map(|(d, ids)| {
+                let ids = ids.iter().copied();
+                (
+                    *d,
+                    ids.filter(|id| !self.buildings[id].bare_walkway())
+                        .collect(),
+                )
+            })
+            .collect();
         self.members = members.into();
+        self.haul_members = haul.into();
+        self.rebuild_lists();
         self.stores_for = self.layout_version;
     }
 
@@ -433,6 +471,22 @@ impl Colony {
                 .iter()
                 .filter(move |(_, b)| b.district == Some(district)),
         )
+    }
+
+    /// The buildings of a district a hauling job can involve ([`Colony::buildings_in`] but bare
+    /// walkways, which never hold goods nor want any), in id order.
+    pub(crate) fn haul_members_in(
+        &self,
+        district: i32,
+    ) -> Box<dyn Iterator<Item = (&i32, &Building)> + '_> {
+        if self.stores_for == self.layout_version {
+            let ids = self
+                .haul_members
+                .get(&district)
+                .map_or(&[][..], Vec::as_slice);
+            return Box::new(ids.iter().map(|id| (id, &self.buildings[id])));
+        }
+        self.buildings_in(district)
     }
 
     /// A district's stock of every good: (available, all).

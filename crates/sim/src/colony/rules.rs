@@ -103,11 +103,11 @@ pub struct DistrictRules {
 #[serde(rename_all = "camelCase")]
 pub struct AdultTiers {
     #[serde(rename = "WorkingSpeed")]
-    pub working_speed: BTreeMap<String, f64>,
+    pub working_speed: Tiers,
     #[serde(rename = "MovementSpeed")]
-    pub movement_speed: BTreeMap<String, f64>,
+    pub movement_speed: Tiers,
     #[serde(rename = "LifeExpectancy")]
-    pub life_expectancy: BTreeMap<String, f64>,
+    pub life_expectancy: Tiers,
 }
 
 /// Bonuses of a bot's wellbeing (added to the base 1.0 like the adult tiers).
@@ -115,9 +115,9 @@ pub struct AdultTiers {
 #[serde(rename_all = "camelCase")]
 pub struct BotTiers {
     #[serde(rename = "WorkingSpeed")]
-    pub working_speed: BTreeMap<String, f64>,
+    pub working_speed: Tiers,
     #[serde(rename = "MovementSpeed")]
-    pub movement_speed: BTreeMap<String, f64>,
+    pub movement_speed: Tiers,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,7 +125,7 @@ pub struct BotTiers {
 pub struct WellbeingRules {
     pub adult_tiers: Fact<AdultTiers>,
     pub bot_tiers: Fact<BotTiers>,
-    pub child_growth_speed_tiers: Fact<BTreeMap<String, f64>>,
+    pub child_growth_speed_tiers: Fact<Tiers>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
 }
@@ -206,14 +206,32 @@ pub fn colony_rules() -> &'static ColonyRules {
     })
 }
 
-/// The bonus of a tier table (`{"threshold": delta}`) at `score`: the delta of the highest
-/// threshold reached, 0 below the lowest.
-pub fn tier_bonus(table: &BTreeMap<String, f64>, score: f64) -> f64 {
+/// A tier table (`{"threshold": delta}`), its thresholds parsed once: (threshold, delta) in the
+/// table's key order, keys that are no number left out.
+#[derive(Debug, Deserialize)]
+#[serde(from = "BTreeMap<String, f64>")]
+pub struct Tiers {
+    pub table: BTreeMap<String, f64>,
+    parsed: Vec<(f64, f64)>,
+}
+
+impl From<BTreeMap<String, f64>> for Tiers {
+    fn from(table: BTreeMap<String, f64>) -> Tiers {
+        let parsed = table
+            .iter()
+            .filter_map(|(k, v)| Some((k.parse::<f64>().ok()?, *v)))
+            .collect();
+        Tiers { table, parsed }
+    }
+}
+
+/// The bonus of a tier table at `score`: the delta of the highest threshold reached, 0 below
+/// the lowest.
+pub fn tier_bonus(tiers: &Tiers, score: f64) -> f64 {
     let mut best: Option<(f64, f64)> = None;
-    for (k, v) in table {
-        let Ok(t) = k.parse::<f64>() else { continue };
+    for &(t, v) in &tiers.parsed {
         if score >= t && best.is_none_or(|(bt, _)| t > bt) {
-            best = Some((t, *v));
+            best = Some((t, v));
         }
     }
     best.map_or(0.0, |(_, v)| v)

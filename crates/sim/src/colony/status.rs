@@ -5,15 +5,21 @@
 //! adults, the plants in a work range). Asked for one building, those facts are looked up
 //! directly; [`StatusScan::batch`] is for asking about every building at once (the hourly
 //! alerts, the building list): it works each fact out once per district or per plant kind and
-//! shares it between the buildings, with the same answers.
+//! shares it between the buildings, with the same answers. The alerts (every building's
+//! statuses sorted into kinds) live here too, with their hourly announcement.
 
-use std::cell::OnceCell;
+use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::building::{Building, Kind};
+use super::lists::List;
+use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
+use crate::event::names;
 use crate::land::Plant;
 use crate::world::World;
+use serde_json::json;
 
 /// What the statuses of many buildings share, worked out on first use.
 pub(crate) struct StatusScan {
@@ -24,10 +30,55 @@ pub(crate) struct StatusScan {
     alert_kinds_only: bool,
     /// Able adults (not children, not kept from work) per district.
     adults: OnceCell<BTreeMap<Option<i32>, usize>>,
-    /// Tiles of the trees a lumberjack can cut now (grown, in the cutting area), row by row.
-    trees: OnceCell<Vec<[u32; 2]>>,
-    /// Tiles of the bushes a gatherer can pick now, row by row.
-    bushes: OnceCell<Vec<[u32; 2]>>,
+    /// Tiles of the trees a lumberjack can cut now (grown, in the cutting area) and of the
+    /// bushes a gatherer can pick now, by map cell.
+    plants: OnceCell<[PlantGrid; 2]>,
+    /// District -> whether it has none of a good available (for sites lacking materials).
+    out_of: RefCell<BTreeMap<(i32, String), bool>>,
+    /// (District, good) -> whether a store of the district takes the good.
+    stored: RefCell<BTreeMap<(i32, String), bool>>,
+}
+
+/// Side of the square cells [`PlantGrid`] sorts plants into (tiles).
+const CELL: u32 = 16;
+
+/// The tiles of the plants of one kind a batch asks about, sorted into square cells of the map,
+/// so a work range looks only at the cells it overlaps.
+struct PlantGrid {
+    cols: u32,
+    rows: u32,
+    cells: Vec<Vec<[u32; 2]>>,
+}
+
+impl PlantGrid {
+    fn new(width: u32, height: u32) -> PlantGrid {
+        let (cols, rows) = (width.div_ceil(CELL).max(1), height.div_ceil(CELL).max(1));
+        PlantGrid {
+            cols,
+            rows,
+            cells: vec![Vec::new(); (cols * rows) as usize],
+        }
+    }
+
+    fn add(&mut self, [x, y]: [u32; 2]) {
+        let (cx, cy) = ((x / CELL).min(self.cols - 1), (y / CELL).min(self.rows - 1));
+        self.cells[(cy * self.cols + cx) as usize].push([x, y]);
+    }
+
+    /// Whether a tile lies within `range` (Manhattan) of `door`.
+    fn any_within(&self, door: [u32; 3], range: u32) -> bool {
+        let (x0, x1) = (door[0].saturating_sub(range), door[0].saturating_add(range));
+        let (y0, y1) = (door[1].saturating_sub(range), door[1].saturating_add(range));
+        let (cx0, cx1) = (x0 / CELL, (x1 / CELL).min(self.cols - 1));
+        let (cy0, cy1) = (y0 / CELL, (y1 / CELL).min(self.rows - 1));
+        (cy0..=cy1).any(|cy| {
+            (cx0..=cx1).any(|cx| {
+                self.cells[(cy * self.cols + cx) as usize]
+                    .iter()
+                    .any(|[x, y]| x.abs_diff(door[0]) + y.abs_diff(door[1]) <= range)
+            })
+        })
+    }
 }
 
 impl StatusScan {
@@ -37,8 +88,9 @@ impl StatusScan {
             batch: false,
             alert_kinds_only: false,
             adults: OnceCell::new(),
-            trees: OnceCell::new(),
-            bushes: OnceCell::new(),
+            plants: OnceCell::new(),
+            out_of: RefCell::default(),
+            stored: RefCell::default(),
         }
     }
 
@@ -70,6 +122,133 @@ fn gatherable(_: &World, p: &Plant) -> bool {
 }
 
 impl World {
+    /// How many buildings have each alert kind counted by the summary (`unstaffed`,
+    /// `unpowered`, `unreachable`): the same as counting [`World::alerts`] by kind, without the
+    /// statuses that cannot give one.
+    pub fn alert_counts(&self) -> AlertCounts {
+        let scan = StatusScan::alert_kinds();
+        let mut n = AlertCounts::default();
+        let mut statuses = Vec::new();
+        // (The other buildings have no status.)
+        for (id, b) in self.colony.listed(List::MayHaveStatus) {
+            statuses.clear();
+            self.status_list(*id, b, &scan, &mut statuses);
+            for s in &statuses {
+                match s.as_ref() {
+                    "unstaffed" => n.unstaffed += 1,
+                    "unpowered" => n.unpowered += 1,
+                    "unreachable" => n.unreachable += 1,
+                    _ => {}
+                }
+            }
+        }
+        n
+    }
+
+    /// Alerts: unstaffed, unpowered, unreachable buildings and other statuses.
+    pub fn alerts(&self) -> Vec<AlertView> {
+        let mut out = Vec::new();
+        self.each_alert(|id, b, kind, status| {
+            out.push(AlertView {
+                kind: kind.to_owned(),
+                id,
+                name: b.prefab.clone(),
+                x: b.x,
+                y: b.y,
+                z: b.z,
+                workers: if kind == "unstaffed" {
+                    format!("{}/{}", b.workers.len(), b.desired_workers)
+                } else {
+                    String::new()
+                },
+                status: status.to_owned(),
+            });
+        });
+        out
+    }
+
+    /// Queues `status.alert {unstaffed, unpowered, unreachable, status, total}` when the alert
+    /// counts changed since the last announcement (checked hourly).
+    /// Also queues `status.dynamic.alert {id, name, x, y, z, status, active}` per building status
+    /// alert (lacks inputs, output full, no water to pump, ...) that appeared (`active: true`) or
+    /// went (`false`) since the last hour.
+    pub(crate) fn announce_alerts(&mut self) {
+        let mut counts = [0u32; 4];
+        let mut dynamic: Vec<super::DynamicAlert> = Vec::new();
+        self.each_alert(|id, b, kind, status| {
+            let i = match kind {
+                "unstaffed" => 0,
+                "unpowered" => 1,
+                "unreachable" => 2,
+                _ => 3,
+            };
+            counts[i] += 1;
+            if i == 3 {
+                dynamic.push(((id, status.to_owned()), (b.prefab.clone(), [b.x, b.y, b.z])));
+            }
+        });
+        // Sorted by (id, status), one entry a key: the announced list's order.
+        dynamic.sort_by(|a, b| a.0.cmp(&b.0));
+        dynamic.dedup_by(|a, b| a.0 == b.0);
+        // (Unchanged since the last hour, the usual case: nothing to announce.)
+        if dynamic != self.colony.dynamic_alerts {
+            let dynamic: BTreeMap<_, _> = dynamic.into_iter().collect();
+            let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
+            if dynamic != old {
+                let day = self.day();
+                let gone = old.iter().filter(|(k, _)| !dynamic.contains_key(*k));
+                let came = dynamic.iter().filter(|(k, _)| !old.contains_key(*k));
+                let changes = gone.map(|e| (e, false)).chain(came.map(|e| (e, true)));
+                for (((id, status), (name, [x, y, z])), active) in changes {
+                    self.events.push(
+                        names::STATUS_DYNAMIC_ALERT,
+                        day,
+                        json!({ "id": id, "name": name, "x": x, "y": y, "z": z,
+                                "status": status, "active": active }),
+                    );
+                }
+                self.colony.dynamic_alerts = dynamic.into_iter().collect();
+            }
+        }
+        if counts != self.colony.alert_counts {
+            self.colony.alert_counts = counts;
+            let day = self.day();
+            self.events.push(
+                names::STATUS_ALERT,
+                day,
+                json!({
+                    "unstaffed": counts[0],
+                    "unpowered": counts[1],
+                    "unreachable": counts[2],
+                    "status": counts[3],
+                    "total": counts.iter().sum::<u32>(),
+                }),
+            );
+        }
+    }
+
+    /// Calls `f(id, building, kind, status)` for every alert, in the order of
+    /// [`World::alerts`]: kind `unstaffed`, `unpowered` or `unreachable` with an empty status,
+    /// or `status` with the building's status.
+    pub(crate) fn each_alert(&self, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
+        let scan = StatusScan::batch();
+        let mut statuses = Vec::new();
+        // (The other buildings have no status.)
+        for (id, b) in self.colony.listed(List::MayHaveStatus) {
+            statuses.clear();
+            self.status_list(*id, b, &scan, &mut statuses);
+            for s in &statuses {
+                match s.as_ref() {
+                    "unstaffed" => f(*id, b, "unstaffed", ""),
+                    "unpowered" => f(*id, b, "unpowered", ""),
+                    "unreachable" => f(*id, b, "unreachable", ""),
+                    "paused" | "waiting for builders" | "waiting for materials" => {}
+                    s => f(*id, b, "status", s),
+                }
+            }
+        }
+    }
+
     /// The statuses of a building (why it does not work, or what it waits for).
     pub fn building_statuses(&self, id: i32) -> Vec<String> {
         self.statuses_with(id, &StatusScan::single())
@@ -86,78 +265,121 @@ impl World {
     /// The statuses of building `id`, `b`.
     pub(crate) fn statuses_of(&self, id: i32, b: &Building, scan: &StatusScan) -> Vec<String> {
         let mut out = Vec::new();
+        self.status_list(id, b, scan, &mut out);
+        out.into_iter().map(Cow::into_owned).collect()
+    }
+
+    /// [`World::statuses_of`] appended to `out`, without copying the fixed texts.
+    pub(crate) fn status_list(
+        &self,
+        id: i32,
+        b: &Building,
+        scan: &StatusScan,
+        out: &mut Vec<Cow<'static, str>>,
+    ) {
         let kind = b.kind();
         let all = !scan.alert_kinds_only;
         if !b.finished {
             if !all {
                 // (The materials' status is no alert.)
             } else if b.material_progress() < 1.0 {
-                let stock = b
-                    .district
-                    .map(|d| self.colony.district_stock(d))
-                    .unwrap_or_default();
                 let lacking = b.cost().iter().any(|c| {
                     b.material_missing(&c.good) > 0
-                        && stock.get(&c.good).is_none_or(|(avail, _)| *avail == 0)
+                        && self.none_available(b.district, &c.good, scan)
                 });
                 if lacking {
-                    out.push("lacks materials".to_owned());
+                    out.push("lacks materials".into());
                 } else {
-                    out.push("waiting for materials".to_owned());
+                    out.push("waiting for materials".into());
                 }
             } else {
-                out.push("waiting for builders".to_owned());
+                out.push("waiting for builders".into());
             }
             if b.district.is_none() && !matches!(kind, Kind::Path | Kind::Stairs) {
-                out.push("unreachable".to_owned());
+                out.push("unreachable".into());
             }
-            return out;
+            return;
         }
         if b.paused {
-            out.push("paused".to_owned());
+            out.push("paused".into());
         }
-        if b.district.is_none() && super::geometry::has_entrance(b.spec()) {
-            out.push("unreachable".to_owned());
+        if b.district.is_none() && b.has_entrance() {
+            out.push("unreachable".into());
         }
         if kind == Kind::Manufactory
             && let Some(why) = self.manufactory_blocker(id)
         {
-            out.push(why.to_owned());
+            out.push(why.into());
         }
         if all
             && kind == Kind::AreaEffect
             && super::building::effect_science_per_hour(b.spec()) > self.science.points
         {
-            out.push("lacks science".to_owned());
+            out.push("lacks science".into());
         }
         if all && kind == Kind::BreedingPod && b.inventory.is_empty() && !b.cycle_started {
-            out.push("lacks nutrients".to_owned());
+            out.push("lacks nutrients".into());
         }
         // (Only a finished, working building drawing power has a power status.)
         if b.spec().power.input > 0.0
             && !b.paused
             && let Some(s) = self.power_status(id)
         {
-            out.push(s.to_owned());
+            out.push(s.into());
         }
         if all {
-            out.extend(self.producer_stalls(id, b, scan));
+            self.producer_stalls(id, b, scan, out);
         }
         if b.is_workplace() && b.workers.is_empty() && b.desired_workers > 0 && !b.paused {
-            out.push("unstaffed".to_owned());
+            out.push("unstaffed".into());
             if !all {
-                return out;
+                return;
             }
             // Why: every adult works somewhere ranked at least as high (priority, then water,
             // food, the rest), or the district has no adult able to work at all.
             let adults = self.able_adults(b.district, scan);
             out.push(if adults == 0 {
-                "unstaffed: no one able to work in the district".to_owned()
+                "unstaffed: no one able to work in the district".into()
             } else {
-                "unstaffed: lower priority".to_owned()
+                "unstaffed: lower priority".into()
             });
         }
-        out
+    }
+
+    /// Whether `district` (none: no district) has no unit of `good` available in its stores.
+    fn none_available(&self, district: Option<i32>, good: &str, scan: &StatusScan) -> bool {
+        let Some(d) = district else {
+            return true;
+        };
+        let key = (d, good.to_owned());
+        if let Some(none) = scan.out_of.borrow().get(&key) {
+            return *none;
+        }
+        let stock = self.colony.district_stock(d);
+        let mut cache = scan.out_of.borrow_mut();
+        for (g, (avail, _)) in &stock {
+            cache.insert((d, g.clone()), *avail == 0);
+        }
+        // (A good the district holds none of is not in its stock at all.)
+        *cache.entry(key).or_insert(true)
+    }
+
+    /// Whether a store of `district` takes `good` now.
+    fn store_takes(&self, district: Option<i32>, good: &str, scan: &StatusScan) -> bool {
+        let Some(d) = district else {
+            return false;
+        };
+        let key = (d, good.to_owned());
+        if let Some(taken) = scan.stored.borrow().get(&key) {
+            return *taken;
+        }
+        let taken = self
+            .colony
+            .stores_of(d)
+            .iter()
+            .any(|s| self.colony.buildings[s].storage_accepts(good) > 0);
+        scan.stored.borrow_mut().insert(key, taken);
+        taken
     }
 
     /// Adults of a district able to work (not children, not kept from work).
@@ -182,33 +404,31 @@ impl World {
         counts.get(&district).copied().unwrap_or(0)
     }
 
-    /// Whether a plant `ok` accepts stands within `range` (ground Manhattan distance) of `door`.
-    /// In a batch, the accepted plants are listed once (`list`); while they are fewer than the
-    /// tiles in range, the list is searched instead of the tiles.
+    /// Whether a plant `ok` accepts (`which`: 0 [`cuttable`] trees, 1 [`gatherable`] bushes)
+    /// stands within `range` (ground Manhattan distance) of `door`. In a batch, the accepted
+    /// plants (those on their own tile) are sorted into map cells once and the cells the range
+    /// overlaps are searched: the same plants the tile search finds.
     fn plant_in_range(
         &self,
         door: [u32; 3],
         range: u32,
-        list: Option<&OnceCell<Vec<[u32; 2]>>>,
+        scan: &StatusScan,
+        which: usize,
         ok: fn(&World, &Plant) -> bool,
     ) -> bool {
-        if let Some(list) = list {
-            let list = list.get_or_init(|| {
-                self.land
-                    .plants
-                    .iter()
-                    .filter(|(id, p)| {
-                        ok(self, p) && self.land.occupant[self.land.idx(p.x, p.y)] == Some(**id)
-                    })
-                    .map(|(_, p)| [p.x, p.y])
-                    .collect()
+        if scan.batch {
+            let grids = scan.plants.get_or_init(|| {
+                let (w, h) = (self.map.width(), self.map.height());
+                let mut grids = [PlantGrid::new(w, h), PlantGrid::new(w, h)];
+                for (id, p) in self.land.plants.iter() {
+                    let (tree, bush) = (cuttable(self, p), gatherable(self, p));
+                    if (tree || bush) && self.land.occupant[self.land.idx(p.x, p.y)] == Some(*id) {
+                        grids[usize::from(!tree)].add([p.x, p.y]);
+                    }
+                }
+                grids
             });
-            let area = 2 * u64::from(range) * u64::from(range + 1) + 1;
-            if (list.len() as u64) < area {
-                return list
-                    .iter()
-                    .any(|[x, y]| x.abs_diff(door[0]) + y.abs_diff(door[1]) <= range);
-            }
+            return grids[which].any_within(door, range);
         }
         self.nearest_plant(door, range, &BTreeSet::new(), ok)
             .is_some()
@@ -217,18 +437,23 @@ impl World {
     /// Why a producer's workers may stand idle: its output is full, no store of its district
     /// takes a good it holds (`no storage for Log`), nothing ready in its reach (`no trees
     /// marked in range`, `no bushes ready in range`).
-    fn producer_stalls(&self, id: i32, b: &Building, scan: &StatusScan) -> Vec<String> {
+    fn producer_stalls(
+        &self,
+        id: i32,
+        b: &Building,
+        scan: &StatusScan,
+        out: &mut Vec<Cow<'static, str>>,
+    ) {
         let kind = b.kind();
         let flag = matches!(
             kind,
             Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter
         );
         if b.paused || !(flag || kind == Kind::Manufactory) {
-            return Vec::new();
+            return;
         }
-        let mut out = Vec::new();
         if flag && b.capacity() > 0 && b.stock() >= b.capacity() {
-            out.push("output full".to_owned());
+            out.push("output full".into());
         }
         let inputs: Vec<&str> = b
             .recipe
@@ -236,34 +461,27 @@ impl World {
             .and_then(|r| crate::content::content().recipes.get(r))
             .map(|r| r.inputs.iter().map(|i| i.good.as_str()).collect())
             .unwrap_or_default();
-        let stores = b
-            .district
-            .map(|d| self.colony.stores_of(d))
-            .unwrap_or_default();
         for good in b.inventory.keys().filter(|g| !inputs.contains(&g.as_str())) {
-            let taken = stores
-                .iter()
-                .any(|s| self.colony.buildings[s].storage_accepts(good) > 0);
-            if !taken {
-                out.push(format!("no storage for {good}"));
+            if !self.store_takes(b.district, good, scan) {
+                out.push(format!("no storage for {good}").into());
             }
+        }
+        // (Only lumberjacks and gatherers look at their range.)
+        if !matches!(kind, Kind::Lumberjack | Kind::Gatherer) {
+            return;
         }
         let (Some(door), range) = (self.colony.door(id), super::building::work_range(b.spec()))
         else {
-            return out;
+            return;
         };
-        let batch = |cell| scan.batch.then_some(cell);
         match kind {
-            Kind::Lumberjack if !self.plant_in_range(door, range, batch(&scan.trees), cuttable) => {
-                out.push("no trees marked in range".to_owned());
+            Kind::Lumberjack if !self.plant_in_range(door, range, scan, 0, cuttable) => {
+                out.push("no trees marked in range".into());
             }
-            Kind::Gatherer
-                if !self.plant_in_range(door, range, batch(&scan.bushes), gatherable) =>
-            {
-                out.push("no bushes ready in range".to_owned());
+            Kind::Gatherer if !self.plant_in_range(door, range, scan, 1, gatherable) => {
+                out.push("no bushes ready in range".into());
             }
             _ => {}
         }
-        out
     }
 }

@@ -743,72 +743,33 @@ impl World {
                 }
             })
             .collect();
-        let wb: Vec<f64> = beavers.iter().map(|b| b.wellbeing(faction)).collect();
+        let (average, miserable, critical) = self.wellbeing_totals();
         WellbeingView {
             beavers: n as u32,
-            average: if n == 0 {
-                0.0
-            } else {
-                round2(wb.iter().sum::<f64>() / n as f64)
-            },
-            miserable: wb.iter().filter(|w| **w < 4.0).count() as u32,
-            critical: beavers
-                .iter()
-                .filter(|b| !b.critical_needs(faction).is_empty())
-                .count() as u32,
+            average,
+            miserable,
+            critical,
             categories,
         }
     }
 
-    /// How many buildings have each alert kind counted by the summary (`unstaffed`,
-    /// `unpowered`, `unreachable`): the same as counting [`World::alerts`] by kind, without the
-    /// statuses that cannot give one.
-    pub fn alert_counts(&self) -> AlertCounts {
-        let scan = super::status::StatusScan::alert_kinds();
-        let mut n = AlertCounts::default();
-        for (id, b) in &self.colony.buildings {
-            for s in self.statuses_of(*id, b, &scan) {
-                match s.as_str() {
-                    "unstaffed" => n.unstaffed += 1,
-                    "unpowered" => n.unpowered += 1,
-                    "unreachable" => n.unreachable += 1,
-                    _ => {}
-                }
-            }
-        }
-        n
-    }
-
-    /// Alerts: unstaffed, unpowered, unreachable buildings and other statuses.
-    pub fn alerts(&self) -> Vec<AlertView> {
-        let mut out = Vec::new();
-        let scan = super::status::StatusScan::batch();
-        for (id, b) in &self.colony.buildings {
-            let mk = |kind: &str, workers: String, status: String| AlertView {
-                kind: kind.to_owned(),
-                id: *id,
-                name: b.prefab.clone(),
-                x: b.x,
-                y: b.y,
-                z: b.z,
-                workers,
-                status,
-            };
-            for s in self.statuses_of(*id, b, &scan) {
-                match s.as_str() {
-                    "unstaffed" => out.push(mk(
-                        "unstaffed",
-                        format!("{}/{}", b.workers.len(), b.desired_workers),
-                        String::new(),
-                    )),
-                    "unpowered" => out.push(mk("unpowered", String::new(), String::new())),
-                    "unreachable" => out.push(mk("unreachable", String::new(), String::new())),
-                    "paused" | "waiting for builders" | "waiting for materials" => {}
-                    _ => out.push(mk("status", String::new(), s.clone())),
-                }
-            }
-        }
-        out
+    /// The [`World::wellbeing`] totals alone (the hourly history's): the average wellbeing of
+    /// the beavers (not bots), how many are miserable (under 4) and how many have a critical
+    /// need unfavourable.
+    pub(crate) fn wellbeing_totals(&self) -> (f64, u32, u32) {
+        let faction = self.faction;
+        let beavers: Vec<_> = self.colony.beavers.values().filter(|b| !b.is_bot).collect();
+        let n = beavers.len();
+        let wb: Vec<f64> = beavers.iter().map(|b| b.wellbeing(faction)).collect();
+        (
+            if n == 0 {
+                0.0
+            } else {
+                round2(wb.iter().sum::<f64>() / n as f64)
+            },
+            wb.iter().filter(|w| **w < 4.0).count() as u32,
+            beavers.iter().filter(|b| b.any_critical(faction)).count() as u32,
+        )
     }
 
     /// Notifications, oldest first.

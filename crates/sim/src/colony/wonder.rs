@@ -48,8 +48,7 @@ impl World {
     pub(crate) fn launch_wonders(&mut self) {
         let ready: Vec<i32> = self
             .colony
-            .buildings
-            .iter()
+            .listed(super::lists::List::Wonders)
             .filter(|(_, b)| b.finished && !b.paused && !b.wonder_active && is_wonder(b.spec()))
             .filter(|(_, b)| launch_cost(b.spec()).iter().all(|(g, n)| b.has(g) >= *n))
             .map(|(id, _)| *id)
