@@ -39,10 +39,14 @@ fn large() -> &'static World {
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn colony_day(bencher: Bencher) {
-    let w = large();
+    time_a_day(bencher, large());
+}
+
+/// Times one game day of `w`. One tick runs outside the timing: the clone shares its tables
+/// with the fixture, and the first tick's copy of them is what a publish used to cost, not a
+/// game day.
+fn time_a_day(bencher: Bencher, w: &World) {
     bencher
-        // One tick outside the timing: the clone shares its tables with the fixture, and the
-        // first tick's copy of them is what a publish used to cost, not a game day.
         .with_inputs(|| {
             let mut w = w.clone();
             w.advance_ticks(1);
@@ -58,17 +62,10 @@ fn colony_day(bencher: Bencher) {
 /// grows with the colony on one map (1.0 is `colony_day`).
 #[divan::bench(args = [0.125, 0.25, 0.5], sample_count = 5, sample_size = 1)]
 fn colony_size_day(bencher: Bencher, share: f64) {
-    let w = fixtures::colony_of(&fixtures::ColonySize::scaled(share));
-    bencher
-        .with_inputs(|| {
-            let mut w = w.clone();
-            w.advance_ticks(1);
-            w
-        })
-        .bench_local_values(|mut w| {
-            w.advance_ticks(DAY);
-            w
-        });
+    time_a_day(
+        bencher,
+        &fixtures::colony_of(&fixtures::ColonySize::scaled(share)),
+    );
 }
 
 #[divan::bench(sample_count = 20)]

@@ -126,22 +126,13 @@ impl World {
     /// `unpowered`, `unreachable`): the same as counting [`World::alerts`] by kind, without the
     /// statuses that cannot give one.
     pub fn alert_counts(&self) -> AlertCounts {
-        let scan = StatusScan::alert_kinds();
         let mut n = AlertCounts::default();
-        let mut statuses = Vec::new();
-        // (The other buildings have no status.)
-        for (id, b) in self.colony.listed(List::MayHaveStatus) {
-            statuses.clear();
-            self.status_list(*id, b, &scan, &mut statuses);
-            for s in &statuses {
-                match s.as_ref() {
-                    "unstaffed" => n.unstaffed += 1,
-                    "unpowered" => n.unpowered += 1,
-                    "unreachable" => n.unreachable += 1,
-                    _ => {}
-                }
-            }
-        }
+        self.alerts_in(&StatusScan::alert_kinds(), |_, _, kind, _| match kind {
+            "unstaffed" => n.unstaffed += 1,
+            "unpowered" => n.unpowered += 1,
+            "unreachable" => n.unreachable += 1,
+            _ => {}
+        });
         n
     }
 
@@ -230,13 +221,17 @@ impl World {
     /// Calls `f(id, building, kind, status)` for every alert, in the order of
     /// [`World::alerts`]: kind `unstaffed`, `unpowered` or `unreachable` with an empty status,
     /// or `status` with the building's status.
-    pub(crate) fn each_alert(&self, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
-        let scan = StatusScan::batch();
+    pub(crate) fn each_alert(&self, f: impl FnMut(i32, &Building, &'static str, &str)) {
+        self.alerts_in(&StatusScan::batch(), f);
+    }
+
+    /// [`World::each_alert`] over the statuses `scan` gives.
+    fn alerts_in(&self, scan: &StatusScan, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
         let mut statuses = Vec::new();
         // (The other buildings have no status.)
         for (id, b) in self.colony.listed(List::MayHaveStatus) {
             statuses.clear();
-            self.status_list(*id, b, &scan, &mut statuses);
+            self.status_list(*id, b, scan, &mut statuses);
             for s in &statuses {
                 match s.as_ref() {
                     "unstaffed" => f(*id, b, "unstaffed", ""),
