@@ -38,53 +38,34 @@ const ROUTES: &[&str] = &[
     "/api/summary?format=json",
 ];
 
+/// Load benchmark of colonyd's headline reads (see the file's docs).
+#[derive(clap::Parser)]
 struct Opts {
+    /// The colonyd binary to start.
+    #[arg(long, default_value = "target/release/colonyd")]
     colonyd: PathBuf,
+    /// The save to load (default: the large fixture, written first).
+    #[arg(long)]
     save: Option<PathBuf>,
+    /// Game speed while measuring (0 paused .. 3).
+    #[arg(long, default_value_t = 0)]
     speed: u8,
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Connections of the route rows.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 16])]
     connections: Vec<usize>,
     /// Connections of the mixed-load rows (the burst of reads).
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 32])]
     mixed: Vec<usize>,
+    /// Every request with a distinct `cold=N` parameter (no answer from the cache).
+    #[arg(long)]
     cold: bool,
 }
 
 fn opts() -> Opts {
-    let mut o = Opts {
-        colonyd: PathBuf::from("target/release/colonyd"),
-        save: None,
-        speed: 0,
-        seconds: 2.0,
-        connections: vec![1, 16],
-        mixed: vec![1, 32],
-        cold: false,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
-        match a.as_str() {
-            "--colonyd" => o.colonyd = value().into(),
-            "--save" => o.save = Some(value().into()),
-            "--cold" => o.cold = true,
-            "--speed" => o.speed = value().parse().expect("--speed 0-3"),
-            "--seconds" => o.seconds = value().parse().expect("--seconds N"),
-            "--connections" => {
-                o.connections = value()
-                    .split(',')
-                    .map(|c| c.trim().parse().expect("--connections 1,16"))
-                    .collect()
-            }
-            "--mixed" => {
-                o.mixed = value()
-                    .split(',')
-                    .filter(|c| !c.trim().is_empty())
-                    .map(|c| c.trim().parse().expect("--mixed 1,32"))
-                    .collect()
-            }
-            other => panic!("unknown argument {other}"),
-        }
-    }
-    o
+    clap::Parser::parse()
 }
 
 /// Serves `body` as `application/json` to every request, over HTTP/1.1 keep-alive.

@@ -39,55 +39,46 @@ const ROUTES: &[&str] = &[
     "/api/summary?format=json",
 ];
 
+/// Memory benchmark of colonyd (see the file's docs).
+#[derive(clap::Parser)]
 struct Opts {
+    /// The colonyd binary to start.
+    #[arg(long, default_value = "target/release/colonyd")]
     colonyd: PathBuf,
+    /// The save to load (default: the large fixture, written first).
+    #[arg(long)]
     save: Option<PathBuf>,
+    /// Seconds of mixed reads per round.
+    #[arg(long, default_value_t = 20.0)]
     seconds: f64,
+    /// New/load cycles per round.
+    #[arg(long, default_value_t = 10)]
     cycles: usize,
+    /// Rounds of reads and cycles.
+    #[arg(long, default_value_t = 1)]
     rounds: usize,
+    /// Reading connections.
+    #[arg(long, default_value_t = 4)]
     connections: usize,
+    /// Every Nth read uncached (0: never).
+    #[arg(long, default_value_t = 3)]
     cold_every: u64,
+    /// Idle seconds before the last sample.
+    #[arg(long, default_value_t = 5.0)]
     idle: f64,
+    /// Game speed (0 paused .. 3).
+    #[arg(long, default_value_t = 0)]
     speed: u8,
+    /// Days of each timed `game/advance` (0: none).
+    #[arg(long, default_value_t = 0.0)]
     advance_days: f64,
+    /// How many timed advances.
+    #[arg(long, default_value_t = 3)]
     advance_repeats: usize,
 }
 
 fn opts() -> Opts {
-    let mut o = Opts {
-        colonyd: PathBuf::from("target/release/colonyd"),
-        save: None,
-        seconds: 20.0,
-        cycles: 10,
-        rounds: 1,
-        connections: 4,
-        cold_every: 3,
-        idle: 5.0,
-        speed: 0,
-        advance_days: 0.0,
-        advance_repeats: 3,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
-        match a.as_str() {
-            "--colonyd" => o.colonyd = value().into(),
-            "--save" => o.save = Some(value().into()),
-            "--seconds" => o.seconds = value().parse().expect("--seconds N"),
-            "--cycles" => o.cycles = value().parse().expect("--cycles N"),
-            "--rounds" => o.rounds = value().parse().expect("--rounds N"),
-            "--connections" => o.connections = value().parse().expect("--connections N"),
-            "--cold-every" => o.cold_every = value().parse().expect("--cold-every N (0: never)"),
-            "--idle" => o.idle = value().parse().expect("--idle SECONDS"),
-            "--speed" => o.speed = value().parse().expect("--speed 0-3"),
-            "--advance-days" => o.advance_days = value().parse().expect("--advance-days D"),
-            "--advance-repeats" => {
-                o.advance_repeats = value().parse().expect("--advance-repeats N")
-            }
-            other => panic!("unknown argument {other}"),
-        }
-    }
-    o
+    clap::Parser::parse()
 }
 
 /// `VmRSS` and `VmHWM` of `pid` in MB (MiB).

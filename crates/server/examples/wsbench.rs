@@ -47,67 +47,53 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 /// Writes made before the counted ones (connections and caches warm up).
 const WARMUP: usize = 10;
 
+/// WebSocket fan-out and write benchmark of colonyd (see the file's docs).
+#[derive(clap::Parser)]
 struct Opts {
+    /// The colonyd binary to start.
+    #[arg(long, default_value = "target/release/colonyd")]
     colonyd: PathBuf,
+    /// The save to load (default: the fixture, written first).
+    #[arg(long)]
     save: Option<PathBuf>,
+    /// The fixture written when no save is given (`small` or `large`).
+    #[arg(long, default_value = "small")]
     fixture: String,
+    /// WebSocket clients of the fan-out.
+    #[arg(long, default_value_t = 200)]
     clients: usize,
+    /// Timed events of the fan-out.
+    #[arg(long, default_value_t = 200)]
     events: usize,
+    /// Seconds per write measurement.
+    #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Connections of the write rows.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 16])]
     connections: Vec<usize>,
+    /// Connections reading the full building list beside the writes.
+    #[arg(long, default_value_t = 4)]
     readers: usize,
+    /// Game speed (0 paused .. 3).
+    #[arg(long, default_value_t = 0)]
     speed: u8,
-    speed_pair: (u8, u8),
+    /// The two speeds the speed writes alternate between (distinct).
+    #[arg(long, value_delimiter = ',', default_values_t = [2, 3])]
+    speed_pair: Vec<u8>,
+    /// Run one phase only: fanout, writes or longreads.
+    #[arg(long)]
     only: Option<String>,
+    /// The bench's own worker threads (default: the cores).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(2, |n| n.get()))]
     threads: usize,
 }
 
 fn opts() -> Opts {
-    let mut o = Opts {
-        colonyd: PathBuf::from("target/release/colonyd"),
-        save: None,
-        fixture: "small".into(),
-        clients: 200,
-        events: 200,
-        seconds: 2.0,
-        connections: vec![1, 16],
-        readers: 4,
-        speed: 0,
-        speed_pair: (2, 3),
-        only: None,
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
-        match a.as_str() {
-            "--colonyd" => o.colonyd = value().into(),
-            "--save" => o.save = Some(value().into()),
-            "--fixture" => o.fixture = value(),
-            "--clients" => o.clients = value().parse().expect("--clients N"),
-            "--events" => o.events = value().parse().expect("--events N"),
-            "--seconds" => o.seconds = value().parse().expect("--seconds N"),
-            "--readers" => o.readers = value().parse().expect("--readers N"),
-            "--speed" => o.speed = value().parse().expect("--speed 0-3"),
-            "--threads" => o.threads = value().parse().expect("--threads N"),
-            "--only" => o.only = Some(value()),
-            "--connections" => {
-                o.connections = value()
-                    .split(',')
-                    .map(|c| c.trim().parse().expect("--connections 1,16"))
-                    .collect()
-            }
-            "--speed-pair" => {
-                let v: Vec<u8> = value()
-                    .split(',')
-                    .map(|c| c.trim().parse().expect("--speed-pair A,B"))
-                    .collect();
-                assert!(v.len() == 2 && v[0] != v[1], "--speed-pair A,B (distinct)");
-                o.speed_pair = (v[0], v[1]);
-            }
-            other => panic!("unknown argument {other}"),
-        }
-    }
+    let o: Opts = clap::Parser::parse();
+    assert!(
+        o.speed_pair.len() == 2 && o.speed_pair[0] != o.speed_pair[1],
+        "--speed-pair A,B (distinct)"
+    );
     o
 }
 
@@ -591,7 +577,7 @@ async fn client_post_json(http: &reqwest::Client, url: &str, body: Value) -> Val
 /// Writes: throughput at each connection count, read-your-writes, writes behind long reads.
 async fn writes(c: &Colonyd, http: &reqwest::Client, o: &Opts, pausable: &[i64]) {
     let base = c.base();
-    let (a, b) = o.speed_pair;
+    let (a, b) = (o.speed_pair[0], o.speed_pair[1]);
     println!(
         "## Writes ({} pausable buildings; speed sets alternate {a} and {b}, so the game runs during them)\n",
         pausable.len()
