@@ -191,6 +191,7 @@ pub fn spawn(
         hub,
         autosave,
         unsent: Vec::new(),
+        autosave_due: false,
     };
     std::thread::Builder::new()
         .name("game-host".into())
@@ -217,6 +218,9 @@ struct Host {
     /// The events of this frame's changes, one burst per change, broadcast once the snapshot
     /// holding the changes is published (a client that reads on an event sees its cause).
     unsent: Vec<Vec<sim::Event>>,
+    /// A change reached a new day on which an autosave is due: the world is saved at the next
+    /// publish, after the events (the `autosave` event follows the events of its day).
+    autosave_due: bool,
 }
 
 impl Host {
@@ -259,6 +263,7 @@ impl Host {
                         self.world = (**self.snapshot.load()).clone();
                         delivers.clear();
                         self.unsent.clear();
+                        self.autosave_due = false;
                     }
                 }
                 self.after_change(day_before);
@@ -292,6 +297,7 @@ impl Host {
                         );
                         self.world = (**self.snapshot.load()).clone();
                         self.unsent.clear();
+                        self.autosave_due = false;
                         let _ = self.world.set_speed(0);
                         debt = 0.0;
                         self.publish();
@@ -302,7 +308,7 @@ impl Host {
                 }
             }
             // 4. Publish, broadcast, then answer the writers.
-            if !delivers.is_empty() || speed > 0 || !self.unsent.is_empty() {
+            if !delivers.is_empty() || speed > 0 || !self.unsent.is_empty() || self.autosave_due {
                 self.publish();
             }
             for d in delivers {
@@ -324,7 +330,7 @@ impl Host {
         Duration::from_secs_f64(((1.0 - debt) * per_tick).clamp(0.0, IDLE_WAIT.as_secs_f64()))
     }
 
-    /// Keeps the events of a change for the next publish and autosaves at a new day when due.
+    /// Keeps the events of a change for the next publish, and notes an autosave due at a new day.
     fn after_change(&mut self, day_before: u32) {
         let events = self.world.take_events();
         for ev in &events {
@@ -336,7 +342,7 @@ impl Host {
         let day = self.world.time().day_number;
         let every = self.settings.get().autosave_days;
         if day != day_before && every > 0 && day.is_multiple_of(every) {
-            self.autosave.save(&self.world);
+            self.autosave_due = true;
         }
     }
 
@@ -361,6 +367,9 @@ impl Host {
         for events in self.unsent.drain(..) {
             self.hub
                 .broadcast_events(events.into_iter().map(|ev| (ev.name, ev.day, ev.data)));
+        }
+        if std::mem::take(&mut self.autosave_due) {
+            self.autosave.save(&self.world);
         }
     }
 }
