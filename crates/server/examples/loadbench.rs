@@ -25,7 +25,6 @@ use axum::body::Bytes;
 use common::{Colonyd, pct, save_or_fixture};
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The routes of issue 17's table, and a page of the full building list (paging before views).
@@ -41,12 +40,8 @@ const ROUTES: &[&str] = &[
 /// Load benchmark of colonyd's headline reads (see the file's docs).
 #[derive(clap::Parser)]
 struct Opts {
-    /// The colonyd binary to start.
-    #[arg(long, default_value = "target/release/colonyd")]
-    colonyd: PathBuf,
-    /// The save to load (default: the large fixture, written first).
-    #[arg(long)]
-    save: Option<PathBuf>,
+    #[command(flatten)]
+    target: common::Target,
     /// Game speed while measuring (0 paused .. 3).
     #[arg(long, default_value_t = 0)]
     speed: u8,
@@ -105,10 +100,7 @@ async fn measure(url: &str, conns: usize, secs: f64, cold: bool) -> Vec<Duration
     for _ in 0..conns {
         let url = url.to_owned();
         tasks.push(tokio::spawn(async move {
-            let client = reqwest::Client::builder()
-                .pool_max_idle_per_host(1)
-                .build()
-                .expect("a client");
+            let client = common::keep_alive_client();
             let mut out = Vec::new();
             while Instant::now() < deadline || out.len() < 3 {
                 let url = if cold {
@@ -153,10 +145,7 @@ async fn mixed(base: &str, conns: usize, secs: f64, cold: bool) -> (Vec<Duration
     for _ in 0..conns {
         let base = base.to_owned();
         tasks.push(tokio::spawn(async move {
-            let client = reqwest::Client::builder()
-                .pool_max_idle_per_host(1)
-                .build()
-                .expect("a client");
+            let client = common::keep_alive_client();
             let (mut reads, mut bursts) = (Vec::new(), Vec::new());
             while Instant::now() < deadline || bursts.len() < 3 {
                 let b = Instant::now();
@@ -214,8 +203,13 @@ async fn writes(url: &str, n: usize, body: impl Fn(usize) -> serde_json::Value) 
 async fn main() {
     let o = opts();
     let dir = tempfile::tempdir().expect("a temp folder");
-    let save = save_or_fixture(&o.colonyd, o.save.as_deref(), "large", dir.path());
-    let colonyd = Colonyd::start(&o.colonyd, dir.path(), &save).await;
+    let save = save_or_fixture(
+        &o.target.colonyd,
+        o.target.save.as_deref(),
+        "large",
+        dir.path(),
+    );
+    let colonyd = Colonyd::start(&o.target.colonyd, dir.path(), &save).await;
     let base = colonyd.base();
     let client = reqwest::Client::new();
     client

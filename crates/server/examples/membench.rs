@@ -25,7 +25,6 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -42,12 +41,8 @@ const ROUTES: &[&str] = &[
 /// Memory benchmark of colonyd (see the file's docs).
 #[derive(clap::Parser)]
 struct Opts {
-    /// The colonyd binary to start.
-    #[arg(long, default_value = "target/release/colonyd")]
-    colonyd: PathBuf,
-    /// The save to load (default: the large fixture, written first).
-    #[arg(long)]
-    save: Option<PathBuf>,
+    #[command(flatten)]
+    target: common::Target,
     /// Seconds of mixed reads per round.
     #[arg(long, default_value_t = 20.0)]
     seconds: f64,
@@ -124,10 +119,7 @@ struct Counts {
 /// One reader: the table's routes round-robin over one keep-alive connection until `stop`.
 async fn reader(base: String, n: usize, every: u64, stop: Arc<AtomicBool>, counts: Arc<Counts>) {
     static COLD: AtomicU64 = AtomicU64::new(0);
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(1)
-        .build()
-        .expect("a client");
+    let client = common::keep_alive_client();
     let mut i = n;
     while !stop.load(Ordering::Relaxed) {
         let route = ROUTES[i % ROUTES.len()];
@@ -217,13 +209,13 @@ async fn main() {
     let saves = dir.path().join("saves");
     std::fs::create_dir_all(&saves).expect("the saves folder");
     let save = saves.join("large.colony.json");
-    match &o.save {
+    match &o.target.save {
         Some(s) => {
             std::fs::copy(s, &save).expect("copy the save");
         }
-        None => common::write_fixture(&o.colonyd, "large", &save),
+        None => common::write_fixture(&o.target.colonyd, "large", &save),
     }
-    let server = common::Colonyd::start(&o.colonyd, dir.path(), &save).await;
+    let server = common::Colonyd::start(&o.target.colonyd, dir.path(), &save).await;
     let base = server.base();
     let pid = server.pid();
     let client = reqwest::Client::new();

@@ -36,7 +36,6 @@ mod common;
 use common::{Colonyd, pct, save_or_fixture};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -50,12 +49,8 @@ const WARMUP: usize = 10;
 /// WebSocket fan-out and write benchmark of colonyd (see the file's docs).
 #[derive(clap::Parser)]
 struct Opts {
-    /// The colonyd binary to start.
-    #[arg(long, default_value = "target/release/colonyd")]
-    colonyd: PathBuf,
-    /// The save to load (default: the fixture, written first).
-    #[arg(long)]
-    save: Option<PathBuf>,
+    #[command(flatten)]
+    target: common::Target,
     /// The fixture written when no save is given (`small` or `large`).
     #[arg(long, default_value = "small")]
     fixture: String,
@@ -109,8 +104,13 @@ fn main() {
 
 async fn run(o: Opts) {
     let dir = tempfile::tempdir().expect("a temp folder");
-    let save = save_or_fixture(&o.colonyd, o.save.as_deref(), &o.fixture, dir.path());
-    let c = Colonyd::start(&o.colonyd, dir.path(), &save).await;
+    let save = save_or_fixture(
+        &o.target.colonyd,
+        o.target.save.as_deref(),
+        &o.fixture,
+        dir.path(),
+    );
+    let c = Colonyd::start(&o.target.colonyd, dir.path(), &save).await;
     let http = reqwest::Client::new();
     post(
         &http,
@@ -340,29 +340,29 @@ async fn fanout(c: &Colonyd, http: &reqwest::Client, o: &Opts) {
     );
     println!("| measure | p50 | p99 | max |");
     println!("|---|---|---|---|");
-    println!(
-        "| write sent -> client got the event (every client x event) | {:.2} ms | {:.2} ms | {:.2} ms |",
-        pct(&from_send, 0.5),
-        pct(&from_send, 0.99),
-        pct(&from_send, 1.0)
+    let row = |what: String, [p50, p99, max]: [f64; 3]| {
+        println!("| {what} | {p50:.2} ms | {p99:.2} ms | {max:.2} ms |");
+    };
+    let ms = |v: &[Duration]| [pct(v, 0.5), pct(v, 0.99), pct(v, 1.0)];
+    row(
+        "write sent -> client got the event (every client x event)".into(),
+        ms(&from_send),
     );
-    println!(
-        "| write reply -> client got the event | {:.2} ms | {:.2} ms | {:.2} ms |",
-        q(&from_reply, 0.5),
-        q(&from_reply, 0.99),
-        q(&from_reply, 1.0)
+    row(
+        "write reply -> client got the event".into(),
+        [
+            q(&from_reply, 0.5),
+            q(&from_reply, 0.99),
+            q(&from_reply, 1.0),
+        ],
     );
-    println!(
-        "| write sent -> the first client got it (per event) | {:.2} ms | {:.2} ms | {:.2} ms |",
-        pct(&first, 0.5),
-        pct(&first, 0.99),
-        pct(&first, 1.0)
+    row(
+        "write sent -> the first client got it (per event)".into(),
+        ms(&first),
     );
-    println!(
-        "| write sent -> the last of {n} clients got it (per event) | {:.2} ms | {:.2} ms | {:.2} ms |",
-        pct(&last, 0.5),
-        pct(&last, 0.99),
-        pct(&last, 1.0)
+    row(
+        format!("write sent -> the last of {n} clients got it (per event)"),
+        ms(&last),
     );
     println!(
         "\nBenchmark receive loops: {frames} frames, {:.2} µs per frame on average, {:.1} µs at most. CPU during the {} writes ({:.0} ms wall): colonyd {cpu_server:.0} ms, benchmark {cpu_bench:.0} ms.\n",
@@ -428,10 +428,7 @@ async fn hammer(
     for &w in per_conn {
         let base = base.to_owned();
         tasks.push(tokio::spawn(async move {
-            let client = reqwest::Client::builder()
-                .pool_max_idle_per_host(1)
-                .build()
-                .expect("a client");
+            let client = common::keep_alive_client();
             let (mut lat, mut bad) = (Vec::new(), 0);
             let mut i = 0;
             while Instant::now() < deadline {
@@ -464,10 +461,7 @@ async fn hammer(
 /// Fetches `path&cold=N` (a fresh N each time) back to back until `stop`; the latencies.
 async fn reader(base: String, path: &'static str, stop: watch::Receiver<bool>) -> Vec<Duration> {
     static COLD: AtomicU64 = AtomicU64::new(0);
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(1)
-        .build()
-        .expect("a client");
+    let client = common::keep_alive_client();
     let mut out = Vec::new();
     while !*stop.borrow() {
         let n = COLD.fetch_add(1, Ordering::Relaxed);

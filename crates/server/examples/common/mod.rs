@@ -1,4 +1,5 @@
-//! What the benchmark examples share (`loadbench`, `wsbench`; included with `#[path]`): writing
+//! What the benchmark examples share (`loadbench`, `wsbench`, `membench`; included with
+//! `#[path]`): their target options, a keep-alive client, writing
 //! a benchmark colony's save with `colonyd --fixture`, starting a release colonyd on a save on
 //! free loopback ports and waiting until it answers, and percentiles.
 
@@ -7,6 +8,25 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// The colonyd a benchmark starts and the save it loads (every benchmark's first options).
+#[derive(clap::Args)]
+pub struct Target {
+    /// The colonyd binary to start.
+    #[arg(long, default_value = "target/release/colonyd")]
+    pub colonyd: PathBuf,
+    /// The save to load (default: the benchmark's fixture, written first).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+/// A client that keeps one connection open (a benchmark connection).
+pub fn keep_alive_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(1)
+        .build()
+        .expect("a client")
+}
 
 /// A free loopback port (bound, then released).
 pub fn free_port() -> u16 {

@@ -123,52 +123,41 @@ impl ListQuery {
         items: impl IntoIterator<Item = T>,
         keep: impl Fn(&T) -> (&str, i64, i64),
     ) -> Page<T> {
-        let kept: Vec<T> = items
-            .into_iter()
-            .filter(|it| {
-                let (name, x, y) = keep(it);
-                self.keeps(name, x, y)
-            })
-            .collect();
-        let total = kept.len();
-        if self.limit == 0 {
-            return Page::All(kept.into_iter().skip(self.offset).collect());
-        }
-        let items = kept
-            .into_iter()
-            .skip(self.offset)
-            .take(self.limit)
-            .collect();
-        Page::Paged {
-            total,
-            offset: self.offset,
-            limit: self.limit,
-            items,
-        }
+        let (total, items) = self.pick(items, keep);
+        Page::of(self, total, items)
     }
-}
 
-impl ListQuery {
     /// Filters the keys of an entity list, then pages them: the filtered count and the ids of
     /// the page, so that only the page's views are built.
     pub fn select<'a>(&self, keys: impl IntoIterator<Item = ListKey<'a>>) -> (usize, Vec<i32>) {
-        let mut total = 0;
-        let mut ids = Vec::new();
+        let (total, page) = self.pick(keys, |k| (k.name, k.x.into(), k.y.into()));
+        (total, page.into_iter().map(|k| k.id).collect())
+    }
+
+    /// The items `keep` lets through (by name and position), counted, and those of the page.
+    fn pick<T>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        keep: impl Fn(&T) -> (&str, i64, i64),
+    ) -> (usize, Vec<T>) {
         let take = if self.limit == 0 {
             usize::MAX
         } else {
             self.limit
         };
-        for k in keys {
-            if !self.keeps(k.name, k.x.into(), k.y.into()) {
+        let mut total = 0;
+        let mut page = Vec::new();
+        for it in items {
+            let (name, x, y) = keep(&it);
+            if !self.keeps(name, x, y) {
                 continue;
             }
-            if total >= self.offset && ids.len() < take {
-                ids.push(k.id);
+            if total >= self.offset && page.len() < take {
+                page.push(it);
             }
             total += 1;
         }
-        (total, ids)
+        (total, page)
     }
 }
 
@@ -206,30 +195,6 @@ impl<T> Page<T> {
             limit: list.limit,
             items,
         }
-    }
-
-    /// The same page with its rows made over (filtering and paging happen on the read models;
-    /// the output shape is made for the kept rows only).
-    pub fn map_items<U>(self, f: impl FnOnce(Vec<T>) -> Vec<U>) -> Page<U> {
-        match self {
-            Page::All(items) => Page::All(f(items)),
-            Page::Paged {
-                total,
-                offset,
-                limit,
-                items,
-            } => Page::Paged {
-                total,
-                offset,
-                limit,
-                items: f(items),
-            },
-        }
-    }
-
-    /// The same page with each row made over.
-    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
-        self.map_items(|items| items.into_iter().map(f).collect())
     }
 }
 

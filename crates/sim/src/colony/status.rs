@@ -39,6 +39,13 @@ pub(crate) struct StatusScan {
     stored: RefCell<BTreeMap<(i32, String), bool>>,
 }
 
+/// The plants a producer's workers wait for; the index of their [`PlantGrid`] in a batch.
+#[derive(Clone, Copy)]
+enum Ready {
+    Trees = 0,
+    Bushes = 1,
+}
+
 /// Side of the square cells [`PlantGrid`] sorts plants into (tiles).
 const CELL: u32 = 16;
 
@@ -399,18 +406,11 @@ impl World {
         counts.get(&district).copied().unwrap_or(0)
     }
 
-    /// Whether a plant `ok` accepts (`which`: 0 [`cuttable`] trees, 1 [`gatherable`] bushes)
-    /// stands within `range` (ground Manhattan distance) of `door`. In a batch, the accepted
-    /// plants (those on their own tile) are sorted into map cells once and the cells the range
-    /// overlaps are searched: the same plants the tile search finds.
-    fn plant_in_range(
-        &self,
-        door: [u32; 3],
-        range: u32,
-        scan: &StatusScan,
-        which: usize,
-        ok: fn(&World, &Plant) -> bool,
-    ) -> bool {
+    /// Whether a `ready` plant ([`cuttable`] trees or [`gatherable`] bushes) stands within
+    /// `range` (ground Manhattan distance) of `door`. In a batch, the ready plants (those on
+    /// their own tile) are sorted into map cells once and the cells the range overlaps are
+    /// searched: the same plants the tile search finds.
+    fn plant_in_range(&self, door: [u32; 3], range: u32, scan: &StatusScan, ready: Ready) -> bool {
         if scan.batch {
             let grids = scan.plants.get_or_init(|| {
                 let (w, h) = (self.map.width(), self.map.height());
@@ -418,13 +418,18 @@ impl World {
                 for (id, p) in self.land.plants.iter() {
                     let (tree, bush) = (cuttable(self, p), gatherable(self, p));
                     if (tree || bush) && self.land.occupant[self.land.idx(p.x, p.y)] == Some(*id) {
-                        grids[usize::from(!tree)].add([p.x, p.y]);
+                        let ready = if tree { Ready::Trees } else { Ready::Bushes };
+                        grids[ready as usize].add([p.x, p.y]);
                     }
                 }
                 grids
             });
-            return grids[which].any_within(door, range);
+            return grids[ready as usize].any_within(door, range);
         }
+        let ok = match ready {
+            Ready::Trees => cuttable,
+            Ready::Bushes => gatherable,
+        };
         self.nearest_plant(door, range, &BTreeSet::new(), ok)
             .is_some()
     }
@@ -470,10 +475,10 @@ impl World {
             return;
         };
         match kind {
-            Kind::Lumberjack if !self.plant_in_range(door, range, scan, 0, cuttable) => {
+            Kind::Lumberjack if !self.plant_in_range(door, range, scan, Ready::Trees) => {
                 out.push("no trees marked in range".into());
             }
-            Kind::Gatherer if !self.plant_in_range(door, range, scan, 1, gatherable) => {
+            Kind::Gatherer if !self.plant_in_range(door, range, scan, Ready::Bushes) => {
                 out.push("no bushes ready in range".into());
             }
             _ => {}
