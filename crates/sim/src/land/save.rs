@@ -306,6 +306,7 @@ impl LandSave {
             soil: Soil {
                 moisture: self.moisture,
                 contamination: self.contamination,
+                last: None,
             },
             plants,
             ruins,

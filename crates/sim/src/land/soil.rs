@@ -23,12 +23,31 @@ use super::water::Water;
 pub(crate) type Tenths = u8;
 
 /// Soil state per tile.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Soil {
     /// Moisture in tenths; 0 on water tiles and dry land.
     pub moisture: Vec<Tenths>,
     /// Hours the tile stays contaminated; 0 means clean.
     pub contamination: Vec<u8>,
+    /// What the last moisture spread was computed from (derived, not saved; `None` after a load).
+    pub last: Option<Box<SpreadInputs>>,
+}
+
+impl PartialEq for Soil {
+    /// The soil's state; `last` is derived from the water.
+    fn eq(&self, other: &Soil) -> bool {
+        self.moisture == other.moisture && self.contamination == other.contamination
+    }
+}
+
+/// The inputs of a moisture spread, per tile. A tile's moisture depends only on the inputs within
+/// `Model::reach` tiles of it, so an hour that changes a few tiles recomputes only around them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SpreadInputs {
+    wet: Vec<bool>,
+    level: Vec<u8>,
+    /// A water tile's emission when it irrigates (a moisture seed), else 0.
+    seed: Vec<u16>,
 }
 
 /// Counts of soil flags that changed in one recompute.
@@ -50,6 +69,15 @@ struct Model {
     max_irrigation_share: f32,
     contaminating_share: f32,
     decontamination_hours: u8,
+}
+
+impl Model {
+    /// The farthest (in tiles, along each axis) a seed's moisture can reach: its greatest
+    /// emission over the cheaper step.
+    fn reach(&self) -> usize {
+        let top = (self.emit * self.max_sat * 10.0).round() as usize;
+        top / usize::from(self.orth.min(self.diag).max(1)) + 1
+    }
 }
 
 impl Model {
@@ -86,6 +114,7 @@ impl Soil {
         Soil {
             moisture: vec![0; n],
             contamination: vec![0; n],
+            last: None,
         }
     }
 
@@ -104,7 +133,7 @@ impl Soil {
         let (w, h) = (water.width as usize, water.height as usize);
         let n = w * h;
         // Water tiles and their levels.
-        let wet: Vec<bool> = water.depth.iter().map(|d| *d >= m.min_depth).collect();
+        let wet: Vec<bool> = water.depth[..n].iter().map(|d| *d >= m.min_depth).collect();
         // A land tile's level is its terrain; a water tile's its water surface.
         let mut level: Vec<u8> = terrain[..n].to_vec();
         for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
@@ -121,6 +150,13 @@ impl Soil {
             }
         }
         let r = m.window / 2;
+        // Emission by the count of water tiles around (the same for every tile).
+        let by_count: Vec<u16> = (0..(m.window * m.window) as u32)
+            .map(|count| {
+                let sat = (m.per_wet * f64::from(count)).min(m.max_sat);
+                (m.emit * sat * 10.0).round() as u16
+            })
+            .collect();
         let emission = |i: usize| -> u16 {
             let (x, y) = (i % w, i / w);
             let (x0, y0) = (x.saturating_sub(r), y.saturating_sub(r));
@@ -129,8 +165,7 @@ impl Soil {
                 - sat_table[y0 * (w + 1) + x1]
                 - sat_table[y1 * (w + 1) + x0]
                 - 1;
-            let sat = (m.per_wet * f64::from(count)).min(m.max_sat);
-            (m.emit * sat * 10.0).round() as u16
+            by_count[count as usize]
         };
         let mut moist_seeds = Vec::new();
         let mut bad_seeds = Vec::new();
@@ -144,17 +179,21 @@ impl Soil {
                 bad_seeds.push((i, e));
             }
         }
-        let moisture = spread(&m, w, h, &wet, &level, &moist_seeds);
-        for (dst, v) in self.moisture.iter_mut().zip(&moisture) {
-            *dst = (*v).min(255) as u8;
+        let mut seed = vec![0u16; n];
+        for &(i, e) in &moist_seeds {
+            seed[i] = e;
         }
+        let now = SpreadInputs { wet, level, seed };
+        self.spread_moisture(&m, w, h, &now, &moist_seeds);
+        let SpreadInputs { wet, level, .. } = &**self.last.insert(Box::new(now));
         let reached = if bad_seeds.is_empty() {
             None
         } else {
-            Some(spread(&m, w, h, &wet, &level, &bad_seeds))
+            Some(spread(&m, w, h, wet, level, &bad_seeds))
         };
         let mut change = SoilChange::default();
-        if reached.is_none() && self.contamination.iter().all(|c| *c == 0) {
+        // (`max` rather than `all`: a pass without an early exit, which vectorizes.)
+        if reached.is_none() && self.contamination.iter().max().is_none_or(|c| *c == 0) {
             // Nothing contaminated and nothing reached: nothing changes.
             return change;
         }
@@ -175,6 +214,144 @@ impl Soil {
         }
         change
     }
+
+    /// Sets the moisture from `now`'s inputs: around the tiles whose inputs changed since the
+    /// last spread when there is one, else everywhere.
+    ///
+    /// A tile's moisture depends only on the inputs within `Model::reach` of it, so only the
+    /// tiles that near a change can take a new value (an area). Outside an area every value
+    /// stands, and any path into the area enters through the ring of tiles around it: the area
+    /// is spread afresh from its own seeds and from that ring, each ring tile seeded with its
+    /// standing moisture (or, on water, its emission).
+    fn spread_moisture(
+        &mut self,
+        m: &Model,
+        w: usize,
+        h: usize,
+        now: &SpreadInputs,
+        seeds: &[(usize, u16)],
+    ) {
+        let last = self.last.as_deref().filter(|l| l.wet.len() == w * h);
+        let areas = last.map_or_else(Vec::new, |l| changed_areas(l, now, w, h, m.reach()));
+        let local_tiles: usize = areas.iter().map(|a| a.grown(1, w, h).tiles()).sum();
+        if last.is_none() || local_tiles >= w * h / 2 {
+            let moisture = spread(m, w, h, &now.wet, &now.level, seeds);
+            for (dst, v) in self.moisture.iter_mut().zip(&moisture) {
+                *dst = (*v).min(255) as u8;
+            }
+            return;
+        }
+        for area in areas {
+            let win = area.grown(1, w, h);
+            let (ww, wh) = (win.x1 - win.x0, win.y1 - win.y0);
+            let mut wet = Vec::with_capacity(ww * wh);
+            let mut level = Vec::with_capacity(ww * wh);
+            let mut local_seeds = Vec::new();
+            for y in win.y0..win.y1 {
+                let r = y * w + win.x0..y * w + win.x1;
+                wet.extend_from_slice(&now.wet[r.clone()]);
+                level.extend_from_slice(&now.level[r]);
+                for x in win.x0..win.x1 {
+                    let i = y * w + x;
+                    let ring = !area.holds(x, y);
+                    let v = match now.seed[i] {
+                        0 if ring => u16::from(self.moisture[i]),
+                        e => e,
+                    };
+                    if v > 0 {
+                        local_seeds.push(((y - win.y0) * ww + x - win.x0, v));
+                    }
+                }
+            }
+            let local = spread(m, ww, wh, &wet, &level, &local_seeds);
+            for y in area.y0..area.y1 {
+                for x in area.x0..area.x1 {
+                    let v = local[(y - win.y0) * ww + x - win.x0];
+                    self.moisture[y * w + x] = v.min(255) as u8;
+                }
+            }
+        }
+    }
+}
+
+/// A rectangle of tiles, `[x0, x1) x [y0, y1)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Area {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Area {
+    /// The area grown by `by` tiles on every side, within the map.
+    fn grown(self, by: usize, w: usize, h: usize) -> Area {
+        Area {
+            x0: self.x0.saturating_sub(by),
+            y0: self.y0.saturating_sub(by),
+            x1: (self.x1 + by).min(w),
+            y1: (self.y1 + by).min(h),
+        }
+    }
+
+    fn holds(&self, x: usize, y: usize) -> bool {
+        (self.x0..self.x1).contains(&x) && (self.y0..self.y1).contains(&y)
+    }
+
+    fn tiles(&self) -> usize {
+        (self.x1 - self.x0) * (self.y1 - self.y0)
+    }
+
+    fn overlaps(&self, o: &Area) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    fn union(self, o: Area) -> Area {
+        Area {
+            x0: self.x0.min(o.x0),
+            y0: self.y0.min(o.y0),
+            x1: self.x1.max(o.x1),
+            y1: self.y1.max(o.y1),
+        }
+    }
+}
+
+/// The areas whose moisture the change from `last` to `now` can alter: the tiles within `reach`
+/// of a tile whose inputs differ, as rectangles merged until none lies within a tile of another
+/// (so no area's ring reaches into another area).
+fn changed_areas(
+    last: &SpreadInputs,
+    now: &SpreadInputs,
+    w: usize,
+    h: usize,
+    reach: usize,
+) -> Vec<Area> {
+    let mut areas: Vec<Area> = Vec::new();
+    // Rows are compared whole first: most are unchanged.
+    let same = |r: std::ops::Range<usize>| {
+        last.wet[r.clone()] == now.wet[r.clone()]
+            && last.level[r.clone()] == now.level[r.clone()]
+            && last.seed[r.clone()] == now.seed[r]
+    };
+    let changed = (0..h)
+        .filter(|y| !same(y * w..(y + 1) * w))
+        .flat_map(|y| (y * w..(y + 1) * w).filter(|i| !same(*i..*i + 1)));
+    for i in changed {
+        let (x, y) = (i % w, i / w);
+        let mut a = Area {
+            x0: x,
+            y0: y,
+            x1: x + 1,
+            y1: y + 1,
+        }
+        .grown(reach, w, h);
+        // Merge with every area it overlaps, until none is left to merge.
+        while let Some(k) = areas.iter().position(|b| b.overlaps(&a.grown(1, w, h))) {
+            a = a.union(areas.swap_remove(k));
+        }
+        areas.push(a);
+    }
+    areas
 }
 
 /// Best-first spread over land from seeds (tile, value in tenths), exact via a bucket queue.
@@ -306,6 +483,53 @@ mod tests {
         water.depth.fill(0.0);
         soil.recompute(&terrain, &water);
         assert!(soil.moisture.iter().all(|m| *m == 0));
+    }
+
+    #[test]
+    fn recomputing_around_changes_gives_the_moisture_of_a_full_spread() {
+        // Rolling terrain, a lake and scattered ponds; then hours in which a few water tiles
+        // come and go and surfaces rise and fall, near each other or far apart.
+        let (w, h) = (90usize, 70usize);
+        let terrain: Vec<u8> = (0..w * h)
+            .map(|i| (4 + (i % w) / 23 + (i / w) / 31 + (i * 7 % 13 == 0) as usize) as u8)
+            .collect();
+        let mut water = Water::new(w as u32, h as u32, &[]);
+        for y in 0..h {
+            for x in 0..12 {
+                water.depth[y * w + x] = 1.2;
+            }
+        }
+        let mut soil = Soil::new(w * h);
+        soil.recompute(&terrain, &water);
+        let mut state = 12345u64;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        let reach = Model::from_rules().reach();
+        let mut locals = 0;
+        for hour in 0..60 {
+            for _ in 0..1 + hour % 7 {
+                let i = next(w * h);
+                water.depth[i] = match next(4) {
+                    0 => 0.0,
+                    1 => 0.06,
+                    2 => 0.9,
+                    _ => water.depth[i] + 1.0,
+                };
+            }
+            let last = soil.last.clone();
+            soil.recompute(&terrain, &water);
+            let mut fresh = Soil::new(w * h);
+            fresh.recompute(&terrain, &water);
+            assert_eq!(soil.moisture, fresh.moisture, "hour {hour}");
+            let areas = changed_areas(&last.unwrap(), soil.last.as_ref().unwrap(), w, h, reach);
+            let tiles: usize = areas.iter().map(|a| a.grown(1, w, h).tiles()).sum();
+            locals += usize::from(!areas.is_empty() && tiles < w * h / 2);
+        }
+        assert!(locals > 30, "only {locals} hours recomputed locally");
     }
 
     #[test]

@@ -278,6 +278,16 @@ impl Water {
             }
             self.ext[y] = e;
         }
+        // Clean water: no badwater in any tile the step visits and none from the sources. Every
+        // badwater share is then +0, every badwater change a sum of zeros that leaves +0 where
+        // it is added, so the badwater passes are skipped (the same bits, without the work).
+        let clean = !matches!(mode, SourceMode::Badtide(_))
+            && self.ext.iter().enumerate().all(|(y, &(lo, hi))| {
+                lo >= hi
+                    || self.bad[y * w + lo..y * w + hi]
+                        .iter()
+                        .all(|b| b.to_bits() == 0)
+            });
         // 1. Surfaces, the outflow accumulators and the badwater shares (depth and badwater stay
         // as they are until the move).
         for y in 0..h {
@@ -298,14 +308,18 @@ impl Water {
                 &mut sh[..n],
             );
             for j in 0..n {
-                let d = dep[j];
-                sur[j] = f32::from(t[j]).max(bar[j]) + d;
+                sur[j] = f32::from(t[j]).max(bar[j]) + dep[j];
                 out[j] = 0.0;
-                sh[j] = if d > 0.0 {
-                    (bad[j] / d).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
+            }
+            if !clean {
+                for j in 0..n {
+                    let d = dep[j];
+                    sh[j] = if d > 0.0 {
+                        (bad[j] / d).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    };
+                }
             }
         }
         let (keep, keep_up, a) = (p.keep, p.keep_uphill, p.accel_dt);
@@ -500,33 +514,35 @@ impl Water {
                     continue;
                 }
                 self.depth[i] += fw - fe + fs - fnn;
-                let own = share[i];
-                let mut db = 0.0f32;
-                db += if fw > 0.0 {
-                    if x > 0 { fw * share[i - 1] } else { 0.0 }
-                } else {
-                    fw * own
-                };
-                db -= if fe > 0.0 {
-                    fe * own
-                } else if x + 1 < w {
-                    fe * share[i + 1]
-                } else {
-                    0.0
-                };
-                db += if fs > 0.0 {
-                    if y > 0 { fs * share[i - w] } else { 0.0 }
-                } else {
-                    fs * own
-                };
-                db -= if fnn > 0.0 {
-                    fnn * own
-                } else if y + 1 < h {
-                    fnn * share[i + w]
-                } else {
-                    0.0
-                };
-                self.bad[i] += db;
+                if !clean {
+                    let own = share[i];
+                    let mut db = 0.0f32;
+                    db += if fw > 0.0 {
+                        if x > 0 { fw * share[i - 1] } else { 0.0 }
+                    } else {
+                        fw * own
+                    };
+                    db -= if fe > 0.0 {
+                        fe * own
+                    } else if x + 1 < w {
+                        fe * share[i + 1]
+                    } else {
+                        0.0
+                    };
+                    db += if fs > 0.0 {
+                        if y > 0 { fs * share[i - w] } else { 0.0 }
+                    } else {
+                        fs * own
+                    };
+                    db -= if fnn > 0.0 {
+                        fnn * own
+                    } else if y + 1 < h {
+                        fnn * share[i + w]
+                    } else {
+                        0.0
+                    };
+                    self.bad[i] += db;
+                }
                 if x == 0 {
                     edge -= f64::from(fw);
                 }
@@ -587,7 +603,9 @@ impl Water {
                 } else {
                     evaporated += f64::from(d) - f64::from(left);
                     self.depth[i] = left;
-                    self.bad[i] = (self.bad[i] * (left / d)).clamp(0.0, left);
+                    if !clean {
+                        self.bad[i] = (self.bad[i] * (left / d)).clamp(0.0, left);
+                    }
                     first = first.min(x);
                     last = x;
                 }
@@ -730,6 +748,33 @@ mod tests {
         assert_eq!(water.stored_bad(), 0.0);
         water.step(&terrain, SourceMode::Badtide(0.5), &p);
         assert!((water.stored_bad() - 1.5 * f64::from(p.dt)).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_clean_water_pass_moves_water_as_the_full_pass_does() {
+        // The same basin twice; in the second, one tile holds -0.0 badwater: no badwater at
+        // all, but not the +0 the clean pass needs, so every step there takes the full pass.
+        let (mut clean, terrain) = basin(16, 12);
+        clean.sources.push(WaterSource {
+            x: 4,
+            y: 5,
+            strength: 0.5,
+            badwater: false,
+            capped: false,
+        });
+        clean.depth[8 * 16 + 10] = 3.0;
+        let mut full = clean.clone();
+        full.bad[5 * 16 + 4] = -0.0;
+        let p = params();
+        for step in 0..400 {
+            clean.step(&terrain, SourceMode::Temperate, &p);
+            full.step(&terrain, SourceMode::Temperate, &p);
+            full.bad[5 * 16 + 4] = -0.0;
+            let bits = |w: &Water| w.depth.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&clean), bits(&full), "step {step}");
+            assert_eq!(clean.totals, full.totals, "step {step}");
+        }
+        assert!(clean.bad.iter().all(|b| b.to_bits() == 0));
     }
 
     #[test]
