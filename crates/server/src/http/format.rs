@@ -1,6 +1,7 @@
 //! Output formats. `format=toon` (the default) and `format=json` are both JSON on the wire
 //! (toon rows are flat, the client renders TOON text); `format=toon-text` or `Accept: text/toon`
-//! asks the server itself for TOON text (spec v3+, via the `toon-format` crate).
+//! asks the server itself for TOON text (spec v3+, `toon_text`, with the `toon-format` crate's
+//! rules).
 
 use axum::body::Body;
 use axum::http::{Extensions, HeaderMap, HeaderValue, Uri, header};
@@ -120,16 +121,7 @@ pub async fn to_toon_text(resp: Response) -> Response {
         Ok(b) => b.to_bytes(),
         Err(_) => return Response::from_parts(parts, Body::empty()),
     };
-    // An object or array is handed over by value (`encode_default` would copy the whole tree
-    // first); the text is the same.
-    let encode = |bytes: &[u8]| {
-        let options = toon_format::EncodeOptions::default();
-        match serde_json::from_slice::<serde_json::Value>(bytes).ok()? {
-            v @ serde_json::Value::Object(_) => toon_format::encode_object(v, &options).ok(),
-            v @ serde_json::Value::Array(_) => toon_format::encode_array(v, &options).ok(),
-            v => toon_format::encode_default(&v).ok(),
-        }
-    };
+    let encode = |bytes: &[u8]| super::toon_text::encode(bytes);
     // A large answer (a whole map's tiles takes a second) is encoded on the blocking pool, a
     // bounded number at once, so the runtime's core threads keep answering other requests.
     let text = if bytes.len() > BLOCKING_ENCODE_BYTES {

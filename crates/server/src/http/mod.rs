@@ -25,6 +25,7 @@ pub mod rows;
 pub mod science;
 pub mod stats;
 pub mod summary;
+mod toon_text;
 
 use crate::agent::AgentStore;
 use crate::host::HostHandle;
