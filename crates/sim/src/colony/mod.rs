@@ -2,7 +2,8 @@
 //! world runs each tick and the commands and read models of the colony routes.
 //!
 //! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
-//! `building` (building state and behaviour classes), `beaver` (beavers, needs, wellbeing), `nav`
+//! `building` (building state and behaviour classes), `prefab` (a building's interned catalogue
+//! prefab), `beaver` (beavers, needs, wellbeing), `nav`
 //! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
 //! path routing and placement for `/api/path/place`), `behave` (what each
 //! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
@@ -31,6 +32,7 @@ mod lists;
 pub mod nav;
 mod path_place;
 mod place;
+pub mod prefab;
 pub mod reach;
 pub mod rules;
 mod status;
@@ -213,12 +215,26 @@ impl Colony {
         }
     }
 
-    /// Checks a loaded colony fits its map and refers only to things it holds.
+    /// Checks that every building of a colony's save (its `colony` object) names a catalogue
+    /// prefab, before it is read into buildings (whose `Prefab` holds only catalogue prefabs).
+    pub(crate) fn check_prefabs(save: &serde_json::Value) -> Result<(), String> {
+        let Some(buildings) = save.get("buildings").and_then(|b| b.as_object()) else {
+            return Ok(());
+        };
+        for (id, b) in buildings {
+            if let Some(name) = b.get("prefab").and_then(|p| p.as_str())
+                && prefab::Prefab::get(name).is_none()
+            {
+                return Err(format!("building {id} has unknown prefab {name:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a loaded colony fits its map and refers only to things it holds (its prefabs are
+    /// checked before it is read: `check_prefabs`).
     pub fn check(&self, map: &crate::map::Map) -> Result<(), String> {
         for (id, b) in &self.buildings {
-            if !crate::content::content().buildings.contains_key(&b.prefab) {
-                return Err(format!("building {id} has unknown prefab {:?}", b.prefab));
-            }
             if !map.contains(b.x.into(), b.y.into()) {
                 return Err(format!("building {id} lies off the map"));
             }

@@ -150,7 +150,7 @@ impl World {
             out.push(AlertView {
                 kind: kind.to_owned(),
                 id,
-                name: b.prefab.clone(),
+                name: b.prefab.to_string(),
                 x: b.x,
                 y: b.y,
                 z: b.z,
@@ -182,7 +182,10 @@ impl World {
             };
             counts[i] += 1;
             if i == 3 {
-                dynamic.push(((id, status.to_owned()), (b.prefab.clone(), [b.x, b.y, b.z])));
+                dynamic.push((
+                    (id, status.to_owned()),
+                    (b.prefab.to_string(), [b.x, b.y, b.z]),
+                ));
             }
         });
         // Sorted by (id, status), one entry a key: the announced list's order.
