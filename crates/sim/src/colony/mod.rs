@@ -85,6 +85,11 @@ pub struct District {
 /// An announced building status: `((building id, status), (building name, position))`.
 pub type DynamicAlert = ((i32, String), (String, [u32; 3]));
 
+/// Whether no dynamic alert was announced (then the save leaves the list out).
+fn no_dynamic_alerts(alerts: &Shared<Vec<DynamicAlert>>) -> bool {
+    alerts.is_empty()
+}
+
 /// A message for the player: deaths, births, hazards and milestones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -128,9 +133,10 @@ pub struct Colony {
     pub alert_counts: [u32; 4],
     /// Building statuses (id, status) last announced by `status.dynamic.alert`, with the
     /// building's name and position (announced again when the status goes).
-    /// Kept as a sorted list (JSON maps need string keys).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dynamic_alerts: Vec<DynamicAlert>,
+    /// Kept as a sorted list (JSON maps need string keys); shared with the snapshots until the
+    /// next change (a large colony has a thousand of them).
+    #[serde(default, skip_serializing_if = "no_dynamic_alerts")]
+    pub dynamic_alerts: Shared<Vec<DynamicAlert>>,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -197,7 +203,7 @@ impl Colony {
             science_carry: 0.0,
             placed: 0,
             alert_counts: [0; 4],
-            dynamic_alerts: Vec::new(),
+            dynamic_alerts: Shared::default(),
             power: Default::default(),
             automation: Default::default(),
             blocks: Shared::default(),

@@ -18,6 +18,7 @@ use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
 use crate::event::names;
 use crate::land::Plant;
+use crate::shared::Shared;
 use crate::world::World;
 use serde_json::json;
 
@@ -192,7 +193,7 @@ impl World {
         dynamic.sort_by(|a, b| a.0.cmp(&b.0));
         dynamic.dedup_by(|a, b| a.0 == b.0);
         // (Unchanged since the last hour, the usual case: nothing to announce.)
-        if dynamic != self.colony.dynamic_alerts {
+        if dynamic != *self.colony.dynamic_alerts {
             let dynamic: BTreeMap<_, _> = dynamic.into_iter().collect();
             let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
             if dynamic != old {
@@ -208,7 +209,7 @@ impl World {
                                 "status": status, "active": active }),
                     );
                 }
-                self.colony.dynamic_alerts = dynamic.into_iter().collect();
+                self.colony.dynamic_alerts = Shared::new(dynamic.into_iter().collect());
             }
         }
         if counts != self.colony.alert_counts {
