@@ -186,9 +186,13 @@ impl World {
                 });
             }
         }
+        let corrupt = SaveError::Corrupt;
+        if let Some(colony) = obj.get("colony") {
+            crate::colony::Colony::check_prefabs(colony)
+                .map_err(|e| corrupt(format!("colony: {e}")))?;
+        }
         let file: SaveFile =
             serde_json::from_value(value).map_err(|e| SaveError::Corrupt(e.to_string()))?;
-        let corrupt = SaveError::Corrupt;
         NewGame {
             seed: file.seed,
             faction: file.faction,

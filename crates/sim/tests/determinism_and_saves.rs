@@ -207,3 +207,20 @@ fn world_and_events_can_cross_threads() {
     send_sync::<Event>();
     send_sync::<sim::Map>();
 }
+
+#[test]
+fn a_save_with_an_unknown_prefab_is_refused() {
+    let text = String::from_utf8(World::new(&game(4)).save_to_bytes()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (id, b) = v["colony"]["buildings"]
+        .as_object()
+        .and_then(|b| b.iter().next())
+        .expect("the save has a building");
+    let from = format!("\"prefab\":\"{}\"", b["prefab"].as_str().unwrap());
+    let bad = text.replacen(&from, "\"prefab\":\"Nope\"", 1);
+    let e = World::load_from_bytes(bad.as_bytes()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("corrupt colony save: colony: building {id} has unknown prefab \"Nope\"")
+    );
+}

@@ -444,7 +444,7 @@ impl World {
             .buildings
             .get(&source)
             .ok_or_else(|| not_found(source))?;
-        let (tname, sname) = (t.prefab.clone(), s.prefab.clone());
+        let (tname, sname) = (t.prefab.to_string(), s.prefab.to_string());
         if !device_of(&s.prefab).is_some_and(Device::transmitter) {
             return Err(wrong_type(
                 source,
@@ -501,7 +501,7 @@ impl World {
             .buildings
             .get(&id)
             .ok_or_else(|| not_found(id))?;
-        let name = b.prefab.clone();
+        let name = b.prefab.to_string();
         let Some(kind) = self.inputs_of(b) else {
             return Err(wrong_type(id, &name, "has no automation input to unlink"));
         };
@@ -523,7 +523,7 @@ impl World {
         }
         let source_name = was
             .and_then(|s| self.colony.buildings.get(&s))
-            .map(|b| b.prefab.clone())
+            .map(|b| b.prefab.to_string())
             .unwrap_or_default();
         Ok(LinkView {
             id,
@@ -568,7 +568,7 @@ impl World {
             .buildings
             .get(&id)
             .ok_or_else(|| not_found(id))?;
-        let name = b.prefab.clone();
+        let name = b.prefab.to_string();
         let Some(d) = device_of(&name).filter(|d| !config::props(*d).is_empty()) else {
             return Err(wrong_type(
                 id,
@@ -639,7 +639,7 @@ impl World {
                                 .colony
                                 .buildings
                                 .get(&s)
-                                .map(|b| b.prefab.clone())
+                                .map(|b| b.prefab.to_string())
                                 .unwrap_or_default(),
                         })
                     })
@@ -655,7 +655,7 @@ impl World {
             .filter_map(|(t, _)| {
                 Some(OutputView {
                     id: *t,
-                    name: self.colony.buildings.get(t)?.prefab.clone(),
+                    name: self.colony.buildings.get(t)?.prefab.to_string(),
                 })
             })
             .collect();

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::geometry::Orientation;
+use super::prefab::Prefab;
 use super::rules::colony_rules;
 use crate::content::{Building as Spec, GoodAmount, content};
 use crate::error::CommandError;
@@ -318,34 +319,6 @@ pub fn work_range(spec: &Spec) -> u32 {
         .map_or(colony_rules().colony.off_path_range.value, |v| v as u32)
 }
 
-/// A building's catalogue entry, behaviour class and whether it has an entrance, looked up once
-/// (derived, never saved).
-#[derive(Default)]
-pub struct SpecCache(std::sync::OnceLock<(&'static Spec, Kind, bool)>);
-
-impl Clone for SpecCache {
-    fn clone(&self) -> Self {
-        let c = SpecCache::default();
-        if let Some(v) = self.0.get() {
-            let _ = c.0.set(*v);
-        }
-        c
-    }
-}
-
-impl PartialEq for SpecCache {
-    /// Always equal: the cache is derived from the prefab name, which is compared anyway.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for SpecCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SpecCache")
-    }
-}
-
 /// Farmhouse action setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -363,7 +336,7 @@ pub enum FarmAction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Building {
-    pub prefab: String,
+    pub prefab: Prefab,
     pub x: u32,
     pub y: u32,
     pub z: u32,
@@ -412,16 +385,16 @@ pub struct Building {
     /// this false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub charged: bool,
-    #[serde(skip)]
-    pub cache: SpecCache,
 }
 
 impl Building {
+    /// A new site of a catalogue prefab (panics if the catalogue has no such prefab).
     pub fn new(prefab: &str, x: u32, y: u32, z: u32, orientation: Orientation) -> Building {
-        let s = spec(prefab);
-        let k = kind_of(s);
+        let prefab = Prefab::get(prefab).unwrap_or_else(|| panic!("unknown prefab {prefab:?}"));
+        let s = prefab.spec();
+        let k = prefab.kind();
         Building {
-            prefab: prefab.to_owned(),
+            prefab,
             x,
             y,
             z,
@@ -458,15 +431,7 @@ impl Building {
             seq: 0,
             wonder_active: false,
             charged: false,
-            cache: SpecCache::default(),
         }
-    }
-
-    fn cached(&self) -> (&'static Spec, Kind, bool) {
-        *self.cache.0.get_or_init(|| {
-            let s = spec(&self.prefab);
-            (s, kind_of(s), super::geometry::has_entrance(s))
-        })
     }
 
     /// A finished path or stairs holding no goods: no producer, and no hauling job's target
@@ -480,15 +445,15 @@ impl Building {
 
     /// Whether the building has an entrance (`geometry::has_entrance` of its prefab).
     pub fn has_entrance(&self) -> bool {
-        self.cached().2
+        self.prefab.has_entrance()
     }
 
     pub fn spec(&self) -> &'static Spec {
-        self.cached().0
+        self.prefab.spec()
     }
 
     pub fn kind(&self) -> Kind {
-        self.cached().1
+        self.prefab.kind()
     }
 
     /// Units held of one good.

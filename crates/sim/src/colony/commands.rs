@@ -137,7 +137,7 @@ impl World {
             .colony
             .buildings
             .get(&id)
-            .map(|b| b.prefab.clone())
+            .map(|b| b.prefab.to_string())
             .ok_or_else(|| not_found(id))?;
         self.remove_building(id)?;
         Ok(name)
@@ -147,7 +147,7 @@ impl World {
         self.colony
             .buildings
             .get(&id)
-            .map(|b| b.prefab.clone())
+            .map(|b| b.prefab.to_string())
             .ok_or_else(|| not_found(id))
     }
 

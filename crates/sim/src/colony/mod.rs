@@ -2,7 +2,8 @@
 //! world runs each tick and the commands and read models of the colony routes.
 //!
 //! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
-//! `building` (building state and behaviour classes), `beaver` (beavers, needs, wellbeing), `nav`
+//! `building` (building state and behaviour classes), `prefab` (a building's interned catalogue
+//! prefab), `beaver` (beavers, needs, wellbeing), `nav`
 //! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
 //! path routing and placement for `/api/path/place`), `behave` (what each
 //! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
@@ -31,6 +32,7 @@ mod lists;
 pub mod nav;
 mod path_place;
 mod place;
+pub mod prefab;
 pub mod reach;
 pub mod rules;
 mod status;
@@ -83,6 +85,11 @@ pub struct District {
 /// An announced building status: `((building id, status), (building name, position))`.
 pub type DynamicAlert = ((i32, String), (String, [u32; 3]));
 
+/// Whether no dynamic alert was announced (then the save leaves the list out).
+fn no_dynamic_alerts(alerts: &Shared<Vec<DynamicAlert>>) -> bool {
+    alerts.is_empty()
+}
+
 /// A message for the player: deaths, births, hazards and milestones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -126,9 +133,10 @@ pub struct Colony {
     pub alert_counts: [u32; 4],
     /// Building statuses (id, status) last announced by `status.dynamic.alert`, with the
     /// building's name and position (announced again when the status goes).
-    /// Kept as a sorted list (JSON maps need string keys).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dynamic_alerts: Vec<DynamicAlert>,
+    /// Kept as a sorted list (JSON maps need string keys); shared with the snapshots until the
+    /// next change (a large colony has a thousand of them).
+    #[serde(default, skip_serializing_if = "no_dynamic_alerts")]
+    pub dynamic_alerts: Shared<Vec<DynamicAlert>>,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -195,7 +203,7 @@ impl Colony {
             science_carry: 0.0,
             placed: 0,
             alert_counts: [0; 4],
-            dynamic_alerts: Vec::new(),
+            dynamic_alerts: Shared::default(),
             power: Default::default(),
             automation: Default::default(),
             blocks: Shared::default(),
@@ -213,12 +221,26 @@ impl Colony {
         }
     }
 
-    /// Checks a loaded colony fits its map and refers only to things it holds.
+    /// Checks that every building of a colony's save (its `colony` object) names a catalogue
+    /// prefab, before it is read into buildings (whose `Prefab` holds only catalogue prefabs).
+    pub(crate) fn check_prefabs(save: &serde_json::Value) -> Result<(), String> {
+        let Some(buildings) = save.get("buildings").and_then(|b| b.as_object()) else {
+            return Ok(());
+        };
+        for (id, b) in buildings {
+            if let Some(name) = b.get("prefab").and_then(|p| p.as_str())
+                && prefab::Prefab::get(name).is_none()
+            {
+                return Err(format!("building {id} has unknown prefab {name:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a loaded colony fits its map and refers only to things it holds (its prefabs are
+    /// checked before it is read: `check_prefabs`).
     pub fn check(&self, map: &crate::map::Map) -> Result<(), String> {
         for (id, b) in &self.buildings {
-            if !crate::content::content().buildings.contains_key(&b.prefab) {
-                return Err(format!("building {id} has unknown prefab {:?}", b.prefab));
-            }
             if !map.contains(b.x.into(), b.y.into()) {
                 return Err(format!("building {id} lies off the map"));
             }

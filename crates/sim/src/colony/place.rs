@@ -592,7 +592,7 @@ impl World {
                 format!("{} #{id} is a district center; it holds the district together and cannot be demolished", b.prefab),
             )
             .with("id", id)
-            .with("name", b.prefab.clone()));
+            .with("name", b.prefab.to_string()));
         }
         let day = self.day();
         let data = self.building_event_data(id);

@@ -18,6 +18,7 @@ use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
 use crate::event::names;
 use crate::land::Plant;
+use crate::shared::Shared;
 use crate::world::World;
 use serde_json::json;
 
@@ -150,7 +151,7 @@ impl World {
             out.push(AlertView {
                 kind: kind.to_owned(),
                 id,
-                name: b.prefab.clone(),
+                name: b.prefab.to_string(),
                 x: b.x,
                 y: b.y,
                 z: b.z,
@@ -182,14 +183,17 @@ impl World {
             };
             counts[i] += 1;
             if i == 3 {
-                dynamic.push(((id, status.to_owned()), (b.prefab.clone(), [b.x, b.y, b.z])));
+                dynamic.push((
+                    (id, status.to_owned()),
+                    (b.prefab.to_string(), [b.x, b.y, b.z]),
+                ));
             }
         });
         // Sorted by (id, status), one entry a key: the announced list's order.
         dynamic.sort_by(|a, b| a.0.cmp(&b.0));
         dynamic.dedup_by(|a, b| a.0 == b.0);
         // (Unchanged since the last hour, the usual case: nothing to announce.)
-        if dynamic != self.colony.dynamic_alerts {
+        if dynamic != *self.colony.dynamic_alerts {
             let dynamic: BTreeMap<_, _> = dynamic.into_iter().collect();
             let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
             if dynamic != old {
@@ -205,7 +209,7 @@ impl World {
                                 "status": status, "active": active }),
                     );
                 }
-                self.colony.dynamic_alerts = dynamic.into_iter().collect();
+                self.colony.dynamic_alerts = Shared::new(dynamic.into_iter().collect());
             }
         }
         if counts != self.colony.alert_counts {

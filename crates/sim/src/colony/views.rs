@@ -37,7 +37,7 @@ impl BuildingBrief {
     fn of(id: i32, b: &Building) -> BuildingBrief {
         BuildingBrief {
             id,
-            name: b.prefab.clone(),
+            name: b.prefab.to_string(),
             x: b.x,
             y: b.y,
             z: b.z,

@@ -60,7 +60,7 @@ impl World {
                 self.history.consumed(&g, used);
             }
             b.wonder_active = true;
-            let name = b.prefab.clone();
+            let name = b.prefab.to_string();
             let day = self.day();
             self.events.push(
                 names::WONDER_ACTIVATED,

@@ -185,7 +185,7 @@ impl World {
                     last = Some(*bid);
                     let b = &self.colony.buildings[bid];
                     occupants.push(Occupant {
-                        name: b.prefab.clone(),
+                        name: b.prefab.to_string(),
                         z,
                     });
                 }

@@ -261,7 +261,7 @@ impl World {
                         let b = &self.colony.buildings[m];
                         let s = b.spec();
                         PowerNetworkBuilding {
-                            name: b.prefab.clone(),
+                            name: b.prefab.to_string(),
                             id: *m,
                             is_generator: is_generator(s),
                             nominal_output: s.power.output.round() as i64,
@@ -410,7 +410,7 @@ impl World {
             )
             .with("id", id)
         })?;
-        let name = b.prefab.clone();
+        let name = b.prefab.to_string();
         if !is_clutch(b.spec()) {
             return Err(CommandError::new(
                 ErrorCode::InvalidType,

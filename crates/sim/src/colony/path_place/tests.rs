@@ -80,7 +80,7 @@ fn route(w: &mut World, a: (u32, u32), b: (u32, u32), style: &str, sections: u32
 fn block(w: &World, x: u32, y: u32, z: u32) -> Option<(String, Orientation)> {
     let id = w.colony.blocks.get(&voxel(x, y, z))?;
     let b = &w.colony.buildings[id];
-    Some((b.prefab.clone(), b.orientation))
+    Some((b.prefab.to_string(), b.orientation))
 }
 
 fn is_path(w: &World, x: u32, y: u32, z: u32) -> bool {
