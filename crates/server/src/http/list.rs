@@ -296,14 +296,28 @@ impl EntityQuery {
         } else {
             let (total, ids) = self.list.select(keys);
             let l = &self.list;
+            // The answer's buffer is sized for the page up front: grown by doubling, a list of
+            // megabytes spent a quarter of its time copying and faulting in fresh pages.
+            let sized = |row_bytes: usize| Vec::with_capacity(256 + ids.len() * row_bytes);
+            let mut out = sized(if self.detail == Detail::Basic {
+                192
+            } else {
+                1024
+            });
             match self.detail {
-                Detail::Basic => serde_json::to_vec(&Page::of(l, total, (rows.basic)(&ids, json))),
-                Detail::Full if json => serde_json::to_vec(&Page::of(l, total, (rows.full)(&ids))),
+                Detail::Basic => {
+                    serde_json::to_writer(&mut out, &Page::of(l, total, (rows.basic)(&ids, json)))
+                }
+                Detail::Full if json => {
+                    serde_json::to_writer(&mut out, &Page::of(l, total, (rows.full)(&ids)))
+                }
                 Detail::Full => {
                     let flat = (rows.full)(&ids).into_iter().map(E::flat).collect();
-                    serde_json::to_vec(&Page::of(l, total, super::rows::uniform(flat)))
+                    let rows = super::rows::uniform(flat);
+                    serde_json::to_writer(&mut out, &Page::of(l, total, rows))
                 }
             }
+            .map(|()| out)
         };
         Ok(out.expect("read models serialize"))
     }
