@@ -72,15 +72,6 @@ struct Model {
 }
 
 impl Model {
-    /// The farthest (in tiles, along each axis) a seed's moisture can reach: its greatest
-    /// emission over the cheaper step.
-    fn reach(&self) -> usize {
-        let top = (self.emit * self.max_sat * 10.0).round() as usize;
-        top / usize::from(self.orth.min(self.diag).max(1)) + 1
-    }
-}
-
-impl Model {
     fn from_rules() -> Model {
         let r = world_rules();
         let m = &r.irrigation.moisture_model.value;
@@ -106,6 +97,13 @@ impl Model {
                 .decontamination_hours
                 .min(255) as u8,
         }
+    }
+
+    /// The farthest (in tiles, along each axis) a seed's moisture can reach: its greatest
+    /// emission over the cheaper step.
+    fn reach(&self) -> usize {
+        let top = (self.emit * self.max_sat * 10.0).round() as usize;
+        top / usize::from(self.orth.min(self.diag).max(1)) + 1
     }
 }
 
