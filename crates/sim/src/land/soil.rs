@@ -8,6 +8,8 @@
 //! - land moisture = best over the 8 neighbours of (their moisture - 1 per orthogonal step, 1.414
 //!   per diagonal step, - 6 per level climbed), where a water tile's level is its water surface
 //!   (rounded down) and a land tile's its terrain. Computed exactly with a bucket queue over tenths;
+//! - each hour only the areas around the tiles whose inputs (water tiles, levels, seeds)
+//!   changed are spread again (`Soil::spread_moisture`), to the same values a full spread gives;
 //! - a land tile is `moist` while its moisture is above 0. It dries at the first recompute after
 //!   its water left (within an hour; the data's drying speed is about 13 ticks).
 //!
