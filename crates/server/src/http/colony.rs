@@ -327,7 +327,7 @@ async fn wellbeing(State(state): State<AppState>, ext: Extensions) -> Json<Value
 async fn alerts(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Page<AlertView>>, AppError> {
+) -> Result<Page<AlertView>, AppError> {
     listed(&q, state.host.snapshot().alerts(), |a| {
         (&a.name, a.x.into(), a.y.into())
     })
@@ -339,7 +339,7 @@ async fn alerts(
 async fn notifications(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Page<NotificationView>>, AppError> {
+) -> Result<Page<NotificationView>, AppError> {
     let lq = ListQuery::parse(&q)?;
     if lq.near.is_some() {
         return Err(AppError(
@@ -352,5 +352,5 @@ async fn notifications(
     }
     let mut list = state.host.snapshot().notifications();
     list.reverse();
-    Ok(Json(lq.page(list, |n| (&n.subject, 0, 0))))
+    Ok(lq.page(list, |n| (&n.subject, 0, 0)))
 }

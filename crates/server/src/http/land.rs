@@ -271,7 +271,7 @@ fn plant_key(p: &PlantRow) -> (&str, i64, i64) {
 async fn trees(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Page<PlantRow>>, AppError> {
+) -> Result<Page<PlantRow>, AppError> {
     listed(&q, plant_rows(state.host.snapshot().trees()), plant_key)
 }
 
@@ -282,7 +282,7 @@ async fn trees(
 async fn crops(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Page<PlantRow>>, AppError> {
+) -> Result<Page<PlantRow>, AppError> {
     listed(&q, plant_rows(state.host.snapshot().crops()), plant_key)
 }
 
@@ -304,7 +304,7 @@ pub struct GatherableRow {
 async fn gatherables(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<Page<GatherableRow>>, AppError> {
+) -> Result<Page<GatherableRow>, AppError> {
     let rows: Vec<GatherableRow> = state
         .host
         .snapshot()
