@@ -29,15 +29,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The routes of issue 17's table (as in loadbench).
-const ROUTES: &[&str] = &[
-    "/api/trees?limit=0",
-    "/api/buildings?limit=0",
-    "/api/buildings?limit=0&detail=full",
-    "/api/beavers?limit=0&detail=full",
-    "/api/summary?format=json",
-];
-
 /// Memory benchmark of colonyd (see the file's docs).
 #[derive(clap::Parser)]
 struct Opts {
@@ -122,7 +113,7 @@ async fn reader(base: String, n: usize, every: u64, stop: Arc<AtomicBool>, count
     let client = common::keep_alive_client();
     let mut i = n;
     while !stop.load(Ordering::Relaxed) {
-        let route = ROUTES[i % ROUTES.len()];
+        let route = common::TABLE_ROUTES[i % common::TABLE_ROUTES.len()];
         i += 1;
         let cold = every > 0 && (i as u64).is_multiple_of(every);
         let url = if cold {

@@ -112,12 +112,8 @@ async fn run(o: Opts) {
     );
     let c = Colonyd::start(&o.target.colonyd, dir.path(), &save).await;
     let http = reqwest::Client::new();
-    post(
-        &http,
-        &format!("{}/api/speed", c.base()),
-        json!({"speed": o.speed}),
-    )
-    .await;
+    let speed = json!({"speed": o.speed});
+    common::post_ok(&http, &format!("{}/api/speed", c.base()), &speed).await;
     println!(
         "colonyd (pid {}) on {} at speed {}; the benchmark on {} runtime threads\n",
         c.pid(),
@@ -140,21 +136,6 @@ async fn run(o: Opts) {
             long_reads(&c, &o, pausable[0]).await;
         }
     }
-}
-
-/// Posts `body` and returns the answer; panics on an error answer.
-async fn post(client: &reqwest::Client, url: &str, body: Value) -> String {
-    let text = client
-        .post(url)
-        .json(&body)
-        .send()
-        .await
-        .expect("an answer")
-        .text()
-        .await
-        .expect("the body");
-    assert!(!text.contains("\"error\""), "{url}: {text}");
-    text
 }
 
 async fn get_json(client: &reqwest::Client, url: &str) -> Value {
@@ -282,7 +263,7 @@ async fn fanout(c: &Colonyd, http: &reqwest::Client, o: &Opts) {
     for k in 0..total {
         let value = if k.is_multiple_of(2) { other } else { hours };
         let t0 = Instant::now();
-        post(http, &url, json!({ "endHours": value })).await;
+        common::post_ok(http, &url, &json!({ "endHours": value })).await;
         sent.push((t0, Instant::now()));
         let target = n * (k + 1);
         let waited = tokio::time::timeout(Duration::from_secs(2), async {
@@ -434,7 +415,7 @@ async fn hammer(
             while Instant::now() < deadline {
                 let (path, body) = w.request(i);
                 let t = Instant::now();
-                post(&client, &format!("{base}{path}"), body).await;
+                common::post_ok(&client, &format!("{base}{path}"), &body).await;
                 lat.push(t.elapsed());
                 if verify {
                     let answer = get_json(&client, &format!("{base}{}", w.read_back())).await;
@@ -466,14 +447,7 @@ async fn reader(base: String, path: &'static str, stop: watch::Receiver<bool>) -
     while !*stop.borrow() {
         let n = COLD.fetch_add(1, Ordering::Relaxed);
         let t = Instant::now();
-        let body = client
-            .get(format!("{base}{path}&cold={n}"))
-            .send()
-            .await
-            .expect("an answer")
-            .bytes()
-            .await
-            .expect("the body");
+        let body = common::get_bytes(&client, &format!("{base}{path}&cold={n}")).await;
         assert!(!body.is_empty());
         out.push(t.elapsed());
     }
@@ -492,15 +466,8 @@ async fn pausable_buildings(http: &reqwest::Client, base: &str, need: usize) -> 
     .await;
     let list = list.as_array().expect("a list");
     let try_pause = |id: i64| async move {
-        let answer = http
-            .post(format!("{base}/api/building/pause"))
-            .json(&json!({"id": id, "paused": false}))
-            .send()
-            .await
-            .expect("an answer")
-            .text()
-            .await
-            .expect("the body");
+        let url = format!("{base}/api/building/pause");
+        let answer = common::post_text(http, &url, &json!({"id": id, "paused": false})).await;
         !answer.contains("\"error\"")
     };
     let mut out = Vec::new();
@@ -592,7 +559,7 @@ async fn writes(c: &Colonyd, http: &reqwest::Client, o: &Opts, pausable: &[i64])
                 pct(&lat, 0.5),
                 pct(&lat, 0.99)
             );
-            post(http, &format!("{base}/api/speed"), restore.clone()).await;
+            common::post_ok(http, &format!("{base}/api/speed"), &restore).await;
         }
     }
 
@@ -606,7 +573,7 @@ async fn writes(c: &Colonyd, http: &reqwest::Client, o: &Opts, pausable: &[i64])
             .map(|&id| Write::Pause(id)),
     );
     let (lat, bad, wall) = hammer(&base, &per_conn, o.seconds, true).await;
-    post(http, &format!("{base}/api/speed"), restore.clone()).await;
+    common::post_ok(http, &format!("{base}/api/speed"), &restore).await;
     println!(
         "\nRead-your-writes: {} connections ({} on their own building's pause, read back with `/api/buildings?id=`; 1 on the speed, read back with `/api/speed`), {} writes each followed by its read in {:.1} s: {bad} violations; write p50 {:.2} ms, p99 {:.2} ms.\n",
         per_conn.len(),

@@ -135,3 +135,31 @@ pub fn pct(v: &[Duration], p: f64) -> f64 {
     let i = ((v.len() as f64 - 1.0) * p).round() as usize;
     v[i].as_secs_f64() * 1e3
 }
+
+/// The routes of issue 17's table (loadbench's rows, membench's reads).
+pub const TABLE_ROUTES: &[&str] = &[
+    "/api/trees?limit=0",
+    "/api/buildings?limit=0",
+    "/api/buildings?limit=0&detail=full",
+    "/api/beavers?limit=0&detail=full",
+    "/api/summary?format=json",
+];
+
+/// GETs `url` and returns the body; panics when there is no answer.
+pub async fn get_bytes(client: &reqwest::Client, url: &str) -> axum::body::Bytes {
+    let r = client.get(url).send().await.expect("an answer");
+    r.bytes().await.expect("the body")
+}
+
+/// POSTs `body` as JSON to `url` and returns the answer's text; panics when there is no answer.
+pub async fn post_text(client: &reqwest::Client, url: &str, body: &serde_json::Value) -> String {
+    let r = client.post(url).json(body).send().await.expect("an answer");
+    r.text().await.expect("the body")
+}
+
+/// [`post_text`], panicking on an error answer.
+pub async fn post_ok(client: &reqwest::Client, url: &str, body: &serde_json::Value) -> String {
+    let text = post_text(client, url, body).await;
+    assert!(!text.contains("\"error\""), "{url}: {text}");
+    text
+}

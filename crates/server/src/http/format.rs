@@ -98,12 +98,7 @@ where
     })
     .await
     .map_err(|e| ApiError::new(ErrorCode::InternalError, format!("the encoder failed: {e}")))??;
-    let mut resp = Response::new(Body::from(bytes));
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    Ok(resp)
+    Ok(super::list::json_response(bytes))
 }
 
 /// Re-encodes a JSON response as TOON text. Non-JSON responses pass through unchanged.

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::Deserialize;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
-use toon_format::types::{JsonValue, Number};
+use toon_format::types::JsonValue;
 
 /// The TOON text of a JSON answer, without a final newline; `None` if it is not JSON the
 /// encoder accepts.
@@ -96,7 +96,9 @@ impl Cell<'_> {
             Cell::Number(n) => {
                 match toon_format::normalize(JsonValue::from(serde_json::Value::Number(n.clone())))
                 {
-                    JsonValue::Number(n) => out.push_str(&canonical(&n)),
+                    JsonValue::Number(n) => {
+                        out.push_str(&toon_format::utils::format_canonical_number(&n));
+                    }
                     _ => out.push_str("null"),
                 }
             }
@@ -109,10 +111,6 @@ impl Cell<'_> {
             }
         }
     }
-}
-
-fn canonical(n: &Number) -> String {
-    toon_format::utils::format_canonical_number(n)
 }
 
 impl<'de> Deserialize<'de> for FlatRow<'de> {

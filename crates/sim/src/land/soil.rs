@@ -134,9 +134,10 @@ impl Soil {
         let n = w * h;
         // Water tiles and their levels.
         let wet: Vec<bool> = water.depth[..n].iter().map(|d| *d >= m.min_depth).collect();
+        let wet_tiles: Vec<usize> = (0..n).filter(|i| wet[*i]).collect();
         // A land tile's level is its terrain; a water tile's its water surface.
         let mut level: Vec<u8> = terrain[..n].to_vec();
-        for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
+        for &i in &wet_tiles {
             let floor = f32::from(terrain[i]).max(water.barrier[i]);
             level[i] = (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8;
         }
@@ -169,7 +170,7 @@ impl Soil {
         };
         let mut moist_seeds = Vec::new();
         let mut bad_seeds = Vec::new();
-        for (i, _) in wet.iter().enumerate().filter(|(_, w)| **w) {
+        for &i in &wet_tiles {
             let share = water.share(i);
             let e = emission(i);
             if share <= m.max_irrigation_share && e > 0 {
