@@ -22,7 +22,7 @@
 use serde_json::json;
 
 use super::beaver::{Beaver, Step};
-use super::building::{Kind, StorageMode, work_range};
+use super::building::{Kind, StorageMode};
 use super::nav::manhattan;
 use super::rules::colony_rules;
 use crate::catalog::{PlantKind, nature};
@@ -607,7 +607,7 @@ impl World {
             return Vec::new();
         };
         let kind = b.kind();
-        let range = work_range(b.spec());
+        let range = b.prefab.work_range();
         let full = b.stock() >= b.capacity() && b.capacity() > 0;
         let here = self.colony.beavers[&id].to;
         match kind {

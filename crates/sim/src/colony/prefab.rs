@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::building::{Kind, kind_of};
+use super::building::{Kind, kind_of, work_range};
 use super::geometry::has_entrance;
 use crate::content::{Building as Spec, content};
 
@@ -28,6 +28,7 @@ struct Entry {
     spec: &'static Spec,
     kind: Kind,
     entrance: bool,
+    work_range: u32,
 }
 
 /// Every catalogue prefab's entry by name.
@@ -42,6 +43,7 @@ fn table() -> &'static BTreeMap<&'static str, Entry> {
                     spec,
                     kind: kind_of(spec),
                     entrance: has_entrance(spec),
+                    work_range: work_range(spec),
                 };
                 (name.as_str(), entry)
             })
@@ -73,6 +75,11 @@ impl Prefab {
     /// Whether the prefab has an entrance (`geometry::has_entrance`).
     pub fn has_entrance(self) -> bool {
         self.0.entrance
+    }
+
+    /// The prefab's work range (`building::work_range`).
+    pub fn work_range(self) -> u32 {
+        self.0.work_range
     }
 }
 

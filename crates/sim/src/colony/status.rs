@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::building::{Building, Kind};
 use super::lists::List;
+use super::prefab::Prefab;
 use super::views::{AlertCounts, AlertView};
 use crate::catalog::PlantKind;
 use crate::event::names;
@@ -21,6 +22,9 @@ use crate::land::Plant;
 use crate::shared::Shared;
 use crate::world::World;
 use serde_json::json;
+
+/// A dynamic alert as the hourly announcement gathers it: (id, status), (prefab, position).
+type PendingAlert = ((i32, Cow<'static, str>), (Prefab, [u32; 3]));
 
 /// What the statuses of many buildings share, worked out on first use.
 pub(crate) struct StatusScan {
@@ -126,7 +130,7 @@ fn cuttable(w: &World, p: &Plant) -> bool {
 
 /// A bush with fruit to gather now.
 fn gatherable(_: &World, p: &Plant) -> bool {
-    p.alive && p.kind() == PlantKind::Bush && p.fruit >= 1.0
+    p.alive && p.fruit >= 1.0 && p.kind() == PlantKind::Bush
 }
 
 impl World {
@@ -173,8 +177,10 @@ impl World {
     /// went (`false`) since the last hour.
     pub(crate) fn announce_alerts(&mut self) {
         let mut counts = [0u32; 4];
-        let mut dynamic: Vec<super::DynamicAlert> = Vec::new();
-        self.each_alert(|id, b, kind, status| {
+        // The status texts as the statuses gave them (fixed texts borrowed) and the prefab as
+        // its handle: owned copies are made only when the list differs from the last hour's.
+        let mut dynamic: Vec<PendingAlert> = Vec::new();
+        self.alerts_in(&StatusScan::batch(), |id, b, kind, status| {
             let i = match kind {
                 "unstaffed" => 0,
                 "unpowered" => 1,
@@ -183,18 +189,29 @@ impl World {
             };
             counts[i] += 1;
             if i == 3 {
-                dynamic.push((
-                    (id, status.to_owned()),
-                    (b.prefab.to_string(), [b.x, b.y, b.z]),
-                ));
+                dynamic.push(((id, status.clone()), (b.prefab, [b.x, b.y, b.z])));
             }
         });
         // Sorted by (id, status), one entry a key: the announced list's order.
         dynamic.sort_by(|a, b| a.0.cmp(&b.0));
         dynamic.dedup_by(|a, b| a.0 == b.0);
+        let unchanged = dynamic.len() == self.colony.dynamic_alerts.len()
+            && dynamic.iter().zip(self.colony.dynamic_alerts.iter()).all(
+                |(((id, status), (prefab, at)), ((was_id, was_status), (was_name, was_at)))| {
+                    id == was_id
+                        && status == was_status
+                        && prefab.name() == was_name
+                        && at == was_at
+                },
+            );
         // (Unchanged since the last hour, the usual case: nothing to announce.)
-        if dynamic != *self.colony.dynamic_alerts {
-            let dynamic: BTreeMap<_, _> = dynamic.into_iter().collect();
+        if !unchanged {
+            let dynamic: BTreeMap<_, _> = dynamic
+                .into_iter()
+                .map(|((id, status), (prefab, at))| {
+                    ((id, status.into_owned()), (prefab.name().to_owned(), at))
+                })
+                .collect();
             let old: BTreeMap<_, _> = self.colony.dynamic_alerts.iter().cloned().collect();
             if dynamic != old {
                 let day = self.day();
@@ -232,12 +249,20 @@ impl World {
     /// Calls `f(id, building, kind, status)` for every alert, in the order of
     /// [`World::alerts`]: kind `unstaffed`, `unpowered` or `unreachable` with an empty status,
     /// or `status` with the building's status.
-    pub(crate) fn each_alert(&self, f: impl FnMut(i32, &Building, &'static str, &str)) {
-        self.alerts_in(&StatusScan::batch(), f);
+    pub(crate) fn each_alert(&self, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
+        self.alerts_in(&StatusScan::batch(), |id, b, kind, status| {
+            f(id, b, kind, status);
+        });
     }
 
-    /// [`World::each_alert`] over the statuses `scan` gives.
-    fn alerts_in(&self, scan: &StatusScan, mut f: impl FnMut(i32, &Building, &'static str, &str)) {
+    /// [`World::each_alert`] over the statuses `scan` gives, each status as the building's
+    /// statuses hold it (a fixed text borrowed).
+    fn alerts_in(
+        &self,
+        scan: &StatusScan,
+        mut f: impl FnMut(i32, &Building, &'static str, &Cow<'static, str>),
+    ) {
+        const NONE: Cow<'static, str> = Cow::Borrowed("");
         let mut statuses = Vec::new();
         // (The other buildings have no status.)
         for (id, b) in self.colony.listed(List::MayHaveStatus) {
@@ -245,11 +270,11 @@ impl World {
             self.status_list(*id, b, scan, &mut statuses);
             for s in &statuses {
                 match s.as_ref() {
-                    "unstaffed" => f(*id, b, "unstaffed", ""),
-                    "unpowered" => f(*id, b, "unpowered", ""),
-                    "unreachable" => f(*id, b, "unreachable", ""),
+                    "unstaffed" => f(*id, b, "unstaffed", &NONE),
+                    "unpowered" => f(*id, b, "unpowered", &NONE),
+                    "unreachable" => f(*id, b, "unreachable", &NONE),
                     "paused" | "waiting for builders" | "waiting for materials" => {}
-                    s => f(*id, b, "status", s),
+                    _ => f(*id, b, "status", s),
                 }
             }
         }
@@ -474,8 +499,7 @@ impl World {
         if !matches!(kind, Kind::Lumberjack | Kind::Gatherer) {
             return;
         }
-        let (Some(door), range) = (self.colony.door(id), super::building::work_range(b.spec()))
-        else {
+        let (Some(door), range) = (self.colony.door(id), b.prefab.work_range()) else {
             return;
         };
         match kind {

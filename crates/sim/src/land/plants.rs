@@ -207,10 +207,12 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
         } else {
             p.dry_hours.saturating_add(1)
         };
-        let poison_days = c_lo + (c_hi - c_lo) * ((tol - 0.9) / 0.2).clamp(0.0, 1.0);
-        if p.flood_hours >= limit(s.flooding.days_to_die)
-            || p.dry_hours >= limit(s.days_to_die_dry)
-            || p.poison_hours >= limit(poison_days)
+        // (Every limit is at least 1: a count of 0 reaches none, so most plants, watered and
+        // neither flooded nor poisoned, work out no limit at all.)
+        let poison_days = || c_lo + (c_hi - c_lo) * ((tol - 0.9) / 0.2).clamp(0.0, 1.0);
+        if (p.flood_hours > 0 && p.flood_hours >= limit(s.flooding.days_to_die))
+            || (p.dry_hours > 0 && p.dry_hours >= limit(s.days_to_die_dry))
+            || (p.poison_hours > 0 && p.poison_hours >= limit(poison_days()))
         {
             p.alive = false;
             continue;
