@@ -143,17 +143,22 @@ pub fn colony_of(size: &ColonySize) -> World {
     );
     add_adults(&mut w, size.adults);
     // Trees: pines on free land until there are 10,000.
+    // (Counted as they are planted: each `plant` that succeeds adds one tree.)
     let (mw, mh) = (w.map().width(), w.map().height());
+    let mut trees = w.trees().len();
     'plant: for stride in [3u32, 2, 1] {
         for y in (0..mh).step_by(stride as usize) {
             for x in (0..mw).step_by(stride as usize) {
-                if w.trees().len() >= size.trees {
+                if trees >= size.trees {
                     break 'plant;
                 }
-                let _ = w.plant(x.into(), y.into(), "Pine");
+                if w.plant(x.into(), y.into(), "Pine").is_ok() {
+                    trees += 1;
+                }
             }
         }
     }
+    debug_assert_eq!(w.trees().len(), trees);
     for z in 0..16 {
         let _ = w.set_cutting_area(0, 0, i64::from(mw) - 1, i64::from(mh) - 1, z, true);
     }
