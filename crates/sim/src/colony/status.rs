@@ -38,10 +38,10 @@ pub(crate) struct StatusScan {
     /// Tiles of the trees a lumberjack can cut now (grown, in the cutting area) and of the
     /// bushes a gatherer can pick now, by map cell.
     plants: OnceCell<[PlantGrid; 2]>,
-    /// District -> whether it has none of a good available (for sites lacking materials).
-    out_of: RefCell<BTreeMap<(i32, String), bool>>,
-    /// (District, good) -> whether a store of the district takes the good.
-    stored: RefCell<BTreeMap<(i32, String), bool>>,
+    /// District -> good -> whether it has none available (for sites lacking materials).
+    out_of: RefCell<BTreeMap<i32, BTreeMap<String, bool>>>,
+    /// District -> good -> whether a store of the district takes the good.
+    stored: RefCell<BTreeMap<i32, BTreeMap<String, bool>>>,
 }
 
 /// The plants a producer's workers wait for; the index of their [`PlantGrid`] in a batch.
@@ -382,17 +382,16 @@ impl World {
         let Some(d) = district else {
             return true;
         };
-        let key = (d, good.to_owned());
-        if let Some(none) = scan.out_of.borrow().get(&key) {
-            return *none;
-        }
-        let stock = self.colony.district_stock(d);
         let mut cache = scan.out_of.borrow_mut();
-        for (g, (avail, _)) in &stock {
-            cache.insert((d, g.clone()), *avail == 0);
-        }
+        let stock = cache.entry(d).or_insert_with(|| {
+            let stock = self.colony.district_stock(d);
+            stock
+                .into_iter()
+                .map(|(g, (avail, _))| (g, avail == 0))
+                .collect()
+        });
         // (A good the district holds none of is not in its stock at all.)
-        *cache.entry(key).or_insert(true)
+        stock.get(good).copied().unwrap_or(true)
     }
 
     /// Whether a store of `district` takes `good` now.
@@ -400,8 +399,7 @@ impl World {
         let Some(d) = district else {
             return false;
         };
-        let key = (d, good.to_owned());
-        if let Some(taken) = scan.stored.borrow().get(&key) {
+        if let Some(taken) = scan.stored.borrow().get(&d).and_then(|g| g.get(good)) {
             return *taken;
         }
         let taken = self
@@ -409,7 +407,8 @@ impl World {
             .stores_of(d)
             .iter()
             .any(|s| self.colony.buildings[s].storage_accepts(good) > 0);
-        scan.stored.borrow_mut().insert(key, taken);
+        let mut cache = scan.stored.borrow_mut();
+        cache.entry(d).or_default().insert(good.to_owned(), taken);
         taken
     }
 
@@ -484,13 +483,12 @@ impl World {
         if flag && b.capacity() > 0 && b.stock() >= b.capacity() {
             out.push("output full".into());
         }
-        let inputs: Vec<&str> = b
-            .recipe
-            .as_deref()
-            .and_then(|r| crate::content::content().recipes.get(r))
-            .map(|r| r.inputs.iter().map(|i| i.good.as_str()).collect())
-            .unwrap_or_default();
-        for good in b.inventory.keys().filter(|g| !inputs.contains(&g.as_str())) {
+        let recipe = match b.recipe.as_deref() {
+            Some(r) if !b.inventory.is_empty() => crate::content::content().recipes.get(r),
+            _ => None,
+        };
+        let input = |g: &str| recipe.is_some_and(|r| r.inputs.iter().any(|i| i.good == g));
+        for good in b.inventory.keys().filter(|g| !input(g)) {
             if !self.store_takes(b.district, good, scan) {
                 out.push(format!("no storage for {good}").into());
             }
