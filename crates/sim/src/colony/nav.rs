@@ -21,7 +21,18 @@
 //! beavers walk the Manhattan distance.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
+
+/// The graph's hash maps: keys are voxels (or pairs of them), hashed with a fast fixed-seed hash
+/// (nothing iterates them in an order that matters; a fixed seed makes even that reproducible).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+
+/// A map holding one entry.
+fn map_of<K: std::hash::Hash + Eq, V>(k: K, v: V) -> HashMap<K, V> {
+    let mut m = HashMap::default();
+    m.insert(k, v);
+    m
+}
 
 use super::building::{Building, Kind};
 use super::geometry::{Orientation, doorstep, footprint, unvoxel, voxel};
@@ -39,6 +50,20 @@ enum NodeKind {
     Spiral,
     Stairs(Orientation),
     Root,
+}
+
+/// The nodes joined to one node, gathered without allocating.
+#[derive(Default)]
+struct Joined {
+    nodes: [u64; 12],
+    len: usize,
+}
+
+impl Joined {
+    fn push(&mut self, v: u64) {
+        self.nodes[self.len] = v;
+        self.len += 1;
+    }
 }
 
 /// The graph and its caches.
@@ -134,10 +159,11 @@ impl Nav {
         self.comp.get(&v).copied()
     }
 
-    /// Nodes joined to `v` by one edge, in a fixed order.
-    fn neighbours(&self, v: u64) -> Vec<u64> {
+    /// Nodes joined to `v` by one edge, in a fixed order (at most three a side: same level, up
+    /// and down).
+    fn neighbours(&self, v: u64) -> impl Iterator<Item = u64> + use<> {
         let (x, y, z) = unvoxel(v);
-        let mut out = Vec::with_capacity(4);
+        let mut out = Joined::default();
         let step = |dx: i32, dy: i32, dz: i32| -> Option<u64> {
             let (nx, ny, nz) = (
                 x as i64 + dx as i64,
@@ -190,7 +216,7 @@ impl Nav {
                 out.push(n);
             }
         }
-        out
+        out.nodes.into_iter().take(out.len)
     }
 
     /// The cost of the edge between two joined nodes, in `STEP`ths of a tile.
@@ -227,7 +253,7 @@ impl Nav {
             return Some(d);
         }
         // Dijkstra over integer edge costs (ties by node key: deterministic).
-        let mut best: HashMap<u64, u32> = HashMap::from([(a, 0)]);
+        let mut best: HashMap<u64, u32> = map_of(a, 0);
         let mut heap = BinaryHeap::from([Reverse((0u32, a))]);
         while let Some(Reverse((d, n))) = heap.pop() {
             if best.get(&n).is_some_and(|bd| *bd < d) {
@@ -286,7 +312,7 @@ impl Nav {
 
     /// Breadth-first steps from `a` to `b` (every edge one tile).
     fn steps_between(&self, a: u64, b: u64) -> Option<u32> {
-        let mut seen: HashMap<u64, u32> = HashMap::from([(a, 0)]);
+        let mut seen: HashMap<u64, u32> = map_of(a, 0);
         let mut q = VecDeque::from([a]);
         while let Some(n) = q.pop_front() {
             let d = seen[&n];
@@ -317,7 +343,7 @@ impl Nav {
 
     /// Breadth-first distances from `from` to every node of its component.
     pub fn distances_from(&self, from: u64) -> HashMap<u64, u32> {
-        let mut seen: HashMap<u64, u32> = HashMap::new();
+        let mut seen: HashMap<u64, u32> = HashMap::default();
         if !self.is_node(from) {
             return seen;
         }
