@@ -23,6 +23,7 @@ use serde_json::json;
 
 use super::beaver::{Beaver, Step};
 use super::building::{Kind, StorageMode};
+use super::lists::List;
 use super::nav::manhattan;
 use super::rules::colony_rules;
 use crate::catalog::{PlantKind, nature};
@@ -905,7 +906,7 @@ impl World {
     fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
         let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
-        for (id, b) in &self.colony.buildings {
+        for (id, b) in self.colony.listed(List::Sites) {
             if b.finished || b.district != Some(district) {
                 continue;
             }

@@ -1,8 +1,9 @@
-//! Lists of the buildings an hourly pass concerns (workplaces, area effects, attractions,
-//! dwellings, breeding pods, beds that suspend needs, beehives, wonders, the buildings that may
-//! have a status), kept beside the district member lists and rebuilt with them when the layout
-//! changes, so a pass visits its few buildings instead of every path. Each list is in id order,
-//! as a walk of all buildings would visit them. Also [`Reach`]: ranges sorted into map cells.
+//! Lists of the buildings a pass concerns (workplaces, area effects, attractions, dwellings,
+//! breeding pods, beds that suspend needs, beehives, wonders, the buildings that may have a
+//! status, construction sites), kept beside the district member lists and rebuilt with them when
+//! the layout changes, so a pass visits its few buildings instead of every path. Each list is in
+//! id order, as a walk of all buildings would visit them. Also [`Reach`]: ranges sorted into map
+//! cells.
 
 use super::Colony;
 use super::building::{Building, Kind};
@@ -26,10 +27,12 @@ pub(crate) enum List {
     /// entrance, no power input, no workers; a walkway cannot be paused, and the rest comes
     /// with the prefab): those the alerts ask about.
     MayHaveStatus,
+    /// Construction sites (not finished; finishing a building moves the layout version).
+    Sites,
 }
 
 impl List {
-    pub(crate) const ALL: [List; 9] = [
+    pub(crate) const ALL: [List; 10] = [
         List::Workplaces,
         List::AreaEffects,
         List::Attractions,
@@ -39,6 +42,7 @@ impl List {
         List::Beehives,
         List::Wonders,
         List::MayHaveStatus,
+        List::Sites,
     ];
 
     /// Whether building `b` belongs to this list (decided by what changes only with the layout:
@@ -60,6 +64,7 @@ impl List {
             List::Beehives => b.spec().base_name == "Beehive",
             List::Wonders => super::wonder::is_wonder(b.spec()),
             List::MayHaveStatus => !quiet_walkway(b),
+            List::Sites => !b.finished,
         }
     }
 }
