@@ -150,6 +150,19 @@ impl World {
         o: Orientation,
     ) -> Result<Placement, CommandError> {
         let s = self.resolve_prefab(prefab)?;
+        self.check_placement_of(s, x, y, z, o)
+    }
+
+    /// [`World::check_placement`] of a resolved prefab (a search checking many spots resolves
+    /// its name once).
+    pub(crate) fn check_placement_of(
+        &self,
+        s: &'static Spec,
+        x: i64,
+        y: i64,
+        z: i64,
+        o: Orientation,
+    ) -> Result<Placement, CommandError> {
         let name = s.name.as_str();
         if s.science_cost > 0 && !self.science.unlocked.contains(&s.name) {
             return Err(CommandError::new(

@@ -1,0 +1,61 @@
+//! Times `World::find_placements` the way the Gymnasium environment's action mask asks for it:
+//! each of the faction's starting prefabs over each region of a fresh map (`R x R` regions),
+//! and prints the time of each round and a digest of the answers (to check a change keeps them).
+//!
+//! `cargo run --release -p colony-sim --example placement_find -- [MAP] [REGIONS] [ROUNDS]`
+//! (defaults: 64, 2, 5).
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Instant;
+
+use sim::{NewGame, World};
+
+/// The Folktails starting prefabs the environment offers by default.
+const PREFABS: [&str; 7] = [
+    "WaterPump.Folktails",
+    "SmallTank.Folktails",
+    "Lodge.Folktails",
+    "GathererFlag.Folktails",
+    "LumberjackFlag.Folktails",
+    "EfficientFarmHouse.Folktails",
+    "SmallWarehouse.Folktails",
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let size: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(64);
+    let regions: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let rounds: u32 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(5);
+    let mut w = World::new(&NewGame {
+        seed: 42,
+        map_width: size,
+        map_height: size,
+        ..NewGame::default()
+    });
+    w.advance_ticks(sim::ticks_per_day() / 24);
+    let side = size / regions;
+    let mut digest = DefaultHasher::new();
+    for round in 0..rounds {
+        let t = Instant::now();
+        let mut calls = 0;
+        for p in PREFABS {
+            for ry in 0..regions {
+                for rx in 0..regions {
+                    let (x1, y1) = (i64::from(rx * side), i64::from(ry * side));
+                    let (x2, y2) = (x1 + i64::from(side) - 1, y1 + i64::from(side) - 1);
+                    let found = w.find_placements(p, x1, y1, x2, y2);
+                    calls += 1;
+                    if round == 0 {
+                        format!("{found:?}").hash(&mut digest);
+                    }
+                }
+            }
+        }
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        eprintln!(
+            "round {round}: {calls} calls in {ms:.1} ms ({:.2} ms a call)",
+            ms / f64::from(calls)
+        );
+    }
+    println!("answers {:016x}", digest.finish());
+}
