@@ -583,8 +583,9 @@ impl World {
                 x1: (area.x2.max(d[0]) + margin).min(mw - 1),
                 y1: (area.y2.max(d[1]) + margin).min(mh - 1),
             };
-            self.ground_steps((d[0], d[1]), window)
+            (d, window)
         });
+        let ground = ground.map(|(d, window)| self.ground_steps((d[0], d[1]), window));
         let powered = self.powered_nodes_for(&s.name);
         // Doorless parts (levers, relays, sensors, floodgates) are reached as a placed one is
         // (`Colony::district_reaching`): from a path of the district within builders' reach.
@@ -611,12 +612,15 @@ impl World {
             }
             _ => Vec::new(),
         };
+        let traits = super::place::PlacementTraits::of(s);
+        // A doorstep lies at the same offset from every spot of one orientation.
+        let door_offsets = Orientation::ALL.map(|o| doorstep(s, 0, 0, o));
         for (x, y) in area.tiles() {
-            for o in Orientation::ALL {
+            for (o, door_offset) in Orientation::ALL.into_iter().zip(door_offsets) {
                 // At the ground of its origin tile; a pump whose origin is its intake row, hanging
                 // over a lower bank, stands on the higher ground of the rest of its footprint.
                 let mut z = i64::from(self.map.terrain_height(x, y));
-                let mut placed = self.check_placement_of(s, x.into(), y.into(), z, o);
+                let mut placed = self.check_placement_with(s, &traits, x.into(), y.into(), z, o);
                 if placed.is_err() && water {
                     let top = super::geometry::footprint(s, x.into(), y.into(), o)
                         .into_iter()
@@ -626,7 +630,7 @@ impl World {
                         .unwrap_or(z);
                     if top > z {
                         z = top;
-                        placed = self.check_placement_of(s, x.into(), y.into(), z, o);
+                        placed = self.check_placement_with(s, &traits, x.into(), y.into(), z, o);
                     }
                 }
                 let p = match placed {
@@ -644,7 +648,7 @@ impl World {
                     }
                 };
                 scanned += 1;
-                let door = doorstep(s, p.x.into(), p.y.into(), o);
+                let door = door_offset.map(|(dx, dy)| (i64::from(p.x) + dx, i64::from(p.y) + dy));
                 let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
                 let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
                 // A doorstep another building stands on can never be reached: not a spot.
@@ -660,7 +664,7 @@ impl World {
                 // of it: the center's door must stay open for paths in every direction.
                 let tiles = super::geometry::footprint(s, p.x.into(), p.y.into(), o);
                 let walls_dc = dc_door.is_some_and(|d| {
-                    !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs)
+                    !traits.walkway
                         && tiles.iter().any(|(tx, ty)| {
                             (tx - i64::from(d[0])).abs() + (ty - i64::from(d[1])).abs() <= 2
                         })
@@ -796,32 +800,26 @@ impl World {
                     _ => (0, 0),
                 })
             };
-            found.sort_by(|a, b| {
-                let key = |p: &PlacementSpot| {
-                    (
-                        p.flooded,
-                        // Joinable first; among them the most in reach; then the contract's
-                        // order: reachable now first. (For buildings without a purpose this is
-                        // the contract's reachable, then joinable by a new path.)
-                        (u8::from(!joinable(p)), rank(p), 1 - p.reachable),
-                        if p.distance >= 0.0 {
-                            p.distance
-                        } else if p.ground_steps >= 0 {
-                            p.ground_steps as f64
-                        } else {
-                            f64::MAX
-                        },
-                        1 - p.path_access,
-                        1 - p.near_power,
-                    )
+            // (Every distance is finite and at least +0, so its bits order as its values.)
+            found.sort_by_cached_key(|p| {
+                let distance = if p.distance >= 0.0 {
+                    p.distance
+                } else if p.ground_steps >= 0 {
+                    p.ground_steps as f64
+                } else {
+                    f64::MAX
                 };
-                let (ka, kb) = (key(a), key(b));
-                (ka.0, ka.1)
-                    .cmp(&(kb.0, kb.1))
-                    .then(ka.2.partial_cmp(&kb.2).unwrap_or(std::cmp::Ordering::Equal))
-                    .then((ka.3, ka.4).cmp(&(kb.3, kb.4)))
-                    .then(near(a).cmp(&near(b)))
-                    .then((a.y, a.x).cmp(&(b.y, b.x)))
+                (
+                    p.flooded,
+                    // Joinable first; among them the most in reach; then the contract's order:
+                    // reachable now first. (For buildings without a purpose this is the
+                    // contract's reachable, then joinable by a new path.)
+                    (u8::from(!joinable(p)), rank(p), 1 - p.reachable),
+                    distance.to_bits(),
+                    (1 - p.path_access, 1 - p.near_power),
+                    near(p),
+                    (p.y, p.x),
+                )
             });
         }
         // Distinct spots: the best orientation of each tile only.

@@ -154,6 +154,9 @@ pub struct Colony {
     pub block_version: u64,
     #[serde(skip)]
     pub nav: Shared<nav::Nav>,
+    /// Ground steps of recent placement searches (derived; a cache).
+    #[serde(skip)]
+    pub(crate) ground_cache: path_place::GroundCache,
     /// District -> the tick a hauling search there last found nothing (derived; a cache).
     #[serde(skip)]
     pub no_haul: BTreeMap<i32, u64>,
@@ -209,6 +212,7 @@ impl Colony {
             blocks: Shared::default(),
             block_version: 1,
             nav: Shared::default(),
+            ground_cache: Default::default(),
             no_haul: BTreeMap::new(),
             layout_version: 1,
             stores: Shared::default(),

@@ -50,6 +50,7 @@
 //! error.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -156,7 +157,7 @@ impl PathError {
 }
 
 /// Phase 1: what the search needs from the world, for a window around the ends.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PathSnapshot {
     start: (u32, u32, u32),
     goal: (u32, u32, u32),
@@ -183,12 +184,30 @@ pub struct PathSnapshot {
 }
 
 /// A rectangle of tiles, both corners included.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Window {
     pub x0: u32,
     pub y0: u32,
     pub x1: u32,
     pub y1: u32,
+}
+
+/// The ground steps of the last few windows asked for, each with the snapshot it was worked
+/// out from (derived state, never saved). A placement search asks for the steps of its window
+/// on every call, and an agent asks for several prefabs over the same few regions in a row, with
+/// nothing changed in between: the graph behind the steps is then built once per region.
+#[derive(Clone, Default)]
+pub(crate) struct GroundCache(Vec<Arc<(PathSnapshot, GroundSteps)>>);
+
+impl GroundCache {
+    /// Windows kept (an agent's mask over 3x3 regions asks for nine).
+    const WINDOWS: usize = 9;
+}
+
+impl std::fmt::Debug for GroundCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GroundCache({} windows)", self.0.len())
+    }
 }
 
 /// [`World::ground_steps`]: steps from one tile to each tile of a window (`u32::MAX` where a
@@ -472,12 +491,24 @@ impl World {
     /// Steps a new path would take from `from` to every tile of `window` over ground a path can
     /// be laid on (free, dry, stairs and platforms only where unlocked; the existing network
     /// counts), for ranking placements by how easily their doorstep can be joined.
-    pub(crate) fn ground_steps(&self, from: (u32, u32), window: Window) -> GroundSteps {
+    ///
+    /// The steps are a function of the window's snapshot alone: while a recent search's
+    /// snapshot is equal, its steps are reused ([`GroundCache`]).
+    pub(crate) fn ground_steps(&mut self, from: (u32, u32), window: Window) -> GroundSteps {
         let snap = self.snapshot_in(window, from, from, PathStyle::Direct, 1);
-        GroundSteps {
-            window,
-            steps: snap.graph().steps_from_start(),
+        let cache = &mut self.colony.ground_cache;
+        if let Some(hit) = cache.0.iter().find(|e| e.0 == snap) {
+            return hit.1.clone();
         }
+        let steps = GroundSteps {
+            window,
+            steps: snap.clone().graph().steps_from_start(),
+        };
+        if cache.0.len() >= GroundCache::WINDOWS {
+            cache.0.remove(0);
+        }
+        cache.0.push(Arc::new((snap, steps.clone())));
+        steps
     }
 
     /// Phase 4: places the planned route's new tiles, in order from the start.

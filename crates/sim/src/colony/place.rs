@@ -74,6 +74,33 @@ fn caps_source(s: &Spec) -> bool {
     s.components.iter().any(|c| c == "WaterSourceDisablerSpec")
 }
 
+/// What a placement check asks of a prefab's catalogue entry, worked out once per check (or
+/// once per search, which checks many spots of one prefab).
+pub(crate) struct PlacementTraits {
+    /// May stand in water (`water_building`).
+    water_building: bool,
+    /// Hangs between its ends (`spans`).
+    spanning: bool,
+    /// Caps the badwater source it stands on (`caps_source`).
+    caps_source: bool,
+    /// Has a water intake row, which may hang over water.
+    intake: bool,
+    /// A path or stairs (which may lie on a district center's doorstep).
+    pub(crate) walkway: bool,
+}
+
+impl PlacementTraits {
+    pub(crate) fn of(s: &Spec) -> PlacementTraits {
+        PlacementTraits {
+            water_building: water_building(s),
+            spanning: spans(s),
+            caps_source: caps_source(s),
+            intake: s.flag("waterIntake"),
+            walkway: matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs),
+        }
+    }
+}
+
 /// A placement failure with the contract's extras.
 fn refuse(reason: &str, text: String, prefab: &str, x: i64, y: i64, z: i64) -> CommandError {
     CommandError::new(ErrorCode::Placement, text)
@@ -163,6 +190,19 @@ impl World {
         z: i64,
         o: Orientation,
     ) -> Result<Placement, CommandError> {
+        self.check_placement_with(s, &PlacementTraits::of(s), x, y, z, o)
+    }
+
+    /// [`World::check_placement_of`] with the prefab's [`PlacementTraits`] worked out.
+    pub(crate) fn check_placement_with(
+        &self,
+        s: &'static Spec,
+        t: &PlacementTraits,
+        x: i64,
+        y: i64,
+        z: i64,
+        o: Orientation,
+    ) -> Result<Placement, CommandError> {
         let name = s.name.as_str();
         if s.science_cost > 0 && !self.science.unlocked.contains(&s.name) {
             return Err(CommandError::new(
@@ -209,7 +249,7 @@ impl World {
                 z,
             ));
         }
-        let intake_row: Vec<(i64, i64)> = if s.flag("waterIntake") {
+        let intake_row: Vec<(i64, i64)> = if t.intake {
             let (sx, sy) = (s.size.x as i32, s.size.y as i32);
             (0..sx)
                 .map(|lx| {
@@ -223,8 +263,8 @@ impl World {
         let zu = z as u32;
         let mut stumps = Vec::new();
         let water_limit = colony_rules().colony.water_blocks_placement.value;
-        let spanning = spans(s);
-        let on_source = caps_source(s)
+        let spanning = t.spanning;
+        let on_source = t.caps_source
             && {
                 let tiles_here = footprint(s, x, y, o);
                 let srcs = &self.land.water.sources;
@@ -374,7 +414,7 @@ impl World {
                         ).with("blockerId", occ));
                     }
                 }
-                if !water_building(s) && !over_water && self.water_depth(ux, uy) > water_limit {
+                if !t.water_building && !over_water && self.water_depth(ux, uy) > water_limit {
                     return Err(refuse(
                         "water",
                         format!(
@@ -391,7 +431,7 @@ impl World {
         }
         // A district center's doorstep stays free (a path may lie there): a building on it
         // would cut the district off from its center.
-        if !matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs) {
+        if !t.walkway {
             for dc in self.colony.centers() {
                 let Some([dx, dy, dz]) = self.colony.door(dc) else {
                     continue;
