@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::building::{FarmAction, Kind, Priority, StorageMode, work_range};
-use super::geometry::{Orientation, doorstep, voxel};
+use super::geometry::{Orientation, voxel};
 use super::nav::manhattan;
 use crate::content::content;
 use crate::error::{CommandError, ErrorCode};
@@ -613,10 +613,9 @@ impl World {
             _ => Vec::new(),
         };
         let traits = super::place::PlacementTraits::of(s);
-        // A doorstep lies at the same offset from every spot of one orientation.
-        let door_offsets = Orientation::ALL.map(|o| doorstep(s, 0, 0, o));
+        let prefab = super::prefab::Prefab::get(&s.name).expect("a catalogue prefab");
         for (x, y) in area.tiles() {
-            for (o, door_offset) in Orientation::ALL.into_iter().zip(door_offsets) {
+            for o in Orientation::ALL {
                 // At the ground of its origin tile; a pump whose origin is its intake row, hanging
                 // over a lower bank, stands on the higher ground of the rest of its footprint.
                 let mut z = i64::from(self.map.terrain_height(x, y));
@@ -648,7 +647,7 @@ impl World {
                     }
                 };
                 scanned += 1;
-                let door = door_offset.map(|(dx, dy)| (i64::from(p.x) + dx, i64::from(p.y) + dy));
+                let door = prefab.doorstep(p.x.into(), p.y.into(), o);
                 let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
                 let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
                 // A doorstep another building stands on can never be reached: not a spot.

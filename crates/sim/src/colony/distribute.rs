@@ -213,7 +213,7 @@ mod tests {
         let back = {
             let b = &w.colony.buildings[&crossing];
             let turned = Orientation::ALL[(b.orientation.index() as usize + 2) % 4];
-            geometry::doorstep(b.spec(), b.x.into(), b.y.into(), turned).unwrap()
+            b.prefab.doorstep(b.x.into(), b.y.into(), turned).unwrap()
         };
         // The first district's path keeps a tile away from the second's network (else the two
         // networks would join into one district).

@@ -314,7 +314,7 @@ impl Colony {
             return Some([b.x, b.y, b.z]);
         }
         Some(
-            match geometry::doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation) {
+            match b.prefab.doorstep(b.x.into(), b.y.into(), b.orientation) {
                 Some((x, y)) if x >= 0 && y >= 0 => [x as u32, y as u32, b.z],
                 _ => [b.x, b.y, b.z],
             },

@@ -35,7 +35,7 @@ fn map_of<K: std::hash::Hash + Eq, V>(k: K, v: V) -> HashMap<K, V> {
 }
 
 use super::building::{Building, Kind};
-use super::geometry::{Orientation, doorstep, footprint, unvoxel, voxel};
+use super::geometry::{Orientation, footprint, unvoxel, voxel};
 
 /// One tile of walking, in the units edge costs are counted in.
 const STEP: u32 = 4;
@@ -111,8 +111,7 @@ impl Nav {
                     self.nodes.insert(voxel(b.x, b.y, b.z), kind);
                 }
                 Kind::DistrictCenter => {
-                    if let Some((dx, dy)) =
-                        doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation)
+                    if let Some((dx, dy)) = b.prefab.doorstep(b.x.into(), b.y.into(), b.orientation)
                         && dx >= 0
                         && dy >= 0
                     {

@@ -55,7 +55,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::building::Kind;
-use super::geometry::{Orientation, doorstep, footprint, voxel};
+use super::geometry::{Orientation, footprint, voxel};
 use super::rules::colony_rules;
 use crate::error::{CommandError, ErrorCode};
 use crate::world::World;
@@ -417,8 +417,7 @@ impl World {
                     existing.insert((b.y, b.x, b.z), PathRole::Stairs(b.orientation));
                 }
                 Kind::DistrictCenter => {
-                    if let Some((dx, dy)) =
-                        doorstep(b.spec(), b.x.into(), b.y.into(), b.orientation)
+                    if let Some((dx, dy)) = b.prefab.doorstep(b.x.into(), b.y.into(), b.orientation)
                         && dx >= 0
                         && dy >= 0
                         && inside(dx as u32, dy as u32)

@@ -15,7 +15,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::building::{Kind, kind_of, work_range};
-use super::geometry::has_entrance;
+use super::geometry::{Orientation, doorstep, has_entrance};
 use crate::content::{Building as Spec, content};
 
 /// A catalogue prefab (see the module documentation). Equal prefabs are the same table entry;
@@ -29,6 +29,8 @@ struct Entry {
     kind: Kind,
     entrance: bool,
     work_range: u32,
+    /// The doorstep's offset from the origin, by orientation (`geometry::doorstep`).
+    doors: [Option<(i64, i64)>; 4],
 }
 
 /// Every catalogue prefab's entry by name.
@@ -44,6 +46,7 @@ fn table() -> &'static BTreeMap<&'static str, Entry> {
                     kind: kind_of(spec),
                     entrance: has_entrance(spec),
                     work_range: work_range(spec),
+                    doors: Orientation::ALL.map(|o| doorstep(spec, 0, 0, o)),
                 };
                 (name.as_str(), entry)
             })
@@ -75,6 +78,11 @@ impl Prefab {
     /// Whether the prefab has an entrance (`geometry::has_entrance`).
     pub fn has_entrance(self) -> bool {
         self.0.entrance
+    }
+
+    /// The doorstep of the prefab standing at `(x, y)` facing `o` (`geometry::doorstep`).
+    pub fn doorstep(self, x: i64, y: i64, o: Orientation) -> Option<(i64, i64)> {
+        self.0.doors[o as usize].map(|(dx, dy)| (x + dx, y + dy))
     }
 
     /// The prefab's work range (`building::work_range`).
