@@ -3,6 +3,7 @@
 //! and on the generated map.
 
 use super::*;
+use crate::colony::geometry::doorstep;
 use crate::config::NewGame;
 use crate::world::World;
 
