@@ -619,7 +619,8 @@ impl World {
                 // At the ground of its origin tile; a pump whose origin is its intake row, hanging
                 // over a lower bank, stands on the higher ground of the rest of its footprint.
                 let mut z = i64::from(self.map.terrain_height(x, y));
-                let mut placed = self.check_placement_with(s, &traits, x.into(), y.into(), z, o);
+                let mut placed =
+                    self.check_placement_with(s, &traits, false, x.into(), y.into(), z, o);
                 if placed.is_err() && water {
                     let top = super::geometry::footprint(s, x.into(), y.into(), o)
                         .into_iter()
@@ -629,7 +630,8 @@ impl World {
                         .unwrap_or(z);
                     if top > z {
                         z = top;
-                        placed = self.check_placement_with(s, &traits, x.into(), y.into(), z, o);
+                        placed =
+                            self.check_placement_with(s, &traits, false, x.into(), y.into(), z, o);
                     }
                 }
                 let p = match placed {

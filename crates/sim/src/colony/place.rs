@@ -102,8 +102,22 @@ impl PlacementTraits {
 }
 
 /// A placement failure with the contract's extras.
-fn refuse(reason: &str, text: String, prefab: &str, x: i64, y: i64, z: i64) -> CommandError {
-    CommandError::new(ErrorCode::Placement, text)
+///
+/// Without `detail` (a search tallying why spots were refused), only the reason: the text is
+/// never written.
+fn refuse(
+    detail: bool,
+    reason: &str,
+    text: impl FnOnce() -> String,
+    prefab: &str,
+    x: i64,
+    y: i64,
+    z: i64,
+) -> CommandError {
+    if !detail {
+        return CommandError::new(ErrorCode::Placement, String::new()).with("reason", reason);
+    }
+    CommandError::new(ErrorCode::Placement, text())
         .with("x", x)
         .with("y", y)
         .with("z", z)
@@ -190,14 +204,17 @@ impl World {
         z: i64,
         o: Orientation,
     ) -> Result<Placement, CommandError> {
-        self.check_placement_with(s, &PlacementTraits::of(s), x, y, z, o)
+        self.check_placement_with(s, &PlacementTraits::of(s), true, x, y, z, o)
     }
 
-    /// [`World::check_placement_of`] with the prefab's [`PlacementTraits`] worked out.
+    /// [`World::check_placement_of`] with the prefab's [`PlacementTraits`] worked out; without
+    /// `detail`, a refusal carries only its `reason` (no text, no other extras).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn check_placement_with(
         &self,
         s: &'static Spec,
         t: &PlacementTraits,
+        detail: bool,
         x: i64,
         y: i64,
         z: i64,
@@ -222,10 +239,13 @@ impl World {
         let max_z = i64::from(crate::catalog::world_rules().map.max_terrain_height.value) + 8;
         if !(0..=max_z).contains(&z) {
             return Err(refuse(
+                detail,
                 "unreachable_z",
-                format!(
-                    "z {z} is outside 0-{max_z}; use the terrain height at ({x}, {y}) (GET /api/tiles)"
-                ),
+                || {
+                    format!(
+                        "z {z} is outside 0-{max_z}; use the terrain height at ({x}, {y}) (GET /api/tiles)"
+                    )
+                },
                 name,
                 x,
                 y,
@@ -236,13 +256,16 @@ impl World {
         let tiles = footprint(s, x, y, o);
         if let Some((bx, by)) = tiles.iter().find(|(tx, ty)| !self.map.contains(*tx, *ty)) {
             return Err(refuse(
+                detail,
                 "out_of_bounds",
-                format!(
-                    "{name} ({w}x{d} facing {}) at ({x}, {y}) runs off the {}x{} map at ({bx}, {by}); move it inside the map",
-                    o.as_str(),
-                    self.map.width(),
-                    self.map.height()
-                ),
+                || {
+                    format!(
+                        "{name} ({w}x{d} facing {}) at ({x}, {y}) runs off the {}x{} map at ({bx}, {by}); move it inside the map",
+                        o.as_str(),
+                        self.map.width(),
+                        self.map.height()
+                    )
+                },
                 name,
                 x,
                 y,
@@ -279,15 +302,18 @@ impl World {
                         .collect::<Vec<_>>()
                         .join(", ");
                     return Err(refuse(
+                        detail,
                         "terrain",
-                        format!(
-                            "{name} must stand on a badwater source; none is under ({x}, {y}); badwater sources: {}",
-                            if near.is_empty() {
-                                "none on this map".to_owned()
-                            } else {
-                                near
-                            }
-                        ),
+                        || {
+                            format!(
+                                "{name} must stand on a badwater source; none is under ({x}, {y}); badwater sources: {}",
+                                if near.is_empty() {
+                                    "none on this map".to_owned()
+                                } else {
+                                    near
+                                }
+                            )
+                        },
                         name,
                         x,
                         y,
@@ -314,10 +340,13 @@ impl World {
                 };
                 if !held {
                     return Err(refuse(
+                        detail,
                         "no_support",
-                        format!(
-                            "{name} hangs from its ends: ({ex}, {ey}) needs ground, a platform or a walkway at z {z}; move it so both ends rest on something"
-                        ),
+                        || {
+                            format!(
+                                "{name} hangs from its ends: ({ex}, {ey}) needs ground, a platform or a walkway at z {z}; move it so both ends rest on something"
+                            )
+                        },
                         name,
                         x,
                         y,
@@ -331,10 +360,13 @@ impl World {
             let h = u32::from(self.map.terrain_height(ux, uy));
             if h > zu {
                 return Err(refuse(
+                    detail,
                     "terrain",
-                    format!(
-                        "terrain at ({tx}, {ty}) is height {h}, above z {z}: {name} would clip underground; place it at z {h} or on flatter ground"
-                    ),
+                    || {
+                        format!(
+                            "terrain at ({tx}, {ty}) is height {h}, above z {z}: {name} would clip underground; place it at z {h} or on flatter ground"
+                        )
+                    },
                     name,
                     x,
                     y,
@@ -352,10 +384,13 @@ impl World {
                 });
                 if !solid {
                     return Err(refuse(
+                        detail,
                         "no_support",
-                        format!(
-                            "nothing holds {name} up at ({tx}, {ty}, {z}): the terrain there is height {h}; place it at z {h} or build a platform under it"
-                        ),
+                        || {
+                            format!(
+                                "nothing holds {name} up at ({tx}, {ty}, {z}): the terrain there is height {h}; place it at z {h} or build a platform under it"
+                            )
+                        },
                         name,
                         x,
                         y,
@@ -367,8 +402,9 @@ impl World {
                 if let Some(other) = self.colony.blocks.get(&voxel(ux, uy, zu + dz)) {
                     let ob = &self.colony.buildings[other];
                     return Err(refuse(
+                        detail,
                         "occupied",
-                        format!(
+                        || format!(
                             "({tx}, {ty}, {}) is occupied by {} #{other} at ({}, {}, {}); pick a free spot (POST /api/placement/find) or demolish it",
                             zu + dz, ob.prefab, ob.x, ob.y, ob.z
                         ),
@@ -395,8 +431,9 @@ impl World {
                                 }
                             };
                             return Err(refuse(
+                                detail,
                                 "occupied",
-                                format!(
+                                || format!(
                                     "({tx}, {ty}) is occupied by {} #{occ}; {clear} or pick a free spot (POST /api/placement/find)",
                                     p.name()
                                 ),
@@ -406,8 +443,9 @@ impl World {
                         stumps.push(occ);
                     } else {
                         return Err(refuse(
+                            detail,
                             "occupied",
-                            format!(
+                            || format!(
                                 "({tx}, {ty}) is occupied by ruins #{occ}; scavenge them or pick a free spot (POST /api/placement/find)"
                             ),
                             name, x, y, z,
@@ -416,11 +454,14 @@ impl World {
                 }
                 if !t.water_building && !over_water && self.water_depth(ux, uy) > water_limit {
                     return Err(refuse(
+                        detail,
                         "water",
-                        format!(
-                            "({tx}, {ty}) is under {:.2} of water; {name} must stand on dry land (water buildings and platforms may stand in water)",
-                            self.water_depth(ux, uy)
-                        ),
+                        || {
+                            format!(
+                                "({tx}, {ty}) is under {:.2} of water; {name} must stand on dry land (water buildings and platforms may stand in water)",
+                                self.water_depth(ux, uy)
+                            )
+                        },
                         name,
                         x,
                         y,
@@ -441,8 +482,9 @@ impl World {
                 {
                     let center = &self.colony.buildings[&dc].prefab;
                     return Err(refuse(
+                        detail,
                         "entrance",
-                        format!(
+                        || format!(
                             "({dx}, {dy}, {dz}) is the doorstep of {center} #{dc}: {name} there would cut the district off; leave it free (a path may go there) and pick another spot (POST /api/placement/find)"
                         ),
                         name,
