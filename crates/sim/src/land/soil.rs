@@ -10,12 +10,18 @@
 //!   (rounded down) and a land tile's its terrain. Computed exactly with a bucket queue over tenths;
 //! - each hour only the areas around the tiles whose inputs (water tiles, levels, seeds)
 //!   changed are spread again (`Soil::spread_moisture`), to the same values a full spread gives;
+//! - the inputs are kept from hour to hour (`SpreadInputs`) and worked out again only where they
+//!   can differ from dry land's: per row, within the columns that hold water now (the water's
+//!   active spans) or held it last hour; elsewhere only a changed terrain changes a level, found by
+//!   comparing the terrain with the copy kept (`SpreadInputs::update`). A water tile's
+//!   saturation is counted over its window, row by row, from the kept water tiles;
 //! - a land tile is `moist` while its moisture is above 0. It dries at the first recompute after
 //!   its water left (within an hour; the data's drying speed is about 13 ticks).
 //!
 //! Contamination spreads the same way from water tiles whose badwater share is at least
 //! `soilContaminatedWhenWaterShareAtLeast`; a tile reached is contaminated and stays so for
-//! `decontaminationHours` after it is last reached.
+//! `decontaminationHours` after it is last reached. The count of contaminated tiles is kept, so
+//! the hours with none contaminated and none reached skip the contamination pass.
 
 use crate::catalog::world_rules;
 
@@ -42,14 +48,35 @@ impl PartialEq for Soil {
     }
 }
 
-/// The inputs of a moisture spread, per tile. A tile's moisture depends only on the inputs within
-/// `Model::reach` tiles of it, so an hour that changes a few tiles recomputes only around them.
+/// The inputs of the last moisture spread, per tile, kept from hour to hour. A tile's moisture
+/// depends only on the inputs within `Model::reach` tiles of it, so an hour that changes a few
+/// tiles recomputes only around them.
+///
+/// Outside `rows` a tile holds no water, so its inputs are those of dry land (not wet, its
+/// terrain for level, no seed): each hour updates them only within its own and the last hour's
+/// rows, and where the terrain changed (`SpreadInputs::update`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SpreadInputs {
     wet: Vec<bool>,
     level: Vec<u8>,
     /// A water tile's emission when it irrigates (a moisture seed), else 0.
     seed: Vec<u16>,
+    /// The terrain the dry tiles' levels were taken from.
+    terrain: Vec<u8>,
+    /// Per row, the columns `[lo, hi)` outside which it had no water tile (none when `lo >= hi`).
+    rows: Vec<(usize, usize)>,
+    /// Tiles contaminated after the last recompute.
+    contaminated: usize,
+}
+
+/// What one hour's update of the inputs found.
+struct Update {
+    /// Tiles whose inputs changed, ascending.
+    changed: Vec<usize>,
+    /// Water tiles that irrigate, with their emission, ascending.
+    moist_seeds: Vec<(usize, u16)>,
+    /// Water tiles that contaminate, with their emission, ascending.
+    bad_seeds: Vec<(usize, u16)>,
 }
 
 /// Counts of soil flags that changed in one recompute.
@@ -132,72 +159,39 @@ impl Soil {
         let m = Model::from_rules();
         let (w, h) = (water.width as usize, water.height as usize);
         let n = w * h;
-        // Water tiles and their levels.
-        let wet: Vec<bool> = water.depth[..n].iter().map(|d| *d >= m.min_depth).collect();
-        let wet_tiles: Vec<usize> = (0..n).filter(|i| wet[*i]).collect();
-        // A land tile's level is its terrain; a water tile's its water surface.
-        let mut level: Vec<u8> = terrain[..n].to_vec();
-        for &i in &wet_tiles {
-            let floor = f32::from(terrain[i]).max(water.barrier[i]);
-            level[i] = (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8;
-        }
-        // Summed-area table of wet tiles for the saturation window.
-        let mut sat_table = vec![0u32; (w + 1) * (h + 1)];
-        for y in 0..h {
-            let mut row = 0u32;
-            for x in 0..w {
-                row += u32::from(wet[y * w + x]);
-                sat_table[(y + 1) * (w + 1) + x + 1] = sat_table[y * (w + 1) + x + 1] + row;
+        let rows = water_rows(&m, water, w, h);
+        let (mut inputs, fresh) = match self.last.take() {
+            Some(last) if last.wet.len() == n && last.terrain.len() == n => (last, false),
+            _ => {
+                let contaminated = self.contamination.iter().filter(|c| **c > 0).count();
+                (
+                    Box::new(SpreadInputs::dry(terrain, w, h, contaminated)),
+                    true,
+                )
             }
-        }
-        let r = m.window / 2;
-        // Emission by the count of water tiles around (the same for every tile).
-        let by_count: Vec<u16> = (0..(m.window * m.window) as u32)
-            .map(|count| {
-                let sat = (m.per_wet * f64::from(count)).min(m.max_sat);
-                (m.emit * sat * 10.0).round() as u16
-            })
-            .collect();
-        let emission = |i: usize| -> u16 {
-            let (x, y) = (i % w, i / w);
-            let (x0, y0) = (x.saturating_sub(r), y.saturating_sub(r));
-            let (x1, y1) = ((x + r + 1).min(w), (y + r + 1).min(h));
-            let count = sat_table[y1 * (w + 1) + x1] + sat_table[y0 * (w + 1) + x0]
-                - sat_table[y0 * (w + 1) + x1]
-                - sat_table[y1 * (w + 1) + x0]
-                - 1;
-            by_count[count as usize]
         };
-        let mut moist_seeds = Vec::new();
-        let mut bad_seeds = Vec::new();
-        for &i in &wet_tiles {
-            let share = water.share(i);
-            let e = emission(i);
-            if share <= m.max_irrigation_share && e > 0 {
-                moist_seeds.push((i, e));
-            }
-            if share >= m.contaminating_share && e > 0 {
-                bad_seeds.push((i, e));
-            }
-        }
-        let mut seed = vec![0u16; n];
-        for &(i, e) in &moist_seeds {
-            seed[i] = e;
-        }
-        let now = SpreadInputs { wet, level, seed };
-        self.spread_moisture(&m, w, h, &now, &moist_seeds);
-        let SpreadInputs { wet, level, .. } = &**self.last.insert(Box::new(now));
-        let reached = if bad_seeds.is_empty() {
+        let update = inputs.update(&m, terrain, water, rows, w, h);
+        let areas = (!fresh).then(|| changed_areas(&update.changed, w, h, m.reach()));
+        self.spread_moisture(&m, w, h, &inputs, &update.moist_seeds, areas);
+        let reached = if update.bad_seeds.is_empty() {
             None
         } else {
-            Some(spread(&m, w, h, wet, level, &bad_seeds))
+            Some(spread(
+                &m,
+                w,
+                h,
+                &inputs.wet,
+                &inputs.level,
+                &update.bad_seeds,
+            ))
         };
         let mut change = SoilChange::default();
-        // (`max` rather than `all`: a pass without an early exit, which vectorizes.)
-        if reached.is_none() && self.contamination.iter().max().is_none_or(|c| *c == 0) {
+        if reached.is_none() && inputs.contaminated == 0 {
             // Nothing contaminated and nothing reached: nothing changes.
+            self.last = Some(inputs);
             return change;
         }
+        let mut contaminated = 0;
         for i in 0..n {
             let hit = reached.as_ref().is_some_and(|r| r[i] > 0);
             let was = self.contamination[i] > 0;
@@ -207,17 +201,20 @@ impl Soil {
                 self.contamination[i] -= 1;
             }
             let now = self.contamination[i] > 0;
+            contaminated += usize::from(now);
             if now && !was {
                 change.contaminated += 1;
             } else if was && !now {
                 change.cleaned += 1;
             }
         }
+        inputs.contaminated = contaminated;
+        self.last = Some(inputs);
         change
     }
 
-    /// Sets the moisture from `now`'s inputs: around the tiles whose inputs changed since the
-    /// last spread when there is one, else everywhere.
+    /// Sets the moisture from `now`'s inputs: only within `areas` (around the tiles whose inputs
+    /// changed since the last spread) when they are known, else everywhere.
     ///
     /// A tile's moisture depends only on the inputs within `Model::reach` of it, so only the
     /// tiles that near a change can take a new value (an area). Outside an area every value
@@ -231,17 +228,19 @@ impl Soil {
         h: usize,
         now: &SpreadInputs,
         seeds: &[(usize, u16)],
+        areas: Option<Vec<Area>>,
     ) {
-        let last = self.last.as_deref().filter(|l| l.wet.len() == w * h);
-        let areas = last.map_or_else(Vec::new, |l| changed_areas(l, now, w, h, m.reach()));
-        let local_tiles: usize = areas.iter().map(|a| a.grown(1, w, h).tiles()).sum();
-        if last.is_none() || local_tiles >= w * h / 2 {
-            let moisture = spread(m, w, h, &now.wet, &now.level, seeds);
-            for (dst, v) in self.moisture.iter_mut().zip(&moisture) {
-                *dst = (*v).min(255) as u8;
-            }
-            return;
-        }
+        // Areas covering half the map or more: one spread over all of it is cheaper.
+        let local = |areas: &Vec<Area>| {
+            areas
+                .iter()
+                .map(|a| a.grown(1, w, h).tiles())
+                .sum::<usize>()
+                < w * h / 2
+        };
+        let Some(areas) = areas.filter(local) else {
+            return self.spread_everywhere(m, w, h, now, seeds);
+        };
         for area in areas {
             let win = area.grown(1, w, h);
             let (ww, wh) = (win.x1 - win.x0, win.y1 - win.y0);
@@ -272,6 +271,179 @@ impl Soil {
                 }
             }
         }
+    }
+
+    fn spread_everywhere(
+        &mut self,
+        m: &Model,
+        w: usize,
+        h: usize,
+        now: &SpreadInputs,
+        seeds: &[(usize, u16)],
+    ) {
+        let moisture = spread(m, w, h, &now.wet, &now.level, seeds);
+        for (dst, v) in self.moisture.iter_mut().zip(&moisture) {
+            *dst = (*v).min(255) as u8;
+        }
+    }
+}
+
+impl SpreadInputs {
+    /// The inputs of a map without water.
+    fn dry(terrain: &[u8], w: usize, h: usize, contaminated: usize) -> SpreadInputs {
+        let n = w * h;
+        SpreadInputs {
+            wet: vec![false; n],
+            level: terrain[..n].to_vec(),
+            seed: vec![0; n],
+            terrain: terrain[..n].to_vec(),
+            rows: vec![(0, 0); h],
+            contaminated,
+        }
+    }
+
+    /// Brings the inputs up to the water and terrain as they are now; `rows` are this hour's
+    /// (`water_rows`). Returns the tiles that changed and the seeds.
+    ///
+    /// Outside both this hour's and the last hour's rows a tile was and is dry land, so only its
+    /// level can change, with its terrain: the terrain is compared with the one kept (a byte per
+    /// tile, row by row) and those tiles are set. Within the rows every input is computed afresh
+    /// and compared.
+    fn update(
+        &mut self,
+        m: &Model,
+        terrain: &[u8],
+        water: &Water,
+        rows: Vec<(usize, usize)>,
+        w: usize,
+        h: usize,
+    ) -> Update {
+        let mut changed = Vec::new();
+        // Terrain changes outside last hour's rows (within them, the passes below see them).
+        if self.terrain[..] != terrain[..w * h] {
+            for y in 0..h {
+                let r = y * w..(y + 1) * w;
+                if self.terrain[r.clone()] == terrain[r.clone()] {
+                    continue;
+                }
+                let (lo, hi) = self.rows[y];
+                for i in r.clone() {
+                    if terrain[i] != self.terrain[i] && !(lo..hi).contains(&(i - y * w)) {
+                        self.level[i] = terrain[i];
+                        changed.push(i);
+                    }
+                }
+                self.terrain[r.clone()].copy_from_slice(&terrain[r]);
+            }
+        }
+        let both: Vec<(usize, usize)> = (0..h).map(|y| union(self.rows[y], rows[y])).collect();
+        // Water tiles (only within this hour's rows).
+        for y in 0..h {
+            let ((lo, hi), now) = (both[y], rows[y]);
+            for x in lo..hi {
+                let i = y * w + x;
+                let wet = (now.0..now.1).contains(&x) && water.depth[i] >= m.min_depth;
+                if self.wet[i] != wet {
+                    self.wet[i] = wet;
+                    changed.push(i);
+                }
+            }
+        }
+        // Levels and seeds, from the water tiles as they are now.
+        let r = m.window / 2;
+        // Emission by the count of water tiles around (the same for every tile).
+        let by_count: Vec<u16> = (0..(m.window * m.window) as u32)
+            .map(|count| {
+                let sat = (m.per_wet * f64::from(count)).min(m.max_sat);
+                (m.emit * sat * 10.0).round() as u16
+            })
+            .collect();
+        let (mut moist_seeds, mut bad_seeds) = (Vec::new(), Vec::new());
+        // Running count of water tiles over the window's rows, column by column from `x0`.
+        let mut counts: Vec<u32> = Vec::new();
+        for y in 0..h {
+            let ((lo, hi), now) = (both[y], rows[y]);
+            let (x0, y0, y1) = (
+                now.0.saturating_sub(r),
+                y.saturating_sub(r),
+                (y + r + 1).min(h),
+            );
+            counts.clear();
+            if now.0 < now.1 {
+                counts.push(0);
+                let mut total = 0;
+                for x in x0..(now.1 + r).min(w) {
+                    total += (y0..y1)
+                        .map(|yy| u32::from(self.wet[yy * w + x]))
+                        .sum::<u32>();
+                    counts.push(total);
+                }
+            }
+            for x in lo..hi {
+                let i = y * w + x;
+                let (level, seed) = if self.wet[i] {
+                    let floor = f32::from(terrain[i]).max(water.barrier[i]);
+                    let level = (floor + water.depth[i]).floor().clamp(0.0, 255.0) as u8;
+                    let (a, b) = (x.saturating_sub(r) - x0, (x + r + 1).min(w) - x0);
+                    let e = by_count[(counts[b] - counts[a] - 1) as usize];
+                    let share = water.share(i);
+                    let irrigates = share <= m.max_irrigation_share && e > 0;
+                    if irrigates {
+                        moist_seeds.push((i, e));
+                    }
+                    if share >= m.contaminating_share && e > 0 {
+                        bad_seeds.push((i, e));
+                    }
+                    (level, if irrigates { e } else { 0 })
+                } else {
+                    (terrain[i], 0)
+                };
+                if self.level[i] != level || self.seed[i] != seed {
+                    self.level[i] = level;
+                    self.seed[i] = seed;
+                    changed.push(i);
+                }
+            }
+        }
+        self.rows = rows;
+        changed.sort_unstable();
+        changed.dedup();
+        Update {
+            changed,
+            moist_seeds,
+            bad_seeds,
+        }
+    }
+}
+
+/// Per row, the columns `[lo, hi)` outside which it has no water tile: the water's active spans
+/// when it knows them, else found from the depths.
+fn water_rows(m: &Model, water: &Water, w: usize, h: usize) -> Vec<(usize, usize)> {
+    // Outside the spans the depth is 0: no water tile while the threshold is above 0.
+    if let Some(spans) = water.water_columns()
+        && spans.len() == h
+        && m.min_depth > 0.0
+    {
+        return spans.to_vec();
+    }
+    (0..h)
+        .map(|y| {
+            let row = &water.depth[y * w..(y + 1) * w];
+            let wet = |d: &f32| *d >= m.min_depth;
+            match (row.iter().position(wet), row.iter().rposition(wet)) {
+                (Some(lo), Some(hi)) => (lo, hi + 1),
+                _ => (0, 0),
+            }
+        })
+        .collect()
+}
+
+/// The smallest range of columns holding both (an empty one, `lo >= hi`, holds nothing).
+fn union(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    match (a.0 < a.1, b.0 < b.1) {
+        (false, _) => b,
+        (_, false) => a,
+        _ => (a.0.min(b.0), a.1.max(b.1)),
     }
 }
 
@@ -317,27 +489,12 @@ impl Area {
     }
 }
 
-/// The areas whose moisture the change from `last` to `now` can alter: the tiles within `reach`
-/// of a tile whose inputs differ, as rectangles merged until none lies within a tile of another
-/// (so no area's ring reaches into another area).
-fn changed_areas(
-    last: &SpreadInputs,
-    now: &SpreadInputs,
-    w: usize,
-    h: usize,
-    reach: usize,
-) -> Vec<Area> {
+/// The areas whose moisture the changes at `changed` (ascending tiles) can alter: the tiles
+/// within `reach` of a changed tile, as rectangles merged until none lies within a tile of
+/// another (so no area's ring reaches into another area).
+fn changed_areas(changed: &[usize], w: usize, h: usize, reach: usize) -> Vec<Area> {
     let mut areas: Vec<Area> = Vec::new();
-    // Rows are compared whole first: most are unchanged.
-    let same = |r: std::ops::Range<usize>| {
-        last.wet[r.clone()] == now.wet[r.clone()]
-            && last.level[r.clone()] == now.level[r.clone()]
-            && last.seed[r.clone()] == now.seed[r]
-    };
-    let changed = (0..h)
-        .filter(|y| !same(y * w..(y + 1) * w))
-        .flat_map(|y| (y * w..(y + 1) * w).filter(|i| !same(*i..*i + 1)));
-    for i in changed {
+    for &i in changed {
         let (x, y) = (i % w, i / w);
         let mut a = Area {
             x0: x,
@@ -430,133 +587,4 @@ fn spread(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A flat map of height 4 with a wide lake (a band of water tiles) along the west side.
-    fn lake(w: u32, h: u32, lake_cols: u32) -> (Vec<u8>, Water) {
-        let terrain = vec![4u8; (w * h) as usize];
-        let mut water = Water::new(w, h, &[]);
-        for y in 0..h {
-            for x in 0..lake_cols {
-                water.depth[(y * w + x) as usize] = 1.0;
-            }
-        }
-        (terrain, water)
-    }
-
-    #[test]
-    fn moisture_reaches_about_fifteen_tiles_from_a_large_body_on_flat_land() {
-        let (terrain, water) = lake(40, 20, 10);
-        let mut soil = Soil::new(800);
-        soil.recompute(&terrain, &water);
-        let row = 10 * 40;
-        let moist_cols: Vec<u32> = (10..40)
-            .filter(|x| soil.is_moist(row + *x as usize))
-            .collect();
-        assert_eq!(moist_cols.first(), Some(&10));
-        let reach = moist_cols.len();
-        assert!((14..=16).contains(&reach), "reach {reach}");
-        // Water tiles themselves are not moist soil.
-        assert!(!soil.is_moist(row + 5));
-        // Monotone decreasing away from the shore.
-        for x in 10..24 {
-            assert!(soil.moisture[row + x] >= soil.moisture[row + x + 1]);
-        }
-    }
-
-    #[test]
-    fn climbing_costs_six_per_level_and_dry_land_dries() {
-        let (mut terrain, mut water) = lake(40, 20, 10);
-        for y in 0..20 {
-            for x in 15..40 {
-                terrain[y * 40 + x] = 6;
-            }
-        }
-        let mut soil = Soil::new(800);
-        soil.recompute(&terrain, &water);
-        let row = 10 * 40;
-        // The lake's surface (level 5) is above the flat land (4): no climb to tile 10, which gets
-        // 16 - 1 = 15 and tile 14 gets 11; climbing 2 levels to the terrace at 15 costs 13 more.
-        assert!(soil.is_moist(row + 14));
-        let terrace: usize = (15..40).filter(|x| soil.is_moist(row + x)).count();
-        assert!(terrace <= 2, "terrace moist tiles {terrace}");
-        water.depth.fill(0.0);
-        soil.recompute(&terrain, &water);
-        assert!(soil.moisture.iter().all(|m| *m == 0));
-    }
-
-    #[test]
-    fn recomputing_around_changes_gives_the_moisture_of_a_full_spread() {
-        // Rolling terrain, a lake and scattered ponds; then hours in which a few water tiles
-        // come and go and surfaces rise and fall, near each other or far apart.
-        let (w, h) = (90usize, 70usize);
-        let terrain: Vec<u8> = (0..w * h)
-            .map(|i| (4 + (i % w) / 23 + (i / w) / 31 + (i * 7 % 13 == 0) as usize) as u8)
-            .collect();
-        let mut water = Water::new(w as u32, h as u32, &[]);
-        for y in 0..h {
-            for x in 0..12 {
-                water.depth[y * w + x] = 1.2;
-            }
-        }
-        let mut soil = Soil::new(w * h);
-        soil.recompute(&terrain, &water);
-        let mut state = 12345u64;
-        let mut next = |below: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % below
-        };
-        let reach = Model::from_rules().reach();
-        let mut locals = 0;
-        for hour in 0..60 {
-            for _ in 0..1 + hour % 7 {
-                let i = next(w * h);
-                water.depth[i] = match next(4) {
-                    0 => 0.0,
-                    1 => 0.06,
-                    2 => 0.9,
-                    _ => water.depth[i] + 1.0,
-                };
-            }
-            let last = soil.last.clone();
-            soil.recompute(&terrain, &water);
-            let mut fresh = Soil::new(w * h);
-            fresh.recompute(&terrain, &water);
-            assert_eq!(soil.moisture, fresh.moisture, "hour {hour}");
-            let areas = changed_areas(&last.unwrap(), soil.last.as_ref().unwrap(), w, h, reach);
-            let tiles: usize = areas.iter().map(|a| a.grown(1, w, h).tiles()).sum();
-            locals += usize::from(!areas.is_empty() && tiles < w * h / 2);
-        }
-        assert!(locals > 30, "only {locals} hours recomputed locally");
-    }
-
-    #[test]
-    fn badwater_contaminates_soil_which_recovers_later() {
-        let (terrain, mut water) = lake(30, 10, 6);
-        for i in 0..300 {
-            water.bad[i] = water.depth[i] * 0.8;
-        }
-        let mut soil = Soil::new(300);
-        let c = soil.recompute(&terrain, &water);
-        assert!(c.contaminated > 0 && c.cleaned == 0);
-        // Too dirty to irrigate.
-        assert!(soil.moisture.iter().all(|m| *m == 0));
-        assert!(soil.is_contaminated(5 * 30 + 8));
-        water.depth.fill(0.0);
-        water.bad.fill(0.0);
-        let hours = world_rules()
-            .contamination
-            .soil_spread
-            .value
-            .decontamination_hours;
-        let mut cleaned = 0;
-        for _ in 0..hours {
-            cleaned += soil.recompute(&terrain, &water).cleaned;
-        }
-        assert_eq!(cleaned, c.contaminated);
-        assert!(soil.contamination.iter().all(|c| *c == 0));
-    }
-}
+mod tests;

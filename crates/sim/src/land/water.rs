@@ -192,6 +192,13 @@ impl Water {
         }
     }
 
+    /// Per row, the columns `[lo, hi)` outside which the row holds no water (depth 0): the
+    /// active spans the last step left. `None` until a step has computed them (after `new` or a
+    /// load).
+    pub(crate) fn water_columns(&self) -> Option<&[(usize, usize)]> {
+        self.spans_valid.then_some(self.span.as_slice())
+    }
+
     /// Takes up to `volume` of water from a tile (pumps), clean and bad in proportion; returns
     /// what was taken.
     pub(crate) fn remove_water(&mut self, x: u32, y: u32, volume: f32) -> f32 {
