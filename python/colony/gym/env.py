@@ -122,7 +122,7 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     @property
     def client(self) -> Colony:
-        """The client of this environment's colonyd (started on first use)."""
+        """The client of this environment's colonyd (started on first use; a ``StepClient``)."""
         if self._client is None:
             if self._port is None:
                 g = self._game = Game(map=32, ready=True, binary=self._colonyd)
