@@ -97,13 +97,17 @@ class _Common:
         """The answer's value, or (None, seconds to wait) for a retryable 503."""
         ctype = r.headers.get("content-type", "")
         value: Any = r.json() if "json" in ctype else r.text
+        return self._value(r.status_code, value, r.headers.get("retry-after"))
+
+    def _value(self, status: int, value: Any, retry_after: str | None) -> tuple[Any, float | None]:
+        """:meth:`_answer` of a decoded body: the value, (None, wait) or the error raised."""
         if isinstance(value, dict) and isinstance(value.get("error"), str):
-            err = ColonyError.from_body(value, r.status_code)
-            if r.status_code == 503 and err.code in ("queue_full", "game_loading"):
-                return None, float(r.headers.get("retry-after", "1") or 1)
+            err = ColonyError.from_body(value, status)
+            if status == 503 and err.code in ("queue_full", "game_loading"):
+                return None, float(retry_after or 1)
             raise err
-        if r.status_code >= 400:
-            raise ColonyError(f"http_{r.status_code}", str(value)[:500], {}, r.status_code)
+        if status >= 400:
+            raise ColonyError(f"http_{status}", str(value)[:500], {}, status)
         return value, None
 
     def _unreachable(self, e: Exception) -> ColonyError:

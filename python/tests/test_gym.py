@@ -1,17 +1,34 @@
 """``Colony-v0`` against real colonyd processes: Gymnasium's own checker, masked random steps that
-the service never refuses, determinism of ``reset(seed)``, the vector environment."""
+the service never refuses, determinism of ``reset(seed)``, the vector environment; the map layers
+against a plain per-tile walk of the same tiles, and the environment's lean client against the
+httpx one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import colony
 import colony.gym  # noqa: F401  (registers Colony-v0)
 from colony.gym import ColonyEnv, make_vector
+from colony.gym._client import StepClient
+from colony.gym.observe import (
+    BUSHES,
+    MAX_Z,
+    PLANT_DEAD,
+    PLANT_SEEDLING,
+    ROLE_CODE,
+    TREES,
+    Observer,
+)
+from colony.spawn import free_port
 
 SMALL = {"map_size": 32, "turn_hours": 3, "horizon_days": 30}
 
@@ -115,3 +132,195 @@ def test_vector_env_over_several_processes() -> None:
         assert rewards.shape == (2,) and not any(info["error"])
     finally:
         venv.close()
+
+
+def per_tile_layers(observer: Observer, tiles: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The map layers as the environment first built them: each tile written in turn (the
+    reference the column-wise ``Observer.layers`` must equal bit for bit)."""
+    shape = (observer.height, observer.width)
+    names = (
+        "terrain",
+        "moisture",
+        "contaminated",
+        "trees",
+        "crops",
+        "bushes",
+        "buildings",
+        "paths",
+    )
+    layers = {k: np.zeros(shape, np.uint8) for k in names}
+    water = np.zeros(shape, np.float32)
+    bad = np.zeros(shape, np.float32)
+    for t in tiles:
+        x, y = t["x"], t["y"]
+        layers["terrain"][y, x] = t["terrain"]
+        water[y, x] = min(t["water"], MAX_Z)
+        if "badwater" in t:
+            bad[y, x] = t["badwater"]
+        if t.get("moist"):
+            layers["moisture"][y, x] = 1
+        if t.get("contaminated"):
+            layers["contaminated"][y, x] = 1
+        plant = PLANT_DEAD if t.get("dead") else PLANT_SEEDLING if t.get("seedling") else 2
+        for o in t.get("occupants") or []:
+            name = o["name"]
+            if name == "Path":
+                layers["paths"][y, x] = 1
+            elif "." in name:
+                role = observer._role(name)
+                if role == "paths":
+                    layers["paths"][y, x] = 2
+                else:
+                    layers["buildings"][y, x] = ROLE_CODE[role]
+            elif name in TREES:
+                layers["trees"][y, x] = plant
+            elif name in BUSHES:
+                layers["bushes"][y, x] = plant
+            elif not name.startswith("Ruin"):
+                layers["crops"][y, x] = plant
+    return {**layers, "water": water, "badwater": bad}
+
+
+def assert_same_layers(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:
+    assert list(got) == list(want)
+    for k, a in want.items():
+        g = got[k]
+        assert (g.dtype, g.shape, g.flags.c_contiguous) == (a.dtype, a.shape, True), k
+        assert g.tobytes() == a.tobytes(), k
+
+
+def test_observed_layers_are_a_per_tile_walk_of_the_same_tiles() -> None:
+    e = ColonyEnv(map_size=32, turn_hours=6, horizon_days=30)
+    try:
+        obs, info = e.reset(seed=4)
+        rng = np.random.default_rng(3)
+        covered: set[str] = set()
+        lay = e.layout
+        place, path = (lay.place0, lay.path0), (lay.path0, lay.cut0)
+        kinds = [path, place, (lay.cut0, lay.plant0), place, (lay.plant0, lay.n), place]
+        for step in range(16):
+            # The game stays paused between steps: these are the tiles the observation was
+            # built from.
+            tiles = e.client.tiles(x1=0, y1=0, x2=31, y2=31)["tiles"]
+            want = per_tile_layers(e._observer, tiles)
+            assert_same_layers({k: v for k, v in obs.items() if k != "colony"}, want)
+            shuffled = random.Random(step).sample(tiles, len(tiles))
+            assert_same_layers(e._observer.layers(shuffled), want)
+            covered |= {k for k, a in want.items() if a.any()}
+            # Every kind of action in turn, placements most.
+            lo, hi = kinds[step % len(kinds)]
+            allowed = np.flatnonzero(info["action_mask"][lo:hi])
+            action = lo + int(rng.choice(allowed)) if allowed.size else 0
+            door = e._observer.dc_entrance()
+            if (lo, hi) == path and allowed.size and door:
+                # A short path out of the district center's door on its level (a far one, or one
+                # up a cliff, may find no route).
+                ys, xs = np.divmod(allowed, e.width)
+                far = abs(abs(xs - door[0]) + abs(ys - door[1]) - 6)
+                level = obs["terrain"][ys, xs] == obs["terrain"][door[1], door[0]]
+                action = lo + int(allowed[np.argmin(far + 100 * ~level)])
+            obs, _, terminated, truncated, info = e.step(action)
+            assert info["error"] is None and not (terminated or truncated)
+        assert {"terrain", "water", "moisture", "trees", "bushes", "buildings", "paths"} <= covered
+    finally:
+        e.close()
+
+
+class _Roles:
+    """A stand-in client for ``Observer``: building roles as ``GET /api/buildings`` gives them."""
+
+    ROLES = {
+        "Lodge.Folktails": "housing",
+        "Stairs.Folktails": "paths",
+        "Platform.Folktails": "paths",
+        "WaterPump.Folktails": "water",
+        "Lever.Folktails": "automation",
+    }
+
+    def buildings(self, *, name: str, detail: str, limit: int) -> list[dict[str, Any]]:
+        return [{"name": name, "role": self.ROLES[name]}] if name in self.ROLES else []
+
+
+def test_layers_of_crafted_tiles_match_the_per_tile_walk() -> None:
+    """Every member and occupant case (several occupants on one tile, the last on a layer
+    winning; water deeper than the cap; unknown roles; ruins; tiles out of order)."""
+
+    def tile(x: int, y: int, **more: Any) -> dict[str, Any]:
+        return {"x": x, "y": y, "terrain": (3 * x + y) % 23, "water": 0.0, **more}
+
+    def occ(*names: str) -> list[dict[str, Any]]:
+        return [{"name": n, "z": 4} for n in names]
+
+    tiles = [tile(x, y) for y in range(3) for x in range(5)]
+    more: list[dict[str, Any]] = [
+        {"water": 31.5, "badwater": 0.123, "contaminated": True},
+        {"water": 2, "moist": True, "occupants": occ("Carrot"), "seedling": True},
+        {"occupants": occ("Oak"), "dead": True, "seedling": True},
+        {"occupants": occ("BlueberryBush"), "moist": True},
+        {"occupants": occ("Path", "Lodge.Folktails"), "entrance": True},
+        {"occupants": occ("Platform.Folktails", "Stairs.Folktails", "Path")},
+        {"occupants": occ("Lodge.Folktails", "WaterPump.Folktails")},
+        {"occupants": occ("Lever.Folktails"), "badwater": 1.0},
+        {"occupants": occ("Mystery.Folktails")},
+        {"occupants": occ("RuinColumn")},
+        {"occupants": occ("Pine", "Carrot"), "seedling": True},
+        {"water": 0.3339, "badwater": 0.5, "occupants": []},
+        {"entrance": True},
+        {"water": 30.0, "moist": False, "contaminated": False},
+        {},
+    ]
+    for t, m in zip(tiles, more, strict=True):
+        t.update(m)
+    shuffled = random.Random(1).sample(tiles, len(tiles))
+    got = Observer(_Roles(), 5, 3).layers(shuffled)  # type: ignore[arg-type]
+    assert_same_layers(got, per_tile_layers(Observer(_Roles(), 5, 3), tiles))  # type: ignore[arg-type]
+    assert (got["water"][0, 0], got["badwater"][0, 0]) == (np.float32(MAX_Z), np.float32(0.123))
+    assert (got["paths"][0, 4], got["buildings"][0, 4]) == (1, ROLE_CODE["housing"])
+    assert (got["paths"][1, 0], got["buildings"][1, 1]) == (1, ROLE_CODE["water"])
+    assert got["buildings"][1, 2] == got["buildings"][1, 3] == ROLE_CODE["others"]
+    assert (got["trees"][0, 2], got["trees"][2, 0], got["crops"][2, 0]) == (PLANT_DEAD, 1, 1)
+
+
+def test_the_step_client_answers_as_the_httpx_client() -> None:
+    with colony.spawn(seed=7, map=32, settings={"httpIdleSeconds": 1}) as g:
+        plain = g.client()
+        lean = StepClient("127.0.0.1", g.http_port, g.token, ws_port=g.ws_port)
+        try:
+            assert lean._lean
+            plain.set_speed(speed=0)
+            reads: list[Callable[[colony.Colony], Any]] = [
+                lambda c: c.tiles(x1=0, y1=0, x2=31, y2=31),
+                lambda c: c.summary(),
+                lambda c: c.stats(from_=1),
+                lambda c: c.prefabs(),
+                lambda c: c.buildings(detail="full", limit=0),
+                lambda c: c.placement_find(prefab="Lodge.Folktails", x1=0, y1=0, x2=31, y2=31),
+            ]
+            for read in reads:
+                assert read(lean) == read(plain)
+            for bad in (
+                lambda c: c.placement_find(prefab="Nope.Folktails", x1=0, y1=0, x2=9, y2=9),
+                lambda c: c.tiles(x1=0, y1=0, x2=-5, y2=-5),
+                lambda c: c.building_place(prefab="Lodge.Folktails", x=0, y=0, z=0, orientation=9),
+            ):
+                errors = []
+                for c in (lean, plain):
+                    with pytest.raises(colony.ColonyError) as e:
+                        bad(c)
+                    errors.append((e.value.code, e.value.detail, e.value.extras, e.value.status))
+                assert errors[0] == errors[1]
+            # The service closes a connection idle for httpIdleSeconds: the next request opens
+            # a new one.
+            time.sleep(1.5)
+            assert lean.time() == plain.time()
+            with (
+                StepClient("127.0.0.1", g.http_port, format=None) as toon,
+                g.client(format=None) as toon_plain,
+            ):
+                assert toon.summary() == toon_plain.summary()
+        finally:
+            lean.close()
+            plain.close()
+    with pytest.raises(colony.ColonyError) as e:
+        StepClient("127.0.0.1", free_port()).ping()
+    assert e.value.code == "unreachable"

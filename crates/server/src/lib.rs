@@ -191,6 +191,7 @@ pub async fn run(args: cli::Args) -> i32 {
             enabled: cfg.ws_enabled,
         },
         cache: http::cache::ReadCache::default(),
+        search_world: http::buildings::SearchWorld::default(),
     };
     let app = http::app(state);
     let http_listener = match tokio::net::TcpListener::bind(http_addr).await {

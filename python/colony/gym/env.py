@@ -23,6 +23,7 @@ from gymnasium import spaces
 from ..client import Colony
 from ..errors import ColonyError
 from ..spawn import Game
+from ._client import StepClient
 from .actions import Actor, Layout
 from .observe import Observer, observation_space
 from .reward import History, ScoreTerm, survive_terms
@@ -121,13 +122,13 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     @property
     def client(self) -> Colony:
-        """The client of this environment's colonyd (started on first use)."""
+        """The client of this environment's colonyd (started on first use; a ``StepClient``)."""
         if self._client is None:
             if self._port is None:
-                self._game = Game(map=32, ready=True, binary=self._colonyd)
-                self._client = self._game.client()
+                g = self._game = Game(map=32, ready=True, binary=self._colonyd)
+                self._client = StepClient("127.0.0.1", g.http_port, g.token, ws_port=g.ws_port)
             else:
-                self._client = Colony(self._host, self._port, self._token)
+                self._client = StepClient(self._host, self._port, self._token)
         return self._client
 
     def _new_game(self, seed: int) -> None:

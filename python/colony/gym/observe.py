@@ -89,6 +89,8 @@ class Observer:
         self.client = client
         self.width, self.height = width, height
         self.roles: dict[str, str] = {}
+        #: Occupant name -> ``_kind``.
+        self._kinds: dict[str, tuple[str, int | None]] = {}
         self.summary: dict[str, Any] = {}
 
     def _role(self, name: str) -> str:
@@ -101,8 +103,26 @@ class Observer:
         return role if role in ROLE_CODE or role == "paths" else "others"
 
     def observe(self) -> dict[str, np.ndarray]:
+        tiles = self.client.tiles(x1=0, y1=0, x2=self.width - 1, y2=self.height - 1)["tiles"]
+        layers = self.layers(tiles)
+        self.summary = self.client.summary()
+        return {**layers, "colony": self._colony()}
+
+    def layers(self, tiles: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+        """The map layers of a ``GET /api/tiles`` answer's ``tiles`` (nested json).
+
+        Every tile has ``x, y, terrain, water``; those four are read column by column into
+        arrays. Only the tiles with more members (badwater, moist or contaminated soil,
+        occupants, plant states: a few hundred on a 64 map) are walked one by one, and what they
+        set is written at the end. The result is the per-tile walk's, bit for bit
+        (tests/test_gym.py compares them).
+        """
         shape = (self.height, self.width)
-        layers = {
+        n, w = len(tiles), self.width
+        xs = np.fromiter((t["x"] for t in tiles), np.intp, n)
+        ys = np.fromiter((t["y"] for t in tiles), np.intp, n)
+        at = ys * w + xs
+        out = {
             k: np.zeros(shape, np.uint8)
             for k in (
                 "terrain",
@@ -115,46 +135,67 @@ class Observer:
                 "paths",
             )
         }
-        water = np.zeros(shape, np.float32)
-        bad = np.zeros(shape, np.float32)
-        tiles = self.client.tiles(x1=0, y1=0, x2=self.width - 1, y2=self.height - 1)["tiles"]
-        terrain, moist, cont = layers["terrain"], layers["moisture"], layers["contaminated"]
-        for t in tiles:
-            x, y = t["x"], t["y"]
-            terrain[y, x] = t["terrain"]
-            water[y, x] = min(t["water"], MAX_Z)
+        out["water"] = np.zeros(shape, np.float32)
+        out["badwater"] = np.zeros(shape, np.float32)
+        # Flat views of the layers (written through).
+        flat = {k: a.reshape(-1) for k, a in out.items()}
+        flat["terrain"][at] = np.fromiter((t["terrain"] for t in tiles), np.int64, n)
+        depth = np.fromiter((t["water"] for t in tiles), np.float64, n)
+        flat["water"][at] = np.minimum(depth, MAX_Z)
+        # Tile index and value of what the other members set, by layer.
+        sets: dict[str, tuple[list[int], list[float]]] = {k: ([], []) for k in flat}
+        kinds = self._kinds
+        for t in [t for t in tiles if len(t) > 4]:
+            i = t["y"] * w + t["x"]
             if "badwater" in t:
-                bad[y, x] = t["badwater"]
+                sets["badwater"][0].append(i)
+                sets["badwater"][1].append(t["badwater"])
             if t.get("moist"):
-                moist[y, x] = 1
+                sets["moisture"][0].append(i)
+                sets["moisture"][1].append(1)
             if t.get("contaminated"):
-                cont[y, x] = 1
+                sets["contaminated"][0].append(i)
+                sets["contaminated"][1].append(1)
             occupants = t.get("occupants")
-            if occupants:
-                self._occupants(layers, x, y, occupants, t)
-        self.summary = self.client.summary()
-        return {**layers, "water": water, "badwater": bad, "colony": self._colony()}
+            if not occupants:
+                continue
+            plant = PLANT_DEAD if t.get("dead") else PLANT_SEEDLING if t.get("seedling") else 2
+            # The last occupant on a layer wins, as when each one is written in turn.
+            here: dict[str, int] = {}
+            for o in occupants:
+                name = o["name"]
+                kind = kinds.get(name)
+                if kind is None:
+                    kind = self._kind(name)
+                    if "." not in name:
+                        # (A building's role is looked up each time, as roles are cached.)
+                        kinds[name] = kind
+                layer, code = kind
+                if layer:
+                    here[layer] = plant if code is None else code
+            for layer, v in here.items():
+                sets[layer][0].append(i)
+                sets[layer][1].append(v)
+        for layer, (idx, values) in sets.items():
+            if idx:
+                flat[layer][idx] = values
+        return out
 
-    def _occupants(
-        self, layers: dict[str, np.ndarray], x: int, y: int, occupants: list[Any], t: Any
-    ) -> None:
-        plant = PLANT_DEAD if t.get("dead") else PLANT_SEEDLING if t.get("seedling") else 2
-        for o in occupants:
-            name = o["name"]
-            if name == "Path":
-                layers["paths"][y, x] = 1
-            elif "." in name:
-                role = self._role(name)
-                if role == "paths":
-                    layers["paths"][y, x] = 2
-                else:
-                    layers["buildings"][y, x] = ROLE_CODE[role]
-            elif name in TREES:
-                layers["trees"][y, x] = plant
-            elif name in BUSHES:
-                layers["bushes"][y, x] = plant
-            elif not name.startswith("Ruin"):
-                layers["crops"][y, x] = plant
+    def _kind(self, name: str) -> tuple[str, int | None]:
+        """The layer an occupant of this name marks (``""``: none) and its code there (None:
+        the tile's plant state)."""
+        if name == "Path":
+            return "paths", 1
+        if "." in name:
+            role = self._role(name)
+            return ("paths", 2) if role == "paths" else ("buildings", ROLE_CODE[role])
+        if name in TREES:
+            return "trees", None
+        if name in BUSHES:
+            return "bushes", None
+        if not name.startswith("Ruin"):
+            return "crops", None
+        return "", None
 
     def _colony(self) -> np.ndarray:
         s = self.summary

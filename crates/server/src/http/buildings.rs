@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sim::colony::BuildingView;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -291,6 +292,37 @@ pub struct Placements {
     pub blocked: Option<std::collections::BTreeMap<String, u32>>,
 }
 
+/// The copy of a published world that the last placement search worked on, kept for the next
+/// search of the same snapshot. A search only brings the copy's derived state up to date (the
+/// navigation graph, path distances, the ground steps of recent windows, each a function of the
+/// world alone), so a kept copy answers exactly as a fresh one, and the searches an agent makes
+/// in a row (several prefabs over the same few regions, nothing changed in between) clone the
+/// world and build each region's ground graph once instead of on every call. Concurrent searches
+/// each take a copy: one finds the kept one, the others clone.
+#[derive(Clone, Default)]
+pub struct SearchWorld(Arc<Mutex<Option<KeptWorld>>>);
+
+/// A kept copy and the snapshot it is a copy of.
+type KeptWorld = (Weak<sim::World>, sim::World);
+
+impl SearchWorld {
+    /// The kept copy when it is of `snapshot`, else a new copy of it.
+    fn take(&self, snapshot: &Arc<sim::World>) -> sim::World {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match kept {
+            // (The weak reference keeps the snapshot's allocation, so its address is not
+            // reused by a newer snapshot while the copy is kept.)
+            Some((of, w)) if std::ptr::eq(of.as_ptr(), Arc::as_ptr(snapshot)) => w,
+            _ => (**snapshot).clone(),
+        }
+    }
+
+    /// Keeps `w`, the copy of `snapshot` a search has just used.
+    fn put(&self, snapshot: &Arc<sim::World>, w: sim::World) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Arc::downgrade(snapshot), w));
+    }
+}
+
 /// Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether
 /// a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first),
 /// only spots with water. Others: not flooded, then joinable (reachable now or by a new path),
@@ -324,10 +356,14 @@ async fn find_placement(
         }
     };
     let snapshot = state.host.snapshot();
+    let kept = state.search_world.clone();
     let found = tokio::task::spawn_blocking(move || {
-        // The search keeps a navigation cache up to date, so it needs its own copy.
-        let mut w = (*snapshot).clone();
-        w.search_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2)
+        // The search keeps navigation and ground-step caches up to date, so it needs its own
+        // copy: the one the last search of this snapshot used, else a new one.
+        let mut w = kept.take(&snapshot);
+        let found = w.search_placements(&b.prefab, b.x1, b.y1, b.x2, b.y2);
+        kept.put(&snapshot, w);
+        found
     })
     .await
     .map_err(|e| {

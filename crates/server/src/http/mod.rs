@@ -56,6 +56,8 @@ pub struct AppState {
     pub ws_listening: WsListening,
     /// Rendered answers of the snapshot-only reads, per snapshot generation (`cache`).
     pub cache: cache::ReadCache,
+    /// The world copy of the last placement search, for the next one of the same snapshot.
+    pub search_world: buildings::SearchWorld,
 }
 
 /// The WebSocket listener as started.

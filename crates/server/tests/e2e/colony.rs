@@ -540,6 +540,69 @@ async fn placing_finding_and_demolishing() {
     refused(&s, "/api/building/demolish", json!({}), "invalid_param").await;
 }
 
+/// A placement search answers the same whatever searches ran before it: the service keeps the
+/// world copy of the last search, with its navigation and ground-step caches, for the next
+/// search of the same snapshot, and that must never show in an answer. Each answer of a run of
+/// searches (a gym mask's: several prefabs over a grid of regions) is compared with the same
+/// search run again in the opposite order on the same copy, and on a fresh copy (a write
+/// publishes a new snapshot).
+#[tokio::test]
+async fn placement_answers_do_not_depend_on_the_searches_before_them() {
+    let s = Server::start().await;
+    lay_street(&s).await;
+    let (x1, y1, x2, y2) = near_dc(&s).await;
+    let (mx, my) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    let regions = [
+        (x1, y1, mx, my),
+        (mx + 1, y1, x2, my),
+        (x1, my + 1, mx, y2),
+        (mx + 1, my + 1, x2, y2),
+        (x1, y1, x2, y2),
+    ];
+    let prefabs = [
+        "WaterPump.Folktails",
+        "Lodge.Folktails",
+        "LumberjackFlag.Folktails",
+        "GathererFlag.Folktails",
+        "EfficientFarmHouse.Folktails",
+        "Path",
+    ];
+    let searches: Vec<Value> = prefabs
+        .iter()
+        .flat_map(|p| {
+            regions.iter().map(move |(x1, y1, x2, y2)| {
+                json!({"prefab": p, "x1": x1, "y1": y1, "x2": x2, "y2": y2})
+            })
+        })
+        .collect();
+    let find = |body: Value| async {
+        let (status, found) = s.post("/api/placement/find?format=json", body).await;
+        assert_eq!(status, 200, "{found}");
+        found
+    };
+    let mut first = Vec::new();
+    for b in &searches {
+        first.push(find(b.clone()).await);
+    }
+    assert!(
+        first
+            .iter()
+            .any(|f| f["placements"].as_array().unwrap().len() == 10),
+        "the areas have spots"
+    );
+    for (b, want) in searches.iter().zip(&first).rev() {
+        assert_eq!(
+            &find(b.clone()).await,
+            want,
+            "again, in the opposite order: {b}"
+        );
+    }
+    for (b, want) in searches.iter().zip(&first).rev() {
+        s.post("/api/speed", json!({"speed": 0})).await;
+        assert_eq!(&find(b.clone()).await, want, "on a fresh copy: {b}");
+    }
+}
+
 #[tokio::test]
 async fn workplace_actions_show_in_the_next_read() {
     let s = Server::start().await;
