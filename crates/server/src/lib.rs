@@ -193,6 +193,21 @@ pub async fn run(args: cli::Args) -> i32 {
         cache: http::cache::ReadCache::default(),
         search_world: http::buildings::SearchWorld::default(),
     };
+    // The placement search's kept world copy is dropped once the game has moved on, so an old
+    // world's tables are not held until the next search.
+    {
+        let (kept, host) = (state.search_world.clone(), state.host.clone());
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+            loop {
+                every.tick().await;
+                if let Some(old) = kept.take_stale(&host.snapshot()) {
+                    // (Freeing a large world's tables takes a few milliseconds.)
+                    tokio::task::spawn_blocking(move || drop(old));
+                }
+            }
+        });
+    }
     let app = http::app(state);
     let http_listener = match tokio::net::TcpListener::bind(http_addr).await {
         Ok(l) => l,

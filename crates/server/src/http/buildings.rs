@@ -321,6 +321,17 @@ impl SearchWorld {
     fn put(&self, snapshot: &Arc<sim::World>, w: sim::World) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Arc::downgrade(snapshot), w));
     }
+
+    /// Takes the kept copy out unless it is of `snapshot`: once the game has moved on, the copy
+    /// would only hold an old world's tables until the next search (colonyd sweeps every few
+    /// seconds; the caller drops what it gets back).
+    pub fn take_stale(&self, snapshot: &Arc<sim::World>) -> Option<sim::World> {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match &*kept {
+            Some((of, _)) if std::ptr::eq(of.as_ptr(), Arc::as_ptr(snapshot)) => None,
+            _ => kept.take().map(|(_, w)| w),
+        }
+    }
 }
 
 /// Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether
@@ -702,5 +713,31 @@ mod tests {
         );
         let q: HashMap<String, String> = [("detail".to_string(), "FULL".to_string())].into();
         assert_eq!(EntityQuery::parse(&q).unwrap().detail, Detail::Full);
+    }
+
+    #[test]
+    fn the_kept_search_copy_is_reused_for_its_snapshot_and_swept_after_it() {
+        let world = |seed| {
+            Arc::new(sim::World::new(&sim::NewGame {
+                seed,
+                map_width: 32,
+                map_height: 32,
+                ..sim::NewGame::default()
+            }))
+        };
+        let (a, b) = (world(1), world(2));
+        let kept = SearchWorld::default();
+        kept.put(&a, (*a).clone());
+        // Its own snapshot keeps it; another one sweeps it away.
+        assert!(kept.take_stale(&a).is_none());
+        assert!(kept.0.lock().unwrap().is_some());
+        assert!(kept.take_stale(&b).is_some());
+        assert!(kept.0.lock().unwrap().is_none());
+        assert!(kept.take_stale(&b).is_none());
+        // A search of `b` now clones `b`, and the next search of `b` takes that copy back.
+        let w = kept.take(&b);
+        kept.put(&b, w);
+        assert!(kept.take_stale(&b).is_none());
+        assert!(kept.take_stale(&a).is_some());
     }
 }
