@@ -93,11 +93,16 @@ class _Common:
             params["format"] = self.format
         return params
 
-    def _answer(self, r: httpx.Response) -> tuple[Any, float | None]:
-        """The answer's value, or (None, seconds to wait) for a retryable 503."""
+    @staticmethod
+    def _decoded(r: httpx.Response) -> tuple[int, Any, str | None]:
+        """An answer as its status, its decoded body and its Retry-After header."""
         ctype = r.headers.get("content-type", "")
         value: Any = r.json() if "json" in ctype else r.text
-        return self._value(r.status_code, value, r.headers.get("retry-after"))
+        return r.status_code, value, r.headers.get("retry-after")
+
+    def _answer(self, r: httpx.Response) -> tuple[Any, float | None]:
+        """The answer's value, or (None, seconds to wait) for a retryable 503."""
+        return self._value(*self._decoded(r))
 
     def _value(self, status: int, value: Any, retry_after: str | None) -> tuple[Any, float | None]:
         """:meth:`_answer` of a decoded body: the value, (None, wait) or the error raised."""
@@ -134,16 +139,24 @@ class SyncBase(_Common):
         self, method: str, path: str, query: dict[str, Any] | None, data: dict[str, Any] | None
     ) -> Any:
         for attempt in range(self.busy_retries + 1):
-            try:
-                r = self._http.request(method, path, params=self._params(query), json=data)
-            except httpx.TransportError as e:
-                raise self._unreachable(e) from e
-            value, wait = self._answer(r)
+            status, body, retry_after = self._request(method, path, query, data)
+            value, wait = self._value(status, body, retry_after)
             if wait is None:
                 return value
             if attempt < self.busy_retries:
                 time.sleep(min(wait, 1.0))
-        raise ColonyError.from_body(r.json(), r.status_code)
+        raise ColonyError.from_body(body, status)
+
+    def _request(
+        self, method: str, path: str, query: dict[str, Any] | None, data: dict[str, Any] | None
+    ) -> tuple[int, Any, str | None]:
+        """One request (the transport): the status, the decoded body and the Retry-After
+        header."""
+        try:
+            r = self._http.request(method, path, params=self._params(query), json=data)
+        except httpx.TransportError as e:
+            raise self._unreachable(e) from e
+        return self._decoded(r)
 
     def iterate(
         self, route: Callable[..., Any], *, page_size: int = 100, **params: Any

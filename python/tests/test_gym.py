@@ -21,6 +21,7 @@ from colony.gym import ColonyEnv, make_vector
 from colony.gym._client import StepClient
 from colony.gym.observe import (
     BUSHES,
+    CODE_LAYERS,
     MAX_Z,
     PLANT_DEAD,
     PLANT_SEEDLING,
@@ -138,17 +139,7 @@ def per_tile_layers(observer: Observer, tiles: list[dict[str, Any]]) -> dict[str
     """The map layers as the environment first built them: each tile written in turn (the
     reference the column-wise ``Observer.layers`` must equal bit for bit)."""
     shape = (observer.height, observer.width)
-    names = (
-        "terrain",
-        "moisture",
-        "contaminated",
-        "trees",
-        "crops",
-        "bushes",
-        "buildings",
-        "paths",
-    )
-    layers = {k: np.zeros(shape, np.uint8) for k in names}
+    layers = {k: np.zeros(shape, np.uint8) for k in CODE_LAYERS}
     water = np.zeros(shape, np.float32)
     bad = np.zeros(shape, np.float32)
     for t in tiles:

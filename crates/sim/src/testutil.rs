@@ -11,6 +11,18 @@ use crate::world::World;
 pub const DAY: u64 = 768;
 pub const HOUR: u64 = 32;
 
+/// A small seeded generator for a test's random choices: each call gives a number below its
+/// argument (a linear congruential generator, the same sequence on every machine).
+pub fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |below| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % below
+    }
+}
+
 pub fn world() -> World {
     let mut w = World::new(&NewGame::default());
     // No hazard unless a test asks for one.

@@ -5,8 +5,8 @@ stats, the advance, the action). Through httpx each costs about 0.3-0.5 ms of Py
 the service's own time; over one kept-alive ``http.client`` connection about 0.1 ms. So when
 colonyd is on this machine (a loopback host, plain HTTP, as ``colony.spawn`` starts it) the
 requests go that way, with the same query, body, headers and answer handling as the httpx
-transport (``_Common._params`` and ``_value``: the same values, the same errors, the same
-``503`` retries); any other host keeps httpx.
+transport (``_Common._params``; answers, errors and ``503`` retries are ``SyncBase._call``'s);
+any other host keeps httpx.
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ import http.client
 import json
 import select
 import socket
-import time
 from typing import Any
 from urllib.parse import urlencode
 
 from .._base import _is_loopback
 from ..client import Colony
-from ..errors import ColonyError
 
 
 def _closed(sock: socket.socket) -> bool:
@@ -78,11 +76,11 @@ class StepClient(Colony):
         value: Any = json.loads(content) if "json" in ctype else content.decode("utf-8", "replace")
         return r.status, value, r.getheader("retry-after")
 
-    def _call(
+    def _request(
         self, method: str, path: str, query: dict[str, Any] | None, data: dict[str, Any] | None
-    ) -> Any:
+    ) -> tuple[int, Any, str | None]:
         if not self._lean:
-            return super()._call(method, path, query, data)
+            return super()._request(method, path, query, data)
         # (httpx sends None as an empty value.)
         params = {k: "" if v is None else v for k, v in self._params(query).items()}
         url = f"{path}?{urlencode(params)}" if params else path
@@ -93,14 +91,7 @@ class StepClient(Colony):
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
             payload = text.encode("utf-8")
             headers = {**headers, "Content-Type": "application/json"}
-        for attempt in range(self.busy_retries + 1):
-            status, body, retry_after = self._send(method, url, payload, headers)
-            value, wait = self._value(status, body, retry_after)
-            if wait is None:
-                return value
-            if attempt < self.busy_retries:
-                time.sleep(min(wait, 1.0))
-        raise ColonyError.from_body(body, status)
+        return self._send(method, url, payload, headers)
 
     def close(self) -> None:
         self._drop()

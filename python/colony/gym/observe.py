@@ -57,6 +57,19 @@ COLONY_FIELDS = (
 
 MAX_Z = 30
 
+#: The map layers of small codes (``uint8``), in the observation's order (``water`` and
+#: ``badwater``, ``float32``, follow them).
+CODE_LAYERS = (
+    "terrain",
+    "moisture",
+    "contaminated",
+    "trees",
+    "crops",
+    "bushes",
+    "buildings",
+    "paths",
+)
+
 
 def observation_space(width: int, height: int) -> spaces.Dict:
     """The observation space for a map of this size."""
@@ -122,19 +135,7 @@ class Observer:
         xs = np.fromiter((t["x"] for t in tiles), np.intp, n)
         ys = np.fromiter((t["y"] for t in tiles), np.intp, n)
         at = ys * w + xs
-        out = {
-            k: np.zeros(shape, np.uint8)
-            for k in (
-                "terrain",
-                "moisture",
-                "contaminated",
-                "trees",
-                "crops",
-                "bushes",
-                "buildings",
-                "paths",
-            )
-        }
+        out = {k: np.zeros(shape, np.uint8) for k in CODE_LAYERS}
         out["water"] = np.zeros(shape, np.float32)
         out["badwater"] = np.zeros(shape, np.float32)
         # Flat views of the layers (written through).

@@ -25,7 +25,7 @@
 
 use crate::catalog::world_rules;
 
-use super::water::Water;
+use super::water::{Water, columns_union};
 
 /// Moisture in tenths (a tile-step is 10).
 pub(crate) type Tenths = u8;
@@ -336,7 +336,9 @@ impl SpreadInputs {
                 self.terrain[r.clone()].copy_from_slice(&terrain[r]);
             }
         }
-        let both: Vec<(usize, usize)> = (0..h).map(|y| union(self.rows[y], rows[y])).collect();
+        let both: Vec<(usize, usize)> = (0..h)
+            .map(|y| columns_union(self.rows[y], rows[y]))
+            .collect();
         // Water tiles (only within this hour's rows).
         for y in 0..h {
             let ((lo, hi), now) = (both[y], rows[y]);
@@ -436,15 +438,6 @@ fn water_rows(m: &Model, water: &Water, w: usize, h: usize) -> Vec<(usize, usize
             }
         })
         .collect()
-}
-
-/// The smallest range of columns holding both (an empty one, `lo >= hi`, holds nothing).
-fn union(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
-    match (a.0 < a.1, b.0 < b.1) {
-        (false, _) => b,
-        (_, false) => a,
-        _ => (a.0.min(b.0), a.1.max(b.1)),
-    }
 }
 
 /// A rectangle of tiles, `[x0, x1) x [y0, y1)`.

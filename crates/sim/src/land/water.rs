@@ -61,6 +61,20 @@ pub struct WaterSource {
     pub capped: bool,
 }
 
+#[cfg(test)]
+impl WaterSource {
+    /// An uncapped source (tests).
+    pub(crate) fn at(x: u32, y: u32, strength: f32, badwater: bool) -> WaterSource {
+        WaterSource {
+            x,
+            y,
+            strength,
+            badwater,
+            capped: false,
+        }
+    }
+}
+
 /// Running totals of water that entered or left the world (m3).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -112,6 +126,16 @@ impl WaterParams {
             shallow_depth: ev.shallow_below_depth.max(sim.shallow_depth) as f32,
             min_depth: sim.min_depth as f32,
         }
+    }
+}
+
+/// The smallest range of columns `[lo, hi)` holding both (an empty one, `lo >= hi`, holds
+/// nothing).
+pub(crate) fn columns_union(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    match (a.0 < a.1, b.0 < b.1) {
+        (false, _) => b,
+        (_, false) => a,
+        _ => (a.0.min(b.0), a.1.max(b.1)),
     }
 }
 
@@ -262,26 +286,19 @@ impl Water {
         let w = self.width as usize;
         let h = self.height as usize;
         debug_assert_eq!(terrain.len(), w * h);
-        let union = |a: (usize, usize), b: (usize, usize)| -> (usize, usize) {
-            match (a.0 < a.1, b.0 < b.1) {
-                (false, _) => b,
-                (_, false) => a,
-                _ => (a.0.min(b.0), a.1.max(b.1)),
-            }
-        };
         // Source tiles are active.
         for src in &self.sources {
             let (x, y) = (src.x as usize, src.y as usize);
-            self.span[y] = union(self.span[y], (x.saturating_sub(1), (x + 2).min(w)));
+            self.span[y] = columns_union(self.span[y], (x.saturating_sub(1), (x + 2).min(w)));
         }
         // Rows reach one row up and down: the tiles whose depth can change this step.
         for y in 0..h {
             let mut e = self.span[y];
             if y > 0 {
-                e = union(e, self.span[y - 1]);
+                e = columns_union(e, self.span[y - 1]);
             }
             if y + 1 < h {
-                e = union(e, self.span[y + 1]);
+                e = columns_union(e, self.span[y + 1]);
             }
             self.ext[y] = e;
         }
@@ -410,7 +427,7 @@ impl Water {
                 out[x] += -1.0 * *f;
             }
             for y in 1..h {
-                let (lo, hi) = union(self.span[y - 1], self.span[y]);
+                let (lo, hi) = columns_union(self.span[y - 1], self.span[y]);
                 if lo >= hi {
                     continue;
                 }
@@ -487,7 +504,7 @@ impl Water {
             self.fy[x] *= k[x];
         }
         for y in 1..h {
-            let (lo, hi) = union(self.span[y - 1], self.span[y]);
+            let (lo, hi) = columns_union(self.span[y - 1], self.span[y]);
             if lo >= hi {
                 continue;
             }
@@ -706,13 +723,7 @@ mod tests {
         }
         let mut water = Water::new(w, h, &[]);
         water.set_barrier(10, 1, Some(3.0));
-        water.sources.push(WaterSource {
-            x: 2,
-            y: 1,
-            strength: 0.05,
-            badwater: false,
-            capped: false,
-        });
+        water.sources.push(WaterSource::at(2, 1, 0.05, false));
         let p = params();
         let mut spilled = false;
         for _ in 0..4000 {
@@ -733,20 +744,8 @@ mod tests {
     #[test]
     fn droughts_stop_clean_sources_and_badtides_foul_them() {
         let (mut water, terrain) = basin(8, 8);
-        water.sources.push(WaterSource {
-            x: 3,
-            y: 3,
-            strength: 1.0,
-            badwater: false,
-            capped: false,
-        });
-        water.sources.push(WaterSource {
-            x: 5,
-            y: 5,
-            strength: 1.0,
-            badwater: true,
-            capped: false,
-        });
+        water.sources.push(WaterSource::at(3, 3, 1.0, false));
+        water.sources.push(WaterSource::at(5, 5, 1.0, true));
         let p = params();
         water.step(&terrain, SourceMode::Drought, &p);
         assert_eq!(water.totals.added, 0.0);
@@ -762,13 +761,7 @@ mod tests {
         // The same basin twice; in the second, one tile holds -0.0 badwater: no badwater at
         // all, but not the +0 the clean pass needs, so every step there takes the full pass.
         let (mut clean, terrain) = basin(16, 12);
-        clean.sources.push(WaterSource {
-            x: 4,
-            y: 5,
-            strength: 0.5,
-            badwater: false,
-            capped: false,
-        });
+        clean.sources.push(WaterSource::at(4, 5, 0.5, false));
         clean.depth[8 * 16 + 10] = 3.0;
         let mut full = clean.clone();
         full.bad[5 * 16 + 4] = -0.0;

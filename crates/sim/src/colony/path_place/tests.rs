@@ -375,13 +375,8 @@ fn a_route_never_puts_two_things_on_one_tile() {
     unlock_platforms(&mut w);
     // Many routes on the generated map: every planned route can be placed whole.
     let (mw, mh) = (w.map.width() as i64, w.map.height() as i64);
-    let mut rng = 12345u64;
-    let mut next = |n: i64| {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((rng >> 33) as i64).rem_euclid(n)
-    };
+    let mut lcg = crate::testutil::lcg(12345);
+    let mut next = |n: i64| lcg(n as usize) as i64;
     let (mut routed, mut repaired) = (0, 0);
     for _ in 0..60 {
         let (x1, y1) = (next(mw), next(mh));

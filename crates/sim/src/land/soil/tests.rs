@@ -78,13 +78,7 @@ fn recomputing_around_changes_gives_the_moisture_of_a_full_spread() {
     }
     let mut soil = Soil::new(w * h);
     soil.recompute(&terrain, &water);
-    let mut state = 12345u64;
-    let mut next = |below: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize % below
-    };
+    let mut next = crate::testutil::lcg(12345);
     let reach = Model::from_rules().reach();
     let mut locals = 0;
     for hour in 0..60 {
@@ -189,13 +183,7 @@ fn updating_within_the_water_rows_keeps_the_inputs_and_moisture_of_the_whole_map
         .map(|i| (3 + (i % w).abs_diff(30) / 6 + (i / w) / 20 + usize::from(i * 7 % 11 == 0)) as u8)
         .collect();
     let mut water = Water::new(w as u32, h as u32, &[]);
-    let source = |x: u32, y: u32, strength: f32, badwater: bool| WaterSource {
-        x,
-        y,
-        strength,
-        badwater,
-        capped: false,
-    };
+    let source = WaterSource::at;
     water.sources.push(source(30, 4, 1.2, false));
     water.sources.push(source(90, 60, 0.5, true));
     let p = WaterParams::from_rules();
@@ -204,13 +192,7 @@ fn updating_within_the_water_rows_keeps_the_inputs_and_moisture_of_the_whole_map
     let m = Model::from_rules();
     let mut soil = Soil::new(w * h);
     let mut full = Soil::new(w * h);
-    let mut state = 777u64;
-    let mut next = |below: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize % below
-    };
+    let mut next = crate::testutil::lcg(777);
     let (mut far_changes, mut local_hours, mut contaminated_hours) = (0, 0, 0);
     for hour in 0..150 {
         let mode = match hour % 40 {
