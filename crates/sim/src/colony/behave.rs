@@ -498,8 +498,10 @@ impl World {
     fn charger_for(&self, district: i32, need: &str, here: [u32; 3]) -> Option<i32> {
         let mut best: Option<(u32, i32)> = None;
         for (bid, bl) in self.open_attractions(district) {
-            let serves = super::building::need_served(bl.spec())
-                .is_some_and(|(n, _)| super::beaver::need_id_for(true, &n) == Some(need));
+            let serves = bl
+                .prefab
+                .need_served()
+                .is_some_and(|(n, _)| super::beaver::need_id_for(true, n) == Some(need));
             if !serves || !self.is_powered(*bid) {
                 continue;
             }
@@ -513,7 +515,7 @@ impl World {
                         .any(|s| matches!(s, Step::Charge { building, .. } if building == bid))
                 })
                 .count();
-            if using >= super::building::effect_visitors(bl.spec()) {
+            if using >= bl.prefab.effect_visitors() {
                 continue;
             }
             let d = manhattan(here, self.colony.door(*bid).unwrap_or(here));
@@ -579,10 +581,10 @@ impl World {
         let b = &self.colony.beavers[&id];
         let mut best: Option<(f64, i32, String)> = None;
         for (bid, bl) in self.open_attractions(district) {
-            let Some((need, _)) = super::building::need_served(bl.spec()) else {
+            let Some((need, _)) = bl.prefab.need_served() else {
                 continue;
             };
-            let Some(need) = super::beaver::need_id_for(false, &need).map(str::to_owned) else {
+            let Some(need) = super::beaver::need_id_for(false, need).map(str::to_owned) else {
                 continue;
             };
             let Some(p) = b.need(faction, &need) else {

@@ -252,10 +252,10 @@ fn need_effect(spec: &Spec) -> Option<&serde_json::Value> {
 
 /// The need a building serves (the catalogue id, `Bot.`-prefixed for bots' needs) and how much
 /// wellbeing it gives (attractions, decorations, bot stations and towers).
-pub fn need_served(spec: &Spec) -> Option<(String, f64)> {
+pub fn need_served(spec: &Spec) -> Option<(&str, f64)> {
     let e = need_effect(spec)?;
     Some((
-        e.get("needId")?.as_str()?.to_owned(),
+        e.get("needId")?.as_str()?,
         e.get("wellbeing").and_then(|v| v.as_f64()).unwrap_or(1.0),
     ))
 }

@@ -24,9 +24,8 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::beaver::{Beaver, Step, need_defs, need_id_for};
-use super::building::{
-    Kind, dwelling_capacity, effect_radius, effect_science_per_hour, need_served,
-};
+use super::building::{Kind, dwelling_capacity};
+
 use super::lists::List;
 use super::nav::manhattan;
 use super::rules::colony_rules;
@@ -307,23 +306,23 @@ impl World {
     /// The finished area effects working this hour, in id order: (origin, catalogue need id,
     /// radius). One that burns science (`effect.sciencePerHour`, the control tower) spends it
     /// now, and does not work this hour when the colony lacks the points.
-    fn working_area_effects(&mut self) -> Vec<([u32; 3], String, u32)> {
+    fn working_area_effects(&mut self) -> Vec<([u32; 3], &'static str, u32)> {
         let mut out = Vec::new();
         for (_, b) in self.colony.listed(List::AreaEffects) {
             if !b.finished || b.kind() != Kind::AreaEffect {
                 continue;
             }
-            let Some((need, _)) = need_served(b.spec()) else {
+            let Some((need, _)) = b.prefab.need_served() else {
                 continue;
             };
-            let cost = effect_science_per_hour(b.spec());
+            let cost = b.prefab.effect_science_per_hour();
             if cost > 0 {
                 if self.science.points < cost {
                     continue;
                 }
                 self.science.points -= cost;
             }
-            out.push(([b.x, b.y, b.z], need, effect_radius(b.spec())));
+            out.push(([b.x, b.y, b.z], need, b.prefab.effect_radius()));
         }
         out
     }
@@ -337,7 +336,9 @@ impl World {
                 b.finished
                     && !b.paused
                     && b.kind() == Kind::Attraction
-                    && need_served(b.spec()).is_some_and(|(n, _)| need_id_for(true, &n).is_some())
+                    && b.prefab
+                        .need_served()
+                        .is_some_and(|(n, _)| need_id_for(true, n).is_some())
                     && self.is_powered(**id)
             })
             .map(|(id, _)| *id)

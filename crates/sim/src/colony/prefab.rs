@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::building::{Kind, kind_of, work_range};
+use super::building::{
+    Kind, effect_radius, effect_science_per_hour, effect_visitors, kind_of, need_served, work_range,
+};
 use super::geometry::{Orientation, doorstep, has_entrance};
 use crate::content::{Building as Spec, content};
 
@@ -29,8 +31,19 @@ struct Entry {
     kind: Kind,
     entrance: bool,
     work_range: u32,
+    effect: Effect,
     /// The doorstep's offset from the origin, by orientation (`geometry::doorstep`).
     doors: [Option<(i64, i64)>; 4],
+}
+
+/// What a prefab's need-serving effect reads from its catalogue JSON (`building::need_served`,
+/// `effect_radius`, `effect_science_per_hour`, `effect_visitors`), read once: the colony's hours
+/// ask them of every attraction and area effect.
+struct Effect {
+    need: Option<(&'static str, f64)>,
+    radius: u32,
+    science_per_hour: u32,
+    visitors: usize,
 }
 
 /// Every catalogue prefab's entry by name.
@@ -46,6 +59,12 @@ fn table() -> &'static BTreeMap<&'static str, Entry> {
                     kind: kind_of(spec),
                     entrance: has_entrance(spec),
                     work_range: work_range(spec),
+                    effect: Effect {
+                        need: need_served(spec),
+                        radius: effect_radius(spec),
+                        science_per_hour: effect_science_per_hour(spec),
+                        visitors: effect_visitors(spec),
+                    },
                     doors: Orientation::ALL.map(|o| doorstep(spec, 0, 0, o)),
                 };
                 (name.as_str(), entry)
@@ -88,6 +107,26 @@ impl Prefab {
     /// The prefab's work range (`building::work_range`).
     pub fn work_range(self) -> u32 {
         self.0.work_range
+    }
+
+    /// The need the prefab serves and its wellbeing (`building::need_served`).
+    pub fn need_served(self) -> Option<(&'static str, f64)> {
+        self.0.effect.need
+    }
+
+    /// The reach of its area effect (`building::effect_radius`).
+    pub fn effect_radius(self) -> u32 {
+        self.0.effect.radius
+    }
+
+    /// Science its area effect burns an hour (`building::effect_science_per_hour`).
+    pub fn effect_science_per_hour(self) -> u32 {
+        self.0.effect.science_per_hour
+    }
+
+    /// Bots its station holds at once (`building::effect_visitors`).
+    pub fn effect_visitors(self) -> usize {
+        self.0.effect.visitors
     }
 }
 

@@ -344,7 +344,7 @@ impl World {
         }
         if all
             && kind == Kind::AreaEffect
-            && super::building::effect_science_per_hour(b.spec()) > self.science.points
+            && b.prefab.effect_science_per_hour() > self.science.points
         {
             out.push("lacks science".into());
         }

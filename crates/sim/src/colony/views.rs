@@ -758,17 +758,19 @@ impl World {
     /// need unfavourable.
     pub(crate) fn wellbeing_totals(&self) -> (f64, u32, u32) {
         let faction = self.faction;
-        let beavers: Vec<_> = self.colony.beavers.values().filter(|b| !b.is_bot).collect();
-        let n = beavers.len();
-        let wb: Vec<f64> = beavers.iter().map(|b| b.wellbeing(faction)).collect();
+        // One pass, summing in beaver order as the average always has.
+        let (mut n, mut sum, mut miserable, mut critical) = (0usize, 0.0f64, 0u32, 0u32);
+        for b in self.colony.beavers.values().filter(|b| !b.is_bot) {
+            let wb = b.wellbeing(faction);
+            n += 1;
+            sum += wb;
+            miserable += u32::from(wb < 4.0);
+            critical += u32::from(b.any_critical(faction));
+        }
         (
-            if n == 0 {
-                0.0
-            } else {
-                round2(wb.iter().sum::<f64>() / n as f64)
-            },
-            wb.iter().filter(|w| **w < 4.0).count() as u32,
-            beavers.iter().filter(|b| b.any_critical(faction)).count() as u32,
+            if n == 0 { 0.0 } else { round2(sum / n as f64) },
+            miserable,
+            critical,
         )
     }
 
