@@ -139,6 +139,47 @@ pub(crate) fn columns_union(a: (usize, usize), b: (usize, usize)) -> (usize, usi
     }
 }
 
+/// The badwater tile `i` gains this step from its moves `[west, east, south, north]` (volumes,
+/// inflow positive on west and south, as the pipes point): inflows carry the giver's share
+/// (`share`, before the move), outflows the tile's own; a pipe whose far side is off the map
+/// (`inside` false) brings clean water.
+#[inline]
+fn bad_change(
+    share: &[f32],
+    i: usize,
+    [fw, fe, fs, fnn]: [f32; 4],
+    inside: [bool; 4],
+    w: usize,
+) -> f32 {
+    let own = share[i];
+    let mut db = 0.0f32;
+    db += if fw > 0.0 {
+        if inside[0] { fw * share[i - 1] } else { 0.0 }
+    } else {
+        fw * own
+    };
+    db -= if fe > 0.0 {
+        fe * own
+    } else if inside[1] {
+        fe * share[i + 1]
+    } else {
+        0.0
+    };
+    db += if fs > 0.0 {
+        if inside[2] { fs * share[i - w] } else { 0.0 }
+    } else {
+        fs * own
+    };
+    db -= if fnn > 0.0 {
+        fnn * own
+    } else if inside[3] {
+        fnn * share[i + w]
+    } else {
+        0.0
+    };
+    db
+}
+
 /// The water of a map.
 #[derive(Debug, Clone)]
 pub(crate) struct Water {
@@ -521,63 +562,64 @@ impl Water {
             self.fy[h * w + x] *= k[(h - 1) * w + x];
         }
         // 4. Move water and badwater (inflows carry the giver's share, outflows this tile's;
-        // off-map water is clean).
-        let share = &self.share;
+        // off-map water is clean). Water crossing the map's edges is summed in tile order (a
+        // tile's west, east, south, north edges), as the running total always was.
         let mut edge = 0.0f64;
         for y in 0..h {
             let (lo, hi) = self.ext[y];
-            let row = y * w;
-            let frow = y * (w + 1);
-            for x in lo..hi {
-                let i = row + x;
-                let fw = self.fx[frow + x] * dt;
-                let fe = self.fx[frow + x + 1] * dt;
-                let fs = self.fy[i] * dt;
-                let fnn = self.fy[i + w] * dt;
-                if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
-                    continue;
+            if lo >= hi {
+                continue;
+            }
+            if y == 0 || y + 1 == h {
+                self.move_row_checked(y, lo, hi, dt, clean, &mut edge);
+                continue;
+            }
+            let n = hi - lo;
+            let (row, frow) = (y * w, y * (w + 1));
+            let fxr = &self.fx[frow + lo..frow + hi + 1][..n + 1];
+            let fsr = &self.fy[row + lo..row + hi][..n];
+            let fnr = &self.fy[row + w + lo..row + w + hi][..n];
+            let dep = &mut self.depth[row + lo..row + hi][..n];
+            if clean {
+                for j in 0..n {
+                    let (fw, fe) = (fxr[j] * dt, fxr[j + 1] * dt);
+                    let (fs, fnn) = (fsr[j] * dt, fnr[j] * dt);
+                    if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
+                        continue;
+                    }
+                    dep[j] += fw - fe + fs - fnn;
                 }
-                self.depth[i] += fw - fe + fs - fnn;
-                if !clean {
-                    let own = share[i];
-                    let mut db = 0.0f32;
-                    db += if fw > 0.0 {
-                        if x > 0 { fw * share[i - 1] } else { 0.0 }
-                    } else {
-                        fw * own
-                    };
-                    db -= if fe > 0.0 {
-                        fe * own
-                    } else if x + 1 < w {
-                        fe * share[i + 1]
-                    } else {
-                        0.0
-                    };
-                    db += if fs > 0.0 {
-                        if y > 0 { fs * share[i - w] } else { 0.0 }
-                    } else {
-                        fs * own
-                    };
-                    db -= if fnn > 0.0 {
-                        fnn * own
-                    } else if y + 1 < h {
-                        fnn * share[i + w]
-                    } else {
-                        0.0
-                    };
-                    self.bad[i] += db;
+            } else {
+                let bad = &mut self.bad[row + lo..row + hi][..n];
+                let share = &self.share;
+                for j in 0..n {
+                    let (fw, fe) = (fxr[j] * dt, fxr[j + 1] * dt);
+                    let (fs, fnn) = (fsr[j] * dt, fnr[j] * dt);
+                    if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
+                        continue;
+                    }
+                    dep[j] += fw - fe + fs - fnn;
+                    let (i, x) = (row + lo + j, lo + j);
+                    bad[j] += bad_change(
+                        share,
+                        i,
+                        [fw, fe, fs, fnn],
+                        [x > 0, x + 1 < w, true, true],
+                        w,
+                    );
                 }
-                if x == 0 {
+            }
+            // Only the row's first and last tiles have an outer edge (west, then east).
+            if lo == 0 {
+                let fw = fxr[0] * dt;
+                if fw != 0.0 {
                     edge -= f64::from(fw);
                 }
-                if x + 1 == w {
+            }
+            if hi == w {
+                let fe = fxr[n] * dt;
+                if fe != 0.0 {
                     edge += f64::from(fe);
-                }
-                if y == 0 {
-                    edge -= f64::from(fs);
-                }
-                if y + 1 == h {
-                    edge += f64::from(fnn);
                 }
             }
         }
@@ -599,60 +641,111 @@ impl Water {
                 self.totals.added += f64::from(v);
             }
         }
-        // 6. Evaporation, clean-up and the next spans.
+        // 6. Evaporation, clean-up and the next spans. A tile that dries out is emptied and its
+        // pipes stopped.
         let mut evaporated = 0.0f64;
         for y in 0..h {
             let (lo, hi) = self.ext[y];
+            if lo >= hi {
+                self.span[y] = (0, 0);
+                continue;
+            }
+            let n = hi - lo;
+            let (row, frow) = (y * w, y * (w + 1));
+            let dep = &mut self.depth[row + lo..row + hi][..n];
+            let bad = &mut self.bad[row + lo..row + hi][..n];
+            let fxr = &mut self.fx[frow + lo..frow + hi + 1][..n + 1];
+            let (fsr, fnr) = self.fy[row + lo..row + w + hi].split_at_mut(w);
+            let (fsr, fnr) = (&mut fsr[..n], &mut fnr[..n]);
             let (mut first, mut last) = (usize::MAX, 0usize);
-            for x in lo..hi {
-                let i = y * w + x;
-                let d = self.depth[i];
-                if d <= 0.0 {
+            for j in 0..n {
+                let d = dep[j];
+                let left = if d <= 0.0 {
                     // Rounding can leave a hair below zero; it counts as evaporated (negative).
                     if d < 0.0 {
                         evaporated += f64::from(d);
                     }
-                    self.dry_out_at(x, y);
-                    continue;
-                }
-                let rate = if d < p.shallow_depth {
-                    p.shallow_evap
+                    None
                 } else {
-                    p.normal_evap
-                };
-                let left = d - rate;
-                if left < p.min_depth {
-                    evaporated += f64::from(d);
-                    self.dry_out_at(x, y);
-                } else {
-                    evaporated += f64::from(d) - f64::from(left);
-                    self.depth[i] = left;
-                    if !clean {
-                        self.bad[i] = (self.bad[i] * (left / d)).clamp(0.0, left);
+                    let rate = if d < p.shallow_depth {
+                        p.shallow_evap
+                    } else {
+                        p.normal_evap
+                    };
+                    let left = d - rate;
+                    if left < p.min_depth {
+                        evaporated += f64::from(d);
+                        None
+                    } else {
+                        evaporated += f64::from(d) - f64::from(left);
+                        Some(left)
                     }
-                    first = first.min(x);
-                    last = x;
+                };
+                if let Some(left) = left {
+                    dep[j] = left;
+                    if !clean {
+                        bad[j] = (bad[j] * (left / d)).clamp(0.0, left);
+                    }
+                    first = first.min(j);
+                    last = j;
+                } else {
+                    dep[j] = 0.0;
+                    bad[j] = 0.0;
+                    fxr[j] = 0.0;
+                    fxr[j + 1] = 0.0;
+                    fsr[j] = 0.0;
+                    fnr[j] = 0.0;
                 }
             }
             self.span[y] = if first == usize::MAX {
                 (0, 0)
             } else {
-                (first.saturating_sub(1), (last + 2).min(w))
+                ((lo + first).saturating_sub(1), (lo + last + 2).min(w))
             };
         }
         self.totals.evaporated += evaporated;
     }
 
-    /// Empties the tile at `(x, y)` and stops its pipes.
-    fn dry_out_at(&mut self, x: usize, y: usize) {
-        let w = self.width as usize;
-        let i = y * w + x;
-        self.depth[i] = 0.0;
-        self.bad[i] = 0.0;
-        self.fx[y * (w + 1) + x] = 0.0;
-        self.fx[y * (w + 1) + x + 1] = 0.0;
-        self.fy[i] = 0.0;
-        self.fy[i + w] = 0.0;
+    /// Step 4 on the map's first or last row (tiles `lo..hi`), where every tile has an outer
+    /// edge: the moves of [`Water::step`] with each edge's water added to `edge` in tile order.
+    fn move_row_checked(
+        &mut self,
+        y: usize,
+        lo: usize,
+        hi: usize,
+        dt: f32,
+        clean: bool,
+        edge: &mut f64,
+    ) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let (row, frow) = (y * w, y * (w + 1));
+        for x in lo..hi {
+            let i = row + x;
+            let fw = self.fx[frow + x] * dt;
+            let fe = self.fx[frow + x + 1] * dt;
+            let fs = self.fy[i] * dt;
+            let fnn = self.fy[i + w] * dt;
+            if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
+                continue;
+            }
+            self.depth[i] += fw - fe + fs - fnn;
+            if !clean {
+                let inside = [x > 0, x + 1 < w, y > 0, y + 1 < h];
+                self.bad[i] += bad_change(&self.share, i, [fw, fe, fs, fnn], inside, w);
+            }
+            if x == 0 {
+                *edge -= f64::from(fw);
+            }
+            if x + 1 == w {
+                *edge += f64::from(fe);
+            }
+            if y == 0 {
+                *edge -= f64::from(fs);
+            }
+            if y + 1 == h {
+                *edge += f64::from(fnn);
+            }
+        }
     }
 }
 
