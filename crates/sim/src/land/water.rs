@@ -139,6 +139,20 @@ pub(crate) fn columns_union(a: (usize, usize), b: (usize, usize)) -> (usize, usi
     }
 }
 
+/// What a pipe of flux `v` adds to the outflow of the tile on its low side (west or south):
+/// `v` when it flows out of it, else +0 (which leaves a sum unchanged).
+#[inline(always)]
+fn east_out(v: f32) -> f32 {
+    if v > 0.0 { v } else { 0.0 }
+}
+
+/// What a pipe of flux `v` adds to the outflow of the tile on its high side (east or north):
+/// `-v` when it flows into that tile's low neighbour, else +0.
+#[inline(always)]
+fn west_out(v: f32) -> f32 {
+    if v > 0.0 { 0.0 } else { -v }
+}
+
 /// The badwater tile `i` gains this step from its moves `[west, east, south, north]` (volumes,
 /// inflow positive on west and south, as the pipes point): inflows carry the giver's share
 /// (`share`, before the move), outflows the tile's own; a pipe whose far side is off the map
@@ -394,11 +408,9 @@ impl Water {
         let pipe = |f: f32, s0: f32, s1: f32, floor0: f32, floor1: f32| -> f32 {
             let drive = a * (s0 - s1);
             let v = f * if f * drive < 0.0 { keep_up } else { keep } + drive;
-            if (v > 0.0 && s0 <= floor1) || (v < 0.0 && s1 <= floor0) {
-                0.0
-            } else {
-                v
-            }
+            // (Non-short-circuit tests, so the loops over a row compile to vector selects.)
+            let stop = ((v > 0.0) & (s0 <= floor1)) | ((v < 0.0) & (s1 <= floor0));
+            if stop { 0.0 } else { v }
         };
         // Outflows are summed per tile in the same order as ever (west, east, south, north
         // pipes).
@@ -429,20 +441,21 @@ impl Water {
                 let dr = &depth[row + lo..row + hi][..n];
                 let or = &mut out[row + lo..row + hi][..n];
                 let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
-                for j in 1..n {
-                    let v = pipe(
-                        fr[j - 1],
-                        sr[j - 1],
-                        sr[j],
-                        sr[j - 1] - dr[j - 1],
-                        sr[j] - dr[j],
-                    );
-                    fr[j - 1] = v;
-                    if v > 0.0 {
-                        or[j - 1] += v;
-                    } else {
-                        or[j] -= v;
+                // The pipe between tiles j and j + 1 of the span is fr[j].
+                let m = n - 1;
+                let (s0, s1, d0, d1) = (&sr[..m], &sr[1..][..m], &dr[..m], &dr[1..][..m]);
+                for j in 0..m {
+                    fr[j] = pipe(fr[j], s0[j], s1[j], s0[j] - d0[j], s1[j] - d1[j]);
+                }
+                // Each tile's outflow: its west pipe, then its east pipe (a pipe adds to the
+                // tile it flows out of; adding the other tile's +0 changes nothing, as an
+                // outflow total is never -0).
+                if m > 0 {
+                    or[0] += east_out(fr[0]);
+                    for j in 1..m {
+                        or[j] = or[j] + west_out(fr[j - 1]) + east_out(fr[j]);
                     }
+                    or[m] += west_out(fr[m - 1]);
                 }
                 if hi == w {
                     let i = row + w - 1;
@@ -483,11 +496,8 @@ impl Water {
                 for j in 0..n {
                     let v = pipe(fr[j], sb[j], st[j], sb[j] - db[j], st[j] - dt[j]);
                     fr[j] = v;
-                    if v > 0.0 {
-                        ob[j] += v;
-                    } else {
-                        ot[j] -= v;
-                    }
+                    ob[j] += east_out(v);
+                    ot[j] += west_out(v);
                 }
             }
             let (lo, hi) = self.span[h - 1];
@@ -509,13 +519,9 @@ impl Water {
             let r = y * w + lo..y * w + hi;
             let n = hi.saturating_sub(lo);
             let (dep, out) = (&self.depth[r.clone()][..n], &mut self.out[r][..n]);
-            for j in 0..n {
-                let o = out[j] * dt;
-                out[j] = if o > dep[j] && o > 0.0 {
-                    dep[j] / o
-                } else {
-                    1.0
-                };
+            for (k, &d) in out.iter_mut().zip(dep) {
+                let o = *k * dt;
+                *k = if o > d && o > 0.0 { d / o } else { 1.0 };
             }
         }
         let k = &self.out;
@@ -532,9 +538,8 @@ impl Water {
             let n = hi - lo;
             let kr = &k[row + lo..row + hi][..n];
             let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
-            for j in 1..n {
-                let f = &mut fr[j - 1];
-                *f *= if *f > 0.0 { kr[j - 1] } else { kr[j] };
+            for ((f, &k0), &k1) in fr.iter_mut().zip(&kr[..n - 1]).zip(&kr[1..]) {
+                *f *= if *f > 0.0 { k0 } else { k1 };
             }
             if hi == w {
                 self.fx[frow + w] *= k[row + w - 1];
@@ -552,9 +557,8 @@ impl Water {
             let n = hi - lo;
             let (kb, kt) = (&k[(y - 1) * w + lo..][..n], &k[y * w + lo..][..n]);
             let fr = &mut self.fy[y * w + lo..y * w + hi][..n];
-            for j in 0..n {
-                let f = &mut fr[j];
-                *f *= if *f > 0.0 { kb[j] } else { kt[j] };
+            for ((f, &k0), &k1) in fr.iter_mut().zip(kb).zip(kt) {
+                *f *= if *f > 0.0 { k0 } else { k1 };
             }
         }
         let (lo, hi) = self.span[h - 1];
@@ -581,13 +585,11 @@ impl Water {
             let fnr = &self.fy[row + w + lo..row + w + hi][..n];
             let dep = &mut self.depth[row + lo..row + hi][..n];
             if clean {
+                // (A tile whose four moves are all ±0 gets a ±0, which leaves its depth as it is:
+                // a depth is never -0.)
+                let (fw, fe) = (&fxr[..n], &fxr[1..]);
                 for j in 0..n {
-                    let (fw, fe) = (fxr[j] * dt, fxr[j + 1] * dt);
-                    let (fs, fnn) = (fsr[j] * dt, fnr[j] * dt);
-                    if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
-                        continue;
-                    }
-                    dep[j] += fw - fe + fs - fnn;
+                    dep[j] += fw[j] * dt - fe[j] * dt + fsr[j] * dt - fnr[j] * dt;
                 }
             } else {
                 let bad = &mut self.bad[row + lo..row + hi][..n];
