@@ -536,6 +536,7 @@ fn spread(
     let min_cost = usize::from(m.orth.min(m.diag).max(1));
     // Neighbour offsets of tiles off the map's border, where no bounds need checking.
     let offsets = DIRS.map(|(dx, dy, diag)| (dy as isize * w as isize + dx as isize, diag));
+    let w32 = u32::try_from(w).expect("a map row fits in u32");
     for v in (min_cost..=top).rev() {
         while let Some(i) = buckets[v].pop() {
             let i = i as usize;
@@ -555,7 +556,8 @@ fn spread(
                     buckets[c as usize].push(j as u32);
                 }
             };
-            let (x, y) = (i % w, i / w);
+            // (A 32-bit division: maps are far smaller than 2^32 tiles, and it is the cheaper.)
+            let (x, y) = ((i as u32 % w32) as usize, (i as u32 / w32) as usize);
             if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
                 for (off, diag) in offsets {
                     reach(i.wrapping_add_signed(off), diag);

@@ -365,7 +365,8 @@ impl Water {
                 lo >= hi
                     || self.bad[y * w + lo..y * w + hi]
                         .iter()
-                        .all(|b| b.to_bits() == 0)
+                        .fold(0, |any, b| any | b.to_bits())
+                        == 0
             });
         // 1. Surfaces, the outflow accumulators and the badwater shares (depth and badwater stay
         // as they are until the move).
