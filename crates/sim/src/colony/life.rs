@@ -23,8 +23,10 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::beaver::{Beaver, Step, need_defs, need_id_for};
+use super::beaver::{Beaver, Step, need_defs, need_id_for, need_index};
 use super::building::{Kind, dwelling_capacity};
+use crate::catalog::GameModeRules;
+use crate::config::Faction;
 
 use super::lists::List;
 use super::nav::manhattan;
@@ -35,6 +37,30 @@ use crate::world::World;
 
 /// Below this many days of food, farms and gatherers may take workers from less vital places.
 const FOOD_SHORT_DAYS: f64 = 2.0;
+/// The hourly change of a faction's beavers' or bots' needs that depends on the need alone:
+/// the multiplier of each need's daily change, `mult[0]` out of bed and `mult[1]` in a bed
+/// that holds Sleep and Shelter (food and water by the mode's consumption).
+struct HourlyNeeds {
+    mult: [Vec<f64>; 2],
+}
+
+impl HourlyNeeds {
+    fn of(faction: Faction, bot: bool, mode: &GameModeRules) -> HourlyNeeds {
+        let mult = [false, true].map(|in_bed| {
+            need_defs(faction, bot)
+                .iter()
+                .map(|d| match d.id.as_str() {
+                    "Hunger" => mode.food_consumption,
+                    "Thirst" => mode.water_consumption,
+                    "Sleep" | "Shelter" if in_bed => 0.0,
+                    _ => 1.0,
+                })
+                .collect()
+        });
+        HourlyNeeds { mult }
+    }
+}
+
 impl World {
     /// Runs the colony for the tick that reached absolute time `t`.
     pub(crate) fn colony_tick(&mut self, t: u64) {
@@ -233,18 +259,25 @@ impl World {
             .listed(List::NeedSuspending)
             .map(|(id, _)| *id)
             .collect();
+        // What the hour does to each need, worked out once for beavers and bots (index 0 and 1):
+        // the multiplier of its daily change (out of bed, in a suspending bed), and the need
+        // each working area effect raises (its index, if it is one of theirs).
+        let hourly = [false, true].map(|bot| HourlyNeeds::of(faction, bot, mode));
+        let area_need: Vec<[Option<usize>; 2]> = area
+            .iter()
+            .map(|(_, need, _)| {
+                [false, true]
+                    .map(|bot| need_id_for(bot, need).and_then(|n| need_index(faction, bot, n)))
+            })
+            .collect();
         for (id, b) in self.colony.beavers.iter_mut() {
             let defs = need_defs(faction, b.is_bot);
+            let hour = &hourly[usize::from(b.is_bot)];
             let in_bed = b.step_until > 0
                 && matches!(b.plan.front(), Some(Step::Visit { building, .. }) if suspending.contains(building));
-            for (i, d) in defs.iter().enumerate() {
-                let mult = match d.id.as_str() {
-                    "Hunger" => mode.food_consumption,
-                    "Thirst" => mode.water_consumption,
-                    "Sleep" | "Shelter" if in_bed => 0.0,
-                    _ => 1.0,
-                };
-                b.needs[i] = (b.needs[i] + d.daily_delta * mult / 24.0).clamp(d.min, d.max);
+            let mults = &hour.mult[usize::from(in_bed)];
+            for ((p, d), mult) in b.needs.iter_mut().zip(defs).zip(mults) {
+                *p = (*p + d.daily_delta * mult / 24.0).clamp(d.min, d.max);
             }
             if let Some(Step::Sleep { home, .. }) = b.plan.front()
                 && b.step_until > 0
@@ -271,11 +304,14 @@ impl World {
             }
             let pos = b.position(now);
             // (The area effects whose cell holds the position, in id order: all that reach it.)
-            for (at, need, radius) in reach.near(pos).iter().map(|i| &area[*i]) {
-                if let Some(need) = need_id_for(b.is_bot, need)
+            for &k in reach.near(pos) {
+                let (at, _, radius) = &area[k];
+                if let Some(i) = area_need[k][usize::from(b.is_bot)]
                     && manhattan(pos, *at) <= *radius
                 {
-                    b.set_need(faction, need, |p| p + r.colony.attraction_per_hour.value);
+                    let d = &defs[i];
+                    b.needs[i] =
+                        (b.needs[i] + r.colony.attraction_per_hour.value).clamp(d.min, d.max);
                 }
             }
             if b.is_bot {
