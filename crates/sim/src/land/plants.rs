@@ -191,7 +191,7 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
         let flooded = depth >= FLOOD_FILM && f64::from(depth) > s.flooding.max_water_height;
         let poisoned = soil.is_contaminated(i);
         let tol = f64::from(p.tolerance);
-        let limit = |days: f64| (days * 24.0 * tol).round().max(1.0) as u16;
+        let limit = |hours: u16, days: f64| reaches_limit(hours, days * 24.0 * tol);
         p.flood_hours = if flooded {
             p.flood_hours.saturating_add(1)
         } else {
@@ -210,9 +210,9 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
         // (Every limit is at least 1: a count of 0 reaches none, so most plants, watered and
         // neither flooded nor poisoned, work out no limit at all.)
         let poison_days = || c_lo + (c_hi - c_lo) * ((tol - 0.9) / 0.2).clamp(0.0, 1.0);
-        if (p.flood_hours > 0 && p.flood_hours >= limit(s.flooding.days_to_die))
-            || (p.dry_hours > 0 && p.dry_hours >= limit(s.days_to_die_dry))
-            || (p.poison_hours > 0 && p.poison_hours >= limit(poison_days()))
+        if (p.flood_hours > 0 && limit(p.flood_hours, s.flooding.days_to_die))
+            || (p.dry_hours > 0 && limit(p.dry_hours, s.days_to_die_dry))
+            || (p.poison_hours > 0 && limit(p.poison_hours, poison_days()))
         {
             p.alive = false;
             continue;
@@ -232,6 +232,18 @@ pub(crate) fn hour(land: &mut Land, _map: &Map) {
                 p.fruit = hour_step(p.fruit, s.regrow_days.max(1e-3));
             }
         }
+    }
+}
+
+/// Whether `hours` (at least 1) reach a limit of `limit_hours`, rounded to whole hours (half
+/// away from zero) and at least 1: `hours >= round(limit_hours).max(1)`. For a limit below
+/// 60,000 hours that is `limit_hours < hours + 0.5`, which needs no call to `round` (this runs
+/// for every dry plant every hour).
+fn reaches_limit(hours: u16, limit_hours: f64) -> bool {
+    if (0.0..60_000.0).contains(&limit_hours) {
+        limit_hours < f64::from(hours) + 0.5
+    } else {
+        hours >= limit_hours.round().max(1.0) as u16
     }
 }
 
@@ -288,5 +300,28 @@ pub(crate) fn spread(land: &mut Land, map: &Map) {
         }
         let z = u32::from(map.terrain_height(nx, ny));
         land.add_plant(species, nx, ny, z, 0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reaches_limit;
+
+    /// The shortcut agrees with rounding the limit, at whole and half hours and in between.
+    #[test]
+    fn a_limit_is_reached_as_when_rounded() {
+        let rounded = |hours: u16, limit: f64| hours >= limit.round().max(1.0) as u16;
+        let mut limits = vec![0.0, 0.2, 0.5, 0.9999, 1.0, 1.5, 2.4999999, 2.5, 2.5000001];
+        limits.extend((0..4000).map(|k| f64::from(k) * 0.125 + 0.3 * f64::from(k % 7)));
+        limits.extend([59_999.5, 60_000.0, 65_534.5, 65_535.4, 70_000.0, 1e9]);
+        for limit in limits {
+            for hours in [1u16, 2, 3, 7, 100, 499, 500, 501, 59_999, 60_000, 65_535] {
+                assert_eq!(
+                    reaches_limit(hours, limit),
+                    rounded(hours, limit),
+                    "{hours} hours against a limit of {limit}"
+                );
+            }
+        }
     }
 }
