@@ -513,118 +513,25 @@ impl Water {
                 out[i] += 1.0 * *f;
             }
         }
-        // 3. Scale factor per tile (reusing `out`): the share of its outflow a tile can supply.
+        // 3 and 4, row by row: a tile's scale factor (reusing `out`: the share of its outflow it
+        // can supply), its pipes scaled by the giving side's factor, then its water moved. Row
+        // y's moves need its pipes and the pipes to rows y - 1 and y + 1 scaled, so the factors
+        // run one row ahead; every factor comes from the depths before any move, as each row's
+        // is worked out before that row moves. Water crossing the map's edges is summed in tile
+        // order (a tile's west, east, south, north edges), as the running total always was.
         let dt = p.dt;
-        for y in 0..h {
-            let (lo, hi) = self.ext[y];
-            let r = y * w + lo..y * w + hi;
-            let n = hi.saturating_sub(lo);
-            let (dep, out) = (&self.depth[r.clone()][..n], &mut self.out[r][..n]);
-            for (k, &d) in out.iter_mut().zip(dep) {
-                let o = *k * dt;
-                *k = if o > d && o > 0.0 { d / o } else { 1.0 };
-            }
-        }
-        let k = &self.out;
-        for y in 0..h {
-            let (lo, hi) = self.span[y];
-            if lo >= hi {
-                continue;
-            }
-            let row = y * w;
-            let frow = y * (w + 1);
-            if lo == 0 {
-                self.fx[frow] *= k[row];
-            }
-            let n = hi - lo;
-            let kr = &k[row + lo..row + hi][..n];
-            let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
-            for ((f, &k0), &k1) in fr.iter_mut().zip(&kr[..n - 1]).zip(&kr[1..]) {
-                *f *= if *f > 0.0 { k0 } else { k1 };
-            }
-            if hi == w {
-                self.fx[frow + w] *= k[row + w - 1];
-            }
-        }
-        let (lo, hi) = self.span[0];
-        for x in lo..hi {
-            self.fy[x] *= k[x];
-        }
-        for y in 1..h {
-            let (lo, hi) = columns_union(self.span[y - 1], self.span[y]);
-            if lo >= hi {
-                continue;
-            }
-            let n = hi - lo;
-            let (kb, kt) = (&k[(y - 1) * w + lo..][..n], &k[y * w + lo..][..n]);
-            let fr = &mut self.fy[y * w + lo..y * w + hi][..n];
-            for ((f, &k0), &k1) in fr.iter_mut().zip(kb).zip(kt) {
-                *f *= if *f > 0.0 { k0 } else { k1 };
-            }
-        }
-        let (lo, hi) = self.span[h - 1];
-        for x in lo..hi {
-            self.fy[h * w + x] *= k[(h - 1) * w + x];
-        }
-        // 4. Move water and badwater (inflows carry the giver's share, outflows this tile's;
-        // off-map water is clean). Water crossing the map's edges is summed in tile order (a
-        // tile's west, east, south, north edges), as the running total always was.
         let mut edge = 0.0f64;
+        self.scale_factors(0, dt);
+        self.scale_edge_pipes(0);
         for y in 0..h {
-            let (lo, hi) = self.ext[y];
-            if lo >= hi {
-                continue;
-            }
-            if y == 0 || y + 1 == h {
-                self.move_row_checked(y, lo, hi, dt, clean, &mut edge);
-                continue;
-            }
-            let n = hi - lo;
-            let (row, frow) = (y * w, y * (w + 1));
-            let fxr = &self.fx[frow + lo..frow + hi + 1][..n + 1];
-            let fsr = &self.fy[row + lo..row + hi][..n];
-            let fnr = &self.fy[row + w + lo..row + w + hi][..n];
-            let dep = &mut self.depth[row + lo..row + hi][..n];
-            if clean {
-                // (A tile whose four moves are all ±0 gets a ±0, which leaves its depth as it is:
-                // a depth is never -0.)
-                let (fw, fe) = (&fxr[..n], &fxr[1..]);
-                for j in 0..n {
-                    dep[j] += fw[j] * dt - fe[j] * dt + fsr[j] * dt - fnr[j] * dt;
-                }
+            if y + 1 < h {
+                self.scale_factors(y + 1, dt);
+                self.scale_north_pipes(y);
             } else {
-                let bad = &mut self.bad[row + lo..row + hi][..n];
-                let share = &self.share;
-                for j in 0..n {
-                    let (fw, fe) = (fxr[j] * dt, fxr[j + 1] * dt);
-                    let (fs, fnn) = (fsr[j] * dt, fnr[j] * dt);
-                    if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
-                        continue;
-                    }
-                    dep[j] += fw - fe + fs - fnn;
-                    let (i, x) = (row + lo + j, lo + j);
-                    bad[j] += bad_change(
-                        share,
-                        i,
-                        [fw, fe, fs, fnn],
-                        [x > 0, x + 1 < w, true, true],
-                        w,
-                    );
-                }
+                self.scale_edge_pipes(h);
             }
-            // Only the row's first and last tiles have an outer edge (west, then east).
-            if lo == 0 {
-                let fw = fxr[0] * dt;
-                if fw != 0.0 {
-                    edge -= f64::from(fw);
-                }
-            }
-            if hi == w {
-                let fe = fxr[n] * dt;
-                if fe != 0.0 {
-                    edge += f64::from(fe);
-                }
-            }
+            self.scale_east_pipes(y);
+            self.move_row(y, dt, clean, &mut edge);
         }
         self.totals.edge_lost += edge;
         // 5. Sources.
@@ -707,6 +614,124 @@ impl Water {
             };
         }
         self.totals.evaporated += evaporated;
+    }
+
+    /// Step 3 for row `y`: each tile's scale factor, in place of its outflow total.
+    fn scale_factors(&mut self, y: usize, dt: f32) {
+        let w = self.width as usize;
+        let (lo, hi) = self.ext[y];
+        let n = hi.saturating_sub(lo);
+        let r = y * w + lo..y * w + hi;
+        let (dep, out) = (&self.depth[r.clone()][..n], &mut self.out[r][..n]);
+        for (k, &d) in out.iter_mut().zip(dep) {
+            let o = *k * dt;
+            *k = if o > d && o > 0.0 { d / o } else { 1.0 };
+        }
+    }
+
+    /// Step 3 for the east-west pipes of row `y`'s span (the map's edges included).
+    fn scale_east_pipes(&mut self, y: usize) {
+        let w = self.width as usize;
+        let (lo, hi) = self.span[y];
+        if lo >= hi {
+            return;
+        }
+        let (row, frow) = (y * w, y * (w + 1));
+        let k = &self.out;
+        if lo == 0 {
+            self.fx[frow] *= k[row];
+        }
+        let n = hi - lo;
+        let kr = &k[row + lo..row + hi][..n];
+        let fr = &mut self.fx[frow + lo + 1..frow + hi][..n - 1];
+        for ((f, &k0), &k1) in fr.iter_mut().zip(&kr[..n - 1]).zip(&kr[1..]) {
+            *f *= if *f > 0.0 { k0 } else { k1 };
+        }
+        if hi == w {
+            self.fx[frow + w] *= k[row + w - 1];
+        }
+    }
+
+    /// Step 3 for the pipes between rows `y` and `y + 1`, over both rows' spans.
+    fn scale_north_pipes(&mut self, y: usize) {
+        let w = self.width as usize;
+        let (lo, hi) = columns_union(self.span[y], self.span[y + 1]);
+        if lo >= hi {
+            return;
+        }
+        let n = hi - lo;
+        let k = &self.out;
+        let (kb, kt) = (&k[y * w + lo..][..n], &k[(y + 1) * w + lo..][..n]);
+        let fr = &mut self.fy[(y + 1) * w + lo..(y + 1) * w + hi][..n];
+        for ((f, &k0), &k1) in fr.iter_mut().zip(kb).zip(kt) {
+            *f *= if *f > 0.0 { k0 } else { k1 };
+        }
+    }
+
+    /// Step 3 for the map's south edge (`y_edge` 0, under row 0's span) or north edge
+    /// (`y_edge` = height, over the last row's span).
+    fn scale_edge_pipes(&mut self, y_edge: usize) {
+        let w = self.width as usize;
+        let y = y_edge.min(self.height as usize - 1);
+        let (lo, hi) = self.span[y];
+        for x in lo..hi {
+            self.fy[y_edge * w + x] *= self.out[y * w + x];
+        }
+    }
+
+    /// Step 4 for row `y`: moves water and badwater along its tiles' scaled pipes (inflows carry
+    /// the giver's share, outflows this tile's; off-map water is clean), adding what crosses
+    /// the map's edges to `edge`.
+    fn move_row(&mut self, y: usize, dt: f32, clean: bool, edge: &mut f64) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let (lo, hi) = self.ext[y];
+        if lo >= hi {
+            return;
+        }
+        if y == 0 || y + 1 == h {
+            return self.move_row_checked(y, lo, hi, dt, clean, edge);
+        }
+        let n = hi - lo;
+        let (row, frow) = (y * w, y * (w + 1));
+        let fxr = &self.fx[frow + lo..frow + hi + 1][..n + 1];
+        let fsr = &self.fy[row + lo..row + hi][..n];
+        let fnr = &self.fy[row + w + lo..row + w + hi][..n];
+        let dep = &mut self.depth[row + lo..row + hi][..n];
+        if clean {
+            // (A tile whose four moves are all ±0 gets a ±0, which leaves its depth as it is: a
+            // depth is never -0.)
+            let (fw, fe) = (&fxr[..n], &fxr[1..]);
+            for j in 0..n {
+                dep[j] += fw[j] * dt - fe[j] * dt + fsr[j] * dt - fnr[j] * dt;
+            }
+        } else {
+            let bad = &mut self.bad[row + lo..row + hi][..n];
+            let share = &self.share;
+            for j in 0..n {
+                let (fw, fe) = (fxr[j] * dt, fxr[j + 1] * dt);
+                let (fs, fnn) = (fsr[j] * dt, fnr[j] * dt);
+                if fw == 0.0 && fe == 0.0 && fs == 0.0 && fnn == 0.0 {
+                    continue;
+                }
+                dep[j] += fw - fe + fs - fnn;
+                let (i, x) = (row + lo + j, lo + j);
+                let inside = [x > 0, x + 1 < w, true, true];
+                bad[j] += bad_change(share, i, [fw, fe, fs, fnn], inside, w);
+            }
+        }
+        // Only the row's first and last tiles have an outer edge (west, then east).
+        if lo == 0 {
+            let fw = fxr[0] * dt;
+            if fw != 0.0 {
+                *edge -= f64::from(fw);
+            }
+        }
+        if hi == w {
+            let fe = fxr[n] * dt;
+            if fe != 0.0 {
+                *edge += f64::from(fe);
+            }
+        }
     }
 
     /// Step 4 on the map's first or last row (tiles `lo..hi`), where every tile has an outer
