@@ -211,14 +211,19 @@ impl InReach {
     }
 }
 
-/// Per height level, per row of a window, running sums of each counted class along the row.
+/// Per height level of a window, a summed-area table of each counted class in rotated
+/// coordinates `u = col + row`, `v = col - row + (h - 1)` (both `0..side`, `side = w + h - 1`).
+/// A Manhattan diamond `|dx| + |dy| <= r` is the square `|du|, |dv| <= r` there, so what lies
+/// within reach of a spot is four lookups per level and class, whatever the reach. Tiles of the
+/// square that are not tiles of the window (the other parity, or outside it) hold nothing.
 pub(crate) struct ReachGrid {
     purpose: Purpose,
     x0: u32,
     y0: u32,
-    w: u32,
     h: u32,
-    /// (level, sums): `sums[((row * (w + 1)) + col) * k + class]` counts columns before `col`.
+    side: usize,
+    /// (level, table): `table[(u * (side + 1) + v) * k + class]` counts the tiles of the class
+    /// with rotated coordinates below `u` and below `v`.
     levels: Vec<(u32, Vec<u32>)>,
 }
 
@@ -231,12 +236,14 @@ impl ReachGrid {
         let (gw, gh) = (x1 - x0 + 1, y1 - y0 + 1);
         let classes = p.classes();
         let k = classes.len();
+        let side = (gw + gh - 1) as usize;
+        let stride = side + 1;
         let mut grid = ReachGrid {
             purpose: p,
             x0,
             y0,
-            w: gw,
             h: gh,
+            side,
             levels: Vec::new(),
         };
         if k == 0 {
@@ -311,30 +318,34 @@ impl ReachGrid {
                 let li = match grid.levels.iter().position(|(l, _)| *l == z) {
                     Some(li) => li,
                     None => {
-                        grid.levels
-                            .push((z, vec![0; (gw as usize + 1) * gh as usize * k]));
+                        grid.levels.push((z, vec![0; stride * stride * k]));
                         grid.levels.len() - 1
                     }
                 };
-                let sums = &mut grid.levels[li].1;
-                let at = ((y - y0) as usize * (gw as usize + 1) + (x - x0) as usize + 1) * k;
+                let table = &mut grid.levels[li].1;
+                let (col, row) = ((x - x0) as usize, (y - y0) as usize);
+                let (u, v) = (col + row, col + (gh as usize - 1) - row);
+                let at = ((u + 1) * stride + v + 1) * k;
                 for (ci, c) in classes.iter().enumerate() {
                     if hit[*c as usize] {
-                        sums[at + ci] += 1;
+                        table[at + ci] += 1;
                     }
                 }
             }
         }
-        // Running sums along each row.
-        for (_, sums) in &mut grid.levels {
-            for row in 0..gh as usize {
-                for col in 1..=gw as usize {
-                    let (prev, cur) = (
-                        (row * (gw as usize + 1) + col - 1) * k,
-                        (row * (gw as usize + 1) + col) * k,
+        // Summed areas: each entry adds the ones below and to the left, less their overlap.
+        for (_, table) in &mut grid.levels {
+            for u in 1..stride {
+                for v in 1..stride {
+                    let (at, down, left, both) = (
+                        (u * stride + v) * k,
+                        ((u - 1) * stride + v) * k,
+                        (u * stride + v - 1) * k,
+                        ((u - 1) * stride + v - 1) * k,
                     );
                     for ci in 0..k {
-                        sums[cur + ci] += sums[prev + ci];
+                        table[at + ci] =
+                            table[at + ci] + table[down + ci] + table[left + ci] - table[both + ci];
                     }
                 }
             }
@@ -344,34 +355,40 @@ impl ReachGrid {
 
     /// What lies within `r` of `door` (tiles outside the window count nothing).
     pub(crate) fn count(&self, door: [u32; 3], r: u32) -> InReach {
-        let classes = self.purpose.classes();
-        let k = classes.len();
+        InReach::from_counts(self.purpose.classes(), &self.tally(door, r))
+    }
+
+    /// [`ReachGrid::count`]'s counts, one per class of the purpose.
+    fn tally(&self, door: [u32; 3], r: u32) -> Vec<u32> {
+        let k = self.purpose.classes().len();
         let mut out = vec![0u32; k];
-        let (dx0, dy0) = (i64::from(door[0]), i64::from(door[1]));
-        let (x0, y0, gw) = (i64::from(self.x0), i64::from(self.y0), i64::from(self.w));
-        for (z, sums) in &self.levels {
-            let dz = i64::from(door[2].abs_diff(*z));
-            let rr = i64::from(r) - dz;
+        let (col, row) = (
+            i64::from(door[0]) - i64::from(self.x0),
+            i64::from(door[1]) - i64::from(self.y0),
+        );
+        let (cu, cv) = (col + row, col - row + i64::from(self.h) - 1);
+        let (side, stride) = (self.side as i64, self.side + 1);
+        for (z, table) in &self.levels {
+            let rr = i64::from(r) - i64::from(door[2].abs_diff(*z));
             if rr < 0 {
                 continue;
             }
-            for y in (dy0 - rr).max(y0)..=(dy0 + rr).min(y0 + i64::from(self.h) - 1) {
-                let dx = rr - (y - dy0).abs();
-                let (a, b) = ((dx0 - dx).max(x0), (dx0 + dx).min(x0 + gw - 1));
-                if a > b {
-                    continue;
-                }
-                let row = (y - y0) as usize * (gw as usize + 1);
-                let (lo, hi) = (
-                    (row + (a - x0) as usize) * k,
-                    (row + (b - x0) as usize + 1) * k,
-                );
-                for ci in 0..k {
-                    out[ci] += sums[hi + ci] - sums[lo + ci];
-                }
+            let (u0, u1) = ((cu - rr).max(0), (cu + rr).min(side - 1));
+            let (v0, v1) = ((cv - rr).max(0), (cv + rr).min(side - 1));
+            if u0 > u1 || v0 > v1 {
+                continue;
+            }
+            let (u0, u1, v0, v1) = (u0 as usize, u1 as usize + 1, v0 as usize, v1 as usize + 1);
+            let at = |u: usize, v: usize| (u * stride + v) * k;
+            let (all, below_u, below_v, below_both) =
+                (at(u1, v1), at(u0, v1), at(u1, v0), at(u0, v0));
+            for ci in 0..k {
+                out[ci] += table[all + ci] + table[below_both + ci]
+                    - table[below_u + ci]
+                    - table[below_v + ci];
             }
         }
-        InReach::from_counts(classes, &out)
+        out
     }
 }
 
@@ -461,6 +478,63 @@ mod tests {
                     .unwrap(),
                 got
             );
+        }
+    }
+
+    /// A window's count equals the sum of its tiles' own one-tile counts, for spots inside,
+    /// on the edges of and outside the window, on several levels, and reaches that leave it.
+    #[test]
+    fn a_window_counts_the_sum_of_its_tiles() {
+        let mut w = crate::testutil::world();
+        w.advance_ticks(crate::testutil::DAY);
+        let (sx, sy, _) = w.map.start_spot();
+        for (name, purpose) in [
+            ("LumberjackFlag.Folktails", Purpose::Trees),
+            (
+                "EfficientFarmHouse.Folktails",
+                Purpose::Farm { aquatic: false },
+            ),
+        ] {
+            let s = spec(name);
+            let (mw, mh) = (w.map.width(), w.map.height());
+            let (x0, y0) = (sx.saturating_sub(9), sy.saturating_sub(5));
+            let (x1, y1) = ((sx + 6).min(mw - 1), (sy + 12).min(mh - 1));
+            let grid = ReachGrid::new(&w, s, purpose, x0, y0, x1, y1);
+            let tiles: Vec<ReachGrid> = (y0..=y1)
+                .flat_map(|y| (x0..=x1).map(move |x| (x, y)))
+                .map(|(x, y)| ReachGrid::new(&w, s, purpose, x, y, x, y))
+                .collect();
+            let mut doors = Vec::new();
+            for (dx, dy) in [
+                (0, 0),
+                (-12, 3),
+                (9, -8),
+                (-3, 16),
+                (20, 20),
+                (-30, 0),
+                (7, 7),
+            ] {
+                let (x, y) = (
+                    (i64::from(sx) + dx).clamp(0, i64::from(mw) - 1) as u32,
+                    (i64::from(sy) + dy).clamp(0, i64::from(mh) - 1) as u32,
+                );
+                for dz in [0, 1, 3] {
+                    doors.push([x, y, u32::from(w.map.terrain_height(x, y)) + dz]);
+                }
+            }
+            for door in doors {
+                for r in [0, 1, 4, 9, 25] {
+                    let want = tiles
+                        .iter()
+                        .fold(vec![0; purpose.classes().len()], |mut n, t| {
+                            for (sum, c) in n.iter_mut().zip(t.tally(door, r)) {
+                                *sum += c;
+                            }
+                            n
+                        });
+                    assert_eq!(grid.tally(door, r), want, "{name} at {door:?} within {r}");
+                }
+            }
         }
     }
 }
