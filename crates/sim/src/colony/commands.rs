@@ -637,14 +637,7 @@ impl World {
                 let p = match placed {
                     Ok(p) => p,
                     Err(e) => {
-                        block(match e.code {
-                            ErrorCode::NotUnlocked => "not_unlocked",
-                            _ => e
-                                .extras
-                                .get("reason")
-                                .and_then(|r| r.as_str())
-                                .unwrap_or("other"),
-                        });
+                        block(e.reason());
                         continue;
                     }
                 };

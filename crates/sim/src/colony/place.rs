@@ -25,7 +25,7 @@ use serde_json::json;
 use super::building::{Building, Kind, spec};
 use super::geometry::{Orientation, footprint, turned_size, voxel};
 use super::rules::colony_rules;
-use crate::content::{Building as Spec, content};
+use crate::content::Building as Spec;
 use crate::error::{CommandError, ErrorCode};
 use crate::event::names;
 use crate::world::World;
@@ -107,22 +107,65 @@ impl PlacementTraits {
 /// never written.
 fn refuse(
     detail: bool,
-    reason: &str,
+    reason: &'static str,
     text: impl FnOnce() -> String,
     prefab: &str,
     x: i64,
     y: i64,
     z: i64,
-) -> CommandError {
+) -> Refusal {
     if !detail {
-        return CommandError::new(ErrorCode::Placement, String::new()).with("reason", reason);
+        return Refusal::Reason(reason);
     }
-    CommandError::new(ErrorCode::Placement, text())
-        .with("x", x)
-        .with("y", y)
-        .with("z", z)
-        .with("prefab", prefab)
-        .with("reason", reason)
+    Refusal::Error(
+        CommandError::new(ErrorCode::Placement, text())
+            .with("x", x)
+            .with("y", y)
+            .with("z", z)
+            .with("prefab", prefab)
+            .with("reason", reason),
+    )
+}
+
+/// Why a spot was refused: the whole error, or (a search checking thousands of spots, without
+/// `detail`) only its reason, so no error is built for each.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    Error(CommandError),
+    Reason(&'static str),
+}
+
+impl Refusal {
+    /// The error with an extra member (a reason alone stays as it is).
+    fn with(self, key: &str, value: impl Into<serde_json::Value>) -> Refusal {
+        match self {
+            Refusal::Error(e) => Refusal::Error(e.with(key, value)),
+            reason => reason,
+        }
+    }
+
+    /// The error (a reason alone becomes a placement error carrying it).
+    pub(crate) fn into_error(self) -> CommandError {
+        match self {
+            Refusal::Error(e) => e,
+            Refusal::Reason(r) => {
+                CommandError::new(ErrorCode::Placement, String::new()).with("reason", r)
+            }
+        }
+    }
+
+    /// The refusal's reason (`not_unlocked` for a prefab that needs a science unlock).
+    pub(crate) fn reason(&self) -> &str {
+        match self {
+            Refusal::Reason(r) => r,
+            Refusal::Error(e) if e.code == ErrorCode::NotUnlocked => "not_unlocked",
+            Refusal::Error(e) => e
+                .extras
+                .get("reason")
+                .and_then(|r| r.as_str())
+                .unwrap_or("other"),
+        }
+    }
 }
 
 /// A checked placement.
@@ -205,6 +248,7 @@ impl World {
         o: Orientation,
     ) -> Result<Placement, CommandError> {
         self.check_placement_with(s, &PlacementTraits::of(s), true, x, y, z, o)
+            .map_err(Refusal::into_error)
     }
 
     /// [`World::check_placement_of`] with the prefab's [`PlacementTraits`] worked out; without
@@ -219,10 +263,13 @@ impl World {
         y: i64,
         z: i64,
         o: Orientation,
-    ) -> Result<Placement, CommandError> {
+    ) -> Result<Placement, Refusal> {
         let name = s.name.as_str();
         if s.science_cost > 0 && !self.science.unlocked.contains(&s.name) {
-            return Err(CommandError::new(
+            if !detail {
+                return Err(Refusal::Reason("not_unlocked"));
+            }
+            return Err(Refusal::Error(CommandError::new(
                 ErrorCode::NotUnlocked,
                 format!(
                     "{name} needs a science unlock ({} points; you have {}); POST /api/science/unlock {{\"building\": \"{name}\"}} first",
@@ -234,7 +281,7 @@ impl World {
             .with("currentPoints", self.science.points)
             .with("x", x)
             .with("y", y)
-            .with("z", z));
+            .with("z", z)));
         }
         let max_z = i64::from(crate::catalog::world_rules().map.max_terrain_height.value) + 8;
         if !(0..=max_z).contains(&z) {
@@ -497,11 +544,7 @@ impl World {
             }
         }
         Ok(Placement {
-            prefab: content()
-                .buildings
-                .get_key_value(&s.name)
-                .map(|(k, _)| k.as_str())
-                .unwrap_or(name),
+            prefab: name,
             x: x as u32,
             y: y as u32,
             z: zu,
