@@ -695,7 +695,7 @@ impl World {
                     (access, distance)
                 };
                 let flooded = tiles.iter().any(|(tx, ty)| {
-                    self.water_depth(*tx as u32, *ty as u32)
+                    self.water_depth(tx as u32, ty as u32)
                         > super::rules::colony_rules().colony.flooded_depth.value
                 });
                 let spot = PlacementSpot {
@@ -734,7 +734,7 @@ impl World {
                     block(if pp != Purpose::Flow {
                         "nothing_in_reach"
                     } else if tiles.iter().any(|(tx, ty)| {
-                        self.water_depth(*tx as u32, *ty as u32)
+                        self.water_depth(tx as u32, ty as u32)
                             > super::rules::colony_rules().colony.flooded_depth.value
                     }) {
                         "no_flow"

@@ -91,15 +91,83 @@ pub fn turn(lx: i32, ly: i32, sx: i32, sy: i32, o: Orientation) -> (i32, i32) {
 
 /// The footprint tiles of a building at `(x, y)` turned to `o` (may run off the map: callers
 /// check bounds). Row by row.
-pub fn footprint(spec: &Spec, x: i64, y: i64, o: Orientation) -> Vec<(i64, i64)> {
+pub fn footprint(spec: &Spec, x: i64, y: i64, o: Orientation) -> Footprint {
     let (w, d) = turned_size(spec, o);
-    let mut out = Vec::with_capacity((w * d) as usize);
-    for dy in 0..i64::from(d) {
-        for dx in 0..i64::from(w) {
-            out.push((x + dx, y + dy));
+    Footprint {
+        x,
+        y,
+        w: i64::from(w),
+        d: i64::from(d),
+    }
+}
+
+/// The tiles a building covers: a `w x d` rectangle from `(x, y)`, listed row by row (south to
+/// north, west to east). A value, not a list: the placement search asks it of thousands of
+/// spots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footprint {
+    x: i64,
+    y: i64,
+    w: i64,
+    d: i64,
+}
+
+impl Footprint {
+    /// The tiles, row by row.
+    pub fn iter(&self) -> FootprintTiles {
+        self.into_iter()
+    }
+
+    /// Whether it covers the tile.
+    pub fn contains(&self, &(tx, ty): &(i64, i64)) -> bool {
+        (self.x..self.x + self.w).contains(&tx) && (self.y..self.y + self.d).contains(&ty)
+    }
+
+    /// How many tiles it covers.
+    pub fn len(&self) -> usize {
+        (self.w * self.d).max(0) as usize
+    }
+
+    /// Whether it covers no tile.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl IntoIterator for Footprint {
+    type Item = (i64, i64);
+    type IntoIter = FootprintTiles;
+    fn into_iter(self) -> FootprintTiles {
+        FootprintTiles {
+            at: self,
+            dx: 0,
+            dy: 0,
         }
     }
-    out
+}
+
+/// The tiles of a [`Footprint`], row by row.
+pub struct FootprintTiles {
+    at: Footprint,
+    dx: i64,
+    dy: i64,
+}
+
+impl Iterator for FootprintTiles {
+    type Item = (i64, i64);
+    fn next(&mut self) -> Option<(i64, i64)> {
+        let f = self.at;
+        if self.dy >= f.d || f.w <= 0 {
+            return None;
+        }
+        let tile = (f.x + self.dx, f.y + self.dy);
+        self.dx += 1;
+        if self.dx == f.w {
+            self.dx = 0;
+            self.dy += 1;
+        }
+        Some(tile)
+    }
 }
 
 /// Whether the prefab has a door (beavers enter it, so its doorstep must reach a path).

@@ -402,7 +402,7 @@ impl World {
                 }
             }
         }
-        for &(tx, ty) in &tiles {
+        for (tx, ty) in tiles {
             let (ux, uy) = (tx as u32, ty as u32);
             let h = u32::from(self.map.terrain_height(ux, uy));
             if h > zu {

@@ -223,7 +223,7 @@ impl World {
             }
         };
         let tiles = footprint(s, b.x.into(), b.y.into(), b.orientation);
-        for &(x, y) in &tiles {
+        for (x, y) in tiles {
             for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
                 let (nx, ny) = (x + dx, y + dy);
                 if nx < 0 || ny < 0 || tiles.contains(&(nx, ny)) {

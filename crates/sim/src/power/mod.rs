@@ -376,7 +376,7 @@ impl World {
         }
         let s = crate::colony::building::spec(prefab);
         let tiles = crate::colony::geometry::footprint(s, x.into(), y.into(), o);
-        for &(tx, ty) in &tiles {
+        for (tx, ty) in tiles {
             for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
                 let (nx, ny) = (tx + dx, ty + dy);
                 if nx < 0 || ny < 0 || tiles.contains(&(nx, ny)) {

@@ -331,7 +331,7 @@ fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flo
         let tiles = footprint(spec("WaterWheel.Folktails"), x.into(), y.into(), o);
         let beside: BTreeSet<(i64, i64)> = tiles
             .iter()
-            .flat_map(|(a, b)| [(a + 1, *b), (a - 1, *b), (*a, b + 1), (*a, b - 1)])
+            .flat_map(|(a, b)| [(a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)])
             .filter(|t| !tiles.contains(t) && w.map.contains(t.0, t.1))
             .collect();
         for (tx, ty) in beside {
@@ -351,7 +351,7 @@ fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flo
                             || mt.contains(&(tx, ty))
                             || door == (tx, ty)
                             || tiles.contains(&door)
-                            || mt.iter().any(|t| tiles.contains(t))
+                            || mt.iter().any(|t| tiles.contains(&t))
                         {
                             continue;
                         }
