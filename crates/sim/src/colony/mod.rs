@@ -32,6 +32,7 @@ mod lists;
 pub mod nav;
 mod path_place;
 mod place;
+mod placement_search;
 pub mod prefab;
 pub mod reach;
 pub mod rules;
@@ -49,12 +50,13 @@ use crate::rng::WorldRng;
 
 pub use beaver::{Beaver, Step, need_defs, tier_label};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
-pub use commands::{NoSpot, PlacementSearch, PlacementSpot, RangeView};
+pub use commands::RangeView;
 pub use geometry::Orientation;
 pub use path_place::{
     MAX_EXPANDED, PathError, PathGraph, PathPlan, PathRole, PathRoute, PathSnapshot, PathStep,
     PathStyle,
 };
+pub use placement_search::{NoSpot, PlacementSearch, PlacementSpot};
 pub use views::{
     AlertCounts, AlertView, BeaverView, BuildingBrief, BuildingView, DistributionView,
     DistrictView, ListKey, NeedView, NotificationView, PopulationView, WellbeingView,
