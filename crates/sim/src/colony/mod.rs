@@ -64,6 +64,9 @@ pub use views::{
 
 pub(crate) use views::pausable;
 
+/// The block index's map: voxel key (`geometry::voxel`) -> building id.
+pub type BlockIndex = std::collections::HashMap<u64, i32, foldhash::fast::FixedState>;
+
 /// Goods a finished building takes as inputs (recipe inputs, nutrients, fuel).
 pub(crate) fn input_goods(b: &Building) -> Vec<String> {
     behave::input_wants(b).into_iter().map(|(g, _)| g).collect()
@@ -148,9 +151,11 @@ pub struct Colony {
         skip_serializing_if = "crate::automation::Automation::is_blank"
     )]
     pub automation: crate::automation::Automation,
-    /// Voxel -> building id (derived; rebuilt on load).
+    /// Voxel -> building id (derived; rebuilt on load). A hash map with a fixed seed: it is
+    /// only looked up (the placement checks ask it for every tile of thousands of spots), never
+    /// walked, so its order cannot reach the world.
     #[serde(skip)]
-    pub blocks: Shared<BTreeMap<u64, i32>>,
+    pub blocks: Shared<BlockIndex>,
     /// Bumped on every block change.
     #[serde(skip)]
     pub block_version: u64,
