@@ -3,8 +3,11 @@
 //! and prints the time of each round and a digest of the answers (to check a change keeps them;
 //! every round asks the same, so one digest is printed unless a round answered differently).
 //!
-//! `cargo run --release -p colony-sim --example placement_find -- [MAP] [REGIONS] [ROUNDS]`
-//! (defaults: 64, 2, 5).
+//! `cargo run --release -p colony-sim --example placement_find -- [MAP] [REGIONS] [ROUNDS]
+//! [HOURS]` (defaults: 64, 2, 5, 0). With `HOURS`, the game runs that many hours before each
+//! round and the round searches a fresh copy of the world, as the service does for each new
+//! snapshot (the Gymnasium environment's default step is 24 hours): the time then includes the
+//! copy and every cache the searches rebuild; the digests differ from round to round.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
@@ -27,6 +30,7 @@ fn main() {
     let size: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let regions: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
     let rounds: u32 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(5);
+    let hours: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
     let mut w = World::new(&NewGame {
         seed: 42,
         map_width: size,
@@ -38,7 +42,16 @@ fn main() {
     let mut digests = Vec::new();
     for round in 0..rounds {
         let mut digest = DefaultHasher::new();
+        let mut copy = None;
+        if hours > 0 {
+            w.advance_ticks(hours * sim::ticks_per_day() / 24);
+        }
         let t = Instant::now();
+        let w = if hours > 0 {
+            copy.insert(w.clone())
+        } else {
+            &mut w
+        };
         let mut calls = 0;
         for p in PREFABS {
             for ry in 0..regions {
@@ -58,7 +71,7 @@ fn main() {
         );
         digests.push(digest.finish());
     }
-    // (Every round asks the same of the same world: one digest.)
+    // (Without HOURS every round asks the same of the same world: one digest.)
     digests.dedup();
     let digests: Vec<String> = digests.iter().map(|d| format!("{d:016x}")).collect();
     println!("answers {}", digests.join(" "));

@@ -175,6 +175,9 @@ pub struct PathSnapshot {
     clear: Vec<u8>,
     /// Existing nodes in the window: (y, x, z) -> role.
     existing: BTreeMap<(u32, u32, u32), PathRole>,
+    /// Whether each window tile (row by row) holds an existing node at any level (from
+    /// `existing`: most tiles hold none, so the graph skips looking them up).
+    occupied: Vec<bool>,
     stairs_prefab: String,
     stairs_locked: bool,
     platform_prefab: String,
@@ -467,6 +470,12 @@ impl World {
                 error: format!("no_route: the {what} ({x}, {y}) cannot hold a path: {why}"),
             });
         }
+        let mut occupied = vec![false; (w * h) as usize];
+        for &(y, x, _) in existing.keys() {
+            if (wx0..wx0 + w).contains(&x) && (wy0..wy0 + h).contains(&y) {
+                occupied[((y - wy0) * w + (x - wx0)) as usize] = true;
+            }
+        }
         PathSnapshot {
             start,
             goal,
@@ -479,6 +488,7 @@ impl World {
             terrain,
             clear,
             existing,
+            occupied,
             stairs_prefab,
             stairs_locked,
             platform_prefab,

@@ -20,20 +20,17 @@ impl PathSnapshot {
 
     /// Whether a new path can stand on window tile `i` at level `z` (on the surface, or on up
     /// to [`MAX_LIFT`] new platforms when the tile holds no node yet).
-    fn new_path_at(&self, i: usize, z: u32, (x, y): (u32, u32)) -> bool {
+    fn new_path_at(&self, i: usize, z: u32) -> bool {
         let t = u32::from(self.terrain[i]);
         let Some(lift) = z.checked_sub(t).filter(|l| *l <= MAX_LIFT) else {
             return false;
         };
-        u32::from(self.clear[i]) > lift && (lift == 0 || !self.has_node(x, y))
+        u32::from(self.clear[i]) > lift && (lift == 0 || !self.occupied[i])
     }
 
-    /// Whether an existing node stands on `(x, y)` at any level.
-    fn has_node(&self, x: u32, y: u32) -> bool {
-        self.existing
-            .range((y, x, 0)..=(y, x, u32::MAX))
-            .next()
-            .is_some()
+    /// Whether an existing node stands on window tile `i` (at `(x, y)`) at level `z`.
+    fn existing_at(&self, i: usize, (x, y): (u32, u32), z: u32) -> bool {
+        self.occupied[i] && self.existing.contains_key(&(y, x, z))
     }
 
     /// Phase 2: builds the search graph (see the module docs).
@@ -49,7 +46,11 @@ impl PathSnapshot {
                 let i = (ly * w + lx) as usize;
                 let t = u32::from(self.terrain[i]);
                 here.clear();
-                for ((_, _, ez), role) in self.existing.range((y, x, 0)..=(y, x, u32::MAX)) {
+                let standing = self.occupied[i]
+                    .then(|| self.existing.range((y, x, 0)..=(y, x, u32::MAX)))
+                    .into_iter()
+                    .flatten();
+                for ((_, _, ez), role) in standing {
                     here.push(Node {
                         x,
                         y,
@@ -62,7 +63,7 @@ impl PathSnapshot {
                 let raise = if here.is_empty() { MAX_LIFT } else { 0 };
                 for lift in 0..=raise {
                     let z = t + lift;
-                    if self.existing.contains_key(&(y, x, z)) {
+                    if self.existing_at(i, (x, y), z) {
                         continue;
                     }
                     let node = |role| Node {
@@ -73,7 +74,7 @@ impl PathSnapshot {
                         lift: lift as u8,
                         existing: false,
                     };
-                    if self.new_path_at(i, z, (x, y)) {
+                    if self.new_path_at(i, z) {
                         here.push(node(PathRole::Path));
                     }
                     if u32::from(self.clear[i]) < lift + 2 {
@@ -86,8 +87,7 @@ impl PathSnapshot {
                             self.tile(i64::from(x) + i64::from(fx), i64::from(y) + i64::from(fy));
                         let up = self.tile(bx, by).is_some_and(|b| {
                             let (bx, by) = (bx as u32, by as u32);
-                            self.new_path_at(b, z + 1, (bx, by))
-                                || self.existing.contains_key(&(by, bx, z + 1))
+                            self.new_path_at(b, z + 1) || self.existing_at(b, (bx, by), z + 1)
                         });
                         if up && front.is_some() {
                             here.push(node(PathRole::Stairs(o)));
