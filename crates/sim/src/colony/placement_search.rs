@@ -95,8 +95,21 @@ fn best_distinct<T: Tile>(
         best.truncate(n);
     }
     best.sort_by(order);
-    let mut slots: Vec<Option<T>> = spots.into_iter().map(Some).collect();
-    best.into_iter().filter_map(|i| slots[i].take()).collect()
+    // The chosen spots moved out in one pass, then put in their order.
+    let mut chosen: Vec<(usize, usize)> = best.iter().enumerate().map(|(k, i)| (*i, k)).collect();
+    chosen.sort_unstable();
+    let mut picked: Vec<(usize, T)> = Vec::with_capacity(chosen.len());
+    let mut next = chosen.iter().peekable();
+    for (i, spot) in spots.into_iter().enumerate() {
+        if let Some(&&(at, k)) = next.peek()
+            && at == i
+        {
+            picked.push((k, spot));
+            next.next();
+        }
+    }
+    picked.sort_unstable_by_key(|(k, _)| *k);
+    picked.into_iter().map(|(_, spot)| spot).collect()
 }
 
 /// A spot's tile (for [`best_distinct`]).
@@ -107,12 +120,6 @@ trait Tile {
 impl Tile for PlacementSpot {
     fn tile(&self) -> (u32, u32) {
         (self.x, self.y)
-    }
-}
-
-impl Tile for (usize, PlacementSpot) {
-    fn tile(&self) -> (u32, u32) {
-        self.1.tile()
     }
 }
 
@@ -417,10 +424,9 @@ impl World {
                     (p.y, p.x),
                 )
             };
-            let keys: Vec<_> = found.iter().map(key).collect();
-            let mut keyed: Vec<(usize, PlacementSpot)> = found.into_iter().enumerate().collect();
-            keyed = best_distinct(keyed, MAX_SPOTS, |a, b| keys[a.0].cmp(&keys[b.0]));
-            found = keyed.into_iter().map(|(_, spot)| spot).collect();
+            // (Keys are worked out as they are compared: a few comparisons a spot, cheaper than
+            // a list of them.)
+            found = best_distinct(found, MAX_SPOTS, |a, b| key(a).cmp(&key(b)));
         }
         let none = found
             .is_empty()

@@ -212,19 +212,29 @@ impl InReach {
 }
 
 /// Per height level of a window, a summed-area table of each counted class in rotated
-/// coordinates `u = col + row`, `v = col - row + (h - 1)` (both `0..side`, `side = w + h - 1`).
-/// A Manhattan diamond `|dx| + |dy| <= r` is the square `|du|, |dv| <= r` there, so what lies
-/// within reach of a spot is four lookups per level and class, whatever the reach. Tiles of the
-/// square that are not tiles of the window (the other parity, or outside it) hold nothing.
+/// coordinates `u = col + row`, `v = col - row + (h - 1)`. A Manhattan diamond `|dx| + |dy| <= r`
+/// is the square `|du|, |dv| <= r` there, so what lies within reach of a spot is four lookups per
+/// level and class, whatever the reach. Each level's table covers only the box of its own tiles
+/// (a level is often a small part of the window); points of a square that are not counted tiles
+/// (the other parity, outside the window or the box) hold nothing.
 pub(crate) struct ReachGrid {
     purpose: Purpose,
     x0: u32,
     y0: u32,
     h: u32,
-    side: usize,
-    /// (level, table): `table[(u * (side + 1) + v) * k + class]` counts the tiles of the class
-    /// with rotated coordinates below `u` and below `v`.
-    levels: Vec<(u32, Vec<u32>)>,
+    levels: Vec<LevelTable>,
+}
+
+/// One level's summed-area table over the box `u0..u0 + du`, `v0..v0 + dv` of rotated
+/// coordinates: `sums[(a * (dv + 1) + b) * k + class]` counts the tiles of the class with
+/// `u < u0 + a` and `v < v0 + b`.
+struct LevelTable {
+    z: u32,
+    u0: usize,
+    v0: usize,
+    du: usize,
+    dv: usize,
+    sums: Vec<u32>,
 }
 
 impl ReachGrid {
@@ -233,19 +243,18 @@ impl ReachGrid {
         let (mw, mh) = (w.map.width(), w.map.height());
         let (x1, y1) = (x1.min(mw - 1), y1.min(mh - 1));
         let (x0, y0) = (x0.min(x1), y0.min(y1));
-        let (gw, gh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let gh = y1 - y0 + 1;
         let classes = p.classes();
         let k = classes.len();
-        let side = (gw + gh - 1) as usize;
-        let stride = side + 1;
         let mut grid = ReachGrid {
             purpose: p,
             x0,
             y0,
             h: gh,
-            side,
             levels: Vec::new(),
         };
+        // The counted tiles first: (level, u, v, the classes hit as bits).
+        let mut counted: Vec<(usize, usize, usize, u16)> = Vec::new();
         if k == 0 {
             return grid;
         }
@@ -315,33 +324,55 @@ impl ReachGrid {
                 if !classes.iter().any(|c| hit[*c as usize]) {
                     continue;
                 }
-                let li = match grid.levels.iter().position(|(l, _)| *l == z) {
+                let (col, row) = ((x - x0) as usize, (y - y0) as usize);
+                let (u, v) = (col + row, col + (gh as usize - 1) - row);
+                let li = match grid.levels.iter().position(|l| l.z == z) {
                     Some(li) => li,
                     None => {
-                        grid.levels.push((z, vec![0; stride * stride * k]));
+                        grid.levels.push(LevelTable {
+                            z,
+                            u0: u,
+                            v0: v,
+                            du: 0,
+                            dv: 0,
+                            sums: Vec::new(),
+                        });
                         grid.levels.len() - 1
                     }
                 };
-                let table = &mut grid.levels[li].1;
-                let (col, row) = ((x - x0) as usize, (y - y0) as usize);
-                let (u, v) = (col + row, col + (gh as usize - 1) - row);
-                let at = ((u + 1) * stride + v + 1) * k;
-                for (ci, c) in classes.iter().enumerate() {
-                    if hit[*c as usize] {
-                        table[at + ci] += 1;
-                    }
-                }
+                // The level's box, as end points for now.
+                let l = &mut grid.levels[li];
+                (l.u0, l.v0) = (l.u0.min(u), l.v0.min(v));
+                (l.du, l.dv) = (l.du.max(u + 1), l.dv.max(v + 1));
+                let bits = classes
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |b, (ci, c)| b | (u16::from(hit[*c as usize]) << ci));
+                counted.push((li, u, v, bits));
+            }
+        }
+        for l in &mut grid.levels {
+            (l.du, l.dv) = (l.du - l.u0, l.dv - l.v0);
+            l.sums = vec![0; (l.du + 1) * (l.dv + 1) * k];
+        }
+        for (li, u, v, bits) in counted {
+            let l = &mut grid.levels[li];
+            let at = ((u - l.u0 + 1) * (l.dv + 1) + v - l.v0 + 1) * k;
+            for ci in 0..k {
+                l.sums[at + ci] += u32::from(bits >> ci & 1);
             }
         }
         // Summed areas: each entry adds the ones below and to the left, less their overlap.
-        for (_, table) in &mut grid.levels {
-            for u in 1..stride {
-                for v in 1..stride {
+        for l in &mut grid.levels {
+            let stride = l.dv + 1;
+            let table = &mut l.sums;
+            for a in 1..=l.du {
+                for b in 1..stride {
                     let (at, down, left, both) = (
-                        (u * stride + v) * k,
-                        ((u - 1) * stride + v) * k,
-                        (u * stride + v - 1) * k,
-                        ((u - 1) * stride + v - 1) * k,
+                        (a * stride + b) * k,
+                        ((a - 1) * stride + b) * k,
+                        (a * stride + b - 1) * k,
+                        ((a - 1) * stride + b - 1) * k,
                     );
                     for ci in 0..k {
                         table[at + ci] =
@@ -367,25 +398,27 @@ impl ReachGrid {
             i64::from(door[1]) - i64::from(self.y0),
         );
         let (cu, cv) = (col + row, col - row + i64::from(self.h) - 1);
-        let (side, stride) = (self.side as i64, self.side + 1);
-        for (z, table) in &self.levels {
-            let rr = i64::from(r) - i64::from(door[2].abs_diff(*z));
+        for l in &self.levels {
+            let rr = i64::from(r) - i64::from(door[2].abs_diff(l.z));
             if rr < 0 {
                 continue;
             }
-            let (u0, u1) = ((cu - rr).max(0), (cu + rr).min(side - 1));
-            let (v0, v1) = ((cv - rr).max(0), (cv + rr).min(side - 1));
-            if u0 > u1 || v0 > v1 {
+            // The square, in the level's box (`a` along u, `b` along v, both from 0).
+            let (u0, v0) = (l.u0 as i64, l.v0 as i64);
+            let (a0, a1) = ((cu - rr - u0).max(0), (cu + rr - u0).min(l.du as i64 - 1));
+            let (b0, b1) = ((cv - rr - v0).max(0), (cv + rr - v0).min(l.dv as i64 - 1));
+            if a0 > a1 || b0 > b1 {
                 continue;
             }
-            let (u0, u1, v0, v1) = (u0 as usize, u1 as usize + 1, v0 as usize, v1 as usize + 1);
-            let at = |u: usize, v: usize| (u * stride + v) * k;
-            let (all, below_u, below_v, below_both) =
-                (at(u1, v1), at(u0, v1), at(u1, v0), at(u0, v0));
-            for ci in 0..k {
-                out[ci] += table[all + ci] + table[below_both + ci]
-                    - table[below_u + ci]
-                    - table[below_v + ci];
+            let (a0, a1, b0, b1) = (a0 as usize, a1 as usize + 1, b0 as usize, b1 as usize + 1);
+            let stride = l.dv + 1;
+            let at = |a: usize, b: usize| (a * stride + b) * k;
+            let (all, below_a, below_b, below_both) =
+                (at(a1, b1), at(a0, b1), at(a1, b0), at(a0, b0));
+            for (ci, n) in out.iter_mut().enumerate() {
+                *n += l.sums[all + ci] + l.sums[below_both + ci]
+                    - l.sums[below_a + ci]
+                    - l.sums[below_b + ci];
             }
         }
         out
