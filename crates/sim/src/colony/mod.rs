@@ -27,6 +27,7 @@ mod fair_tests;
 pub mod fixtures;
 pub mod geometry;
 mod hives;
+mod homes_jobs;
 mod life;
 mod lists;
 pub mod nav;
