@@ -336,22 +336,21 @@ impl World {
         let spanning = t.spanning;
         let on_source = t.caps_source
             && {
-                let tiles_here = footprint(s, x, y, o);
                 let srcs = &self.land.water.sources;
                 let found = srcs
                     .iter()
-                    .any(|w| w.badwater && tiles_here.contains(&(i64::from(w.x), i64::from(w.y))));
+                    .any(|w| w.badwater && tiles.contains(&(i64::from(w.x), i64::from(w.y))));
                 if !found {
-                    let near = srcs
-                        .iter()
-                        .filter(|w| w.badwater)
-                        .map(|w| format!("({}, {})", w.x, w.y))
-                        .collect::<Vec<_>>()
-                        .join(", ");
                     return Err(refuse(
                         detail,
                         "terrain",
                         || {
+                            let near = srcs
+                                .iter()
+                                .filter(|w| w.badwater)
+                                .map(|w| format!("({}, {})", w.x, w.y))
+                                .collect::<Vec<_>>()
+                                .join(", ");
                             format!(
                                 "{name} must stand on a badwater source; none is under ({x}, {y}); badwater sources: {}",
                                 if near.is_empty() {

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::behave::makes_bot;
-use super::building::Kind;
+use super::building::{Building, Kind};
 use super::rules::colony_rules;
 use crate::content::content;
 use crate::world::World;
@@ -59,25 +59,13 @@ impl World {
         let s = b.spec();
         let depth = s.pump_depth.unwrap_or(1) as f32;
         let min = colony_rules().colony.pump_min_depth.value;
-        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
         let mut best = 0.0f32;
-        for lx in 0..sx {
-            for ly in [sy - 1, sy] {
-                let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, b.orientation);
-                let (x, y) = (
-                    i64::from(b.x) + i64::from(dx),
-                    i64::from(b.y) + i64::from(dy),
-                );
-                if !self.map.contains(x, y) {
-                    continue;
-                }
-                let (x, y) = (x as u32, y as u32);
-                let h = self.water_depth(x, y);
-                let surface = f32::from(self.map.terrain_height(x, y)) + h;
-                // The pipe reaches `depth` blocks below the pump's floor.
-                if h >= min && surface > b.z as f32 - depth && self.badwater_share(x, y) < 0.5 {
-                    best = best.max(h);
-                }
+        for (x, y) in intake_tiles(&self.map, b) {
+            let h = self.water_depth(x, y);
+            let surface = f32::from(self.map.terrain_height(x, y)) + h;
+            // The pipe reaches `depth` blocks below the pump's floor.
+            if h >= min && surface > b.z as f32 - depth && self.badwater_share(x, y) < 0.5 {
+                best = best.max(h);
             }
         }
         best
@@ -165,22 +153,11 @@ impl World {
     /// Removes pumped water from the deepest intake tile.
     fn draw_intake_water(&mut self, w: i32, units: u32) {
         let b = &self.colony.buildings[&w];
-        let s = b.spec();
-        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
         let mut best: Option<(f32, u32, u32)> = None;
-        for lx in 0..sx {
-            for ly in [sy - 1, sy] {
-                let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, b.orientation);
-                let (x, y) = (
-                    i64::from(b.x) + i64::from(dx),
-                    i64::from(b.y) + i64::from(dy),
-                );
-                if self.map.contains(x, y) {
-                    let h = self.water_depth(x as u32, y as u32);
-                    if best.is_none_or(|(bh, _, _)| h > bh) {
-                        best = Some((h, x as u32, y as u32));
-                    }
-                }
+        for (x, y) in intake_tiles(&self.map, b) {
+            let h = self.water_depth(x, y);
+            if best.is_none_or(|(bh, _, _)| h > bh) {
+                best = Some((h, x, y));
             }
         }
         if let Some((_, x, y)) = best {
@@ -213,4 +190,23 @@ impl World {
             self.finish_building(site);
         }
     }
+}
+
+/// The tiles a pump draws from, on the map: its intake row and the row in front of it, column
+/// by column.
+fn intake_tiles<'a>(
+    map: &'a crate::map::Map,
+    b: &Building,
+) -> impl Iterator<Item = (u32, u32)> + use<'a> {
+    let s = b.spec();
+    let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+    let (ox, oy, o) = (i64::from(b.x), i64::from(b.y), b.orientation);
+    (0..sx)
+        .flat_map(move |lx| [(lx, sy - 1), (lx, sy)])
+        .map(move |(lx, ly)| {
+            let (dx, dy) = super::geometry::turn(lx, ly, sx, sy, o);
+            (ox + i64::from(dx), oy + i64::from(dy))
+        })
+        .filter(|&(x, y)| map.contains(x, y))
+        .map(|(x, y)| (x as u32, y as u32))
 }
