@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde::ser::{self, Impossible, SerializeMap, SerializeStruct, Serializer};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::fmt::Display;
+use std::fmt::{Display, Write as _};
 
 /// One scalar of a flat row, as `serde_json` would hold it.
 #[derive(Clone, Debug, PartialEq)]
@@ -156,11 +156,13 @@ impl Serialize for Row {
 
 /// `key:value` items joined by `/`, e.g. `Log:3/Plank:2`.
 pub fn pairs_text<K: Display, V: Display>(pairs: impl IntoIterator<Item = (K, V)>) -> String {
-    pairs
-        .into_iter()
-        .map(|(k, v)| format!("{k}:{v}"))
-        .collect::<Vec<_>>()
-        .join("/")
+    let mut text = String::new();
+    for (n, (k, v)) in pairs.into_iter().enumerate() {
+        let sep = if n == 0 { "" } else { "/" };
+        // (Writing to a String cannot fail.)
+        let _ = write!(text, "{sep}{k}:{v}");
+    }
+    text
 }
 
 /// A scalar as text: strings bare, whole numbers without a fraction, `null` empty.

@@ -176,7 +176,7 @@ pub struct BuildingView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NeedView {
-    pub id: String,
+    pub id: &'static str,
     /// 0-1, higher is more satisfied: the game's own points (a range per need, such as -3..1 for
     /// Hunger and Thirst) scaled as `(points - min) / (max - min)`. 0 is the range's bottom, where
     /// Hunger and Thirst kill.
@@ -189,7 +189,7 @@ pub struct NeedView {
     pub favorable: bool,
     pub critical: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
+    pub group: Option<&'static str>,
 }
 
 /// A beaver or bot as `/api/beavers` shows it.
@@ -468,24 +468,24 @@ impl World {
         let faction = self.faction;
         let defs = need_defs(faction, b.is_bot);
         let wb = b.wellbeing(faction);
-        let needs = defs
+        let mut needs = Vec::with_capacity(defs.len());
+        let shown = defs
             .iter()
             .zip(&b.needs)
-            .filter(|(d, p)| full || b.is_bot || d.group == "BasicNeeds" || **p > 0.0)
-            .map(|(d, p)| NeedView {
-                id: d.id.clone(),
-                points: round3(served_points(d, *p)),
-                threshold: round3(served_points(d, 0.0)),
-                wellbeing: if d.favorable_at(*p) {
-                    d.favorable
-                } else {
-                    d.unfavorable
-                } as i32,
-                favorable: d.favorable_at(*p),
-                critical: d.critical && !d.favorable_at(*p),
-                group: full.then(|| d.group.clone()),
-            })
-            .collect();
+            .filter(|(d, p)| full || b.is_bot || d.group == "BasicNeeds" || **p > 0.0);
+        needs.extend(shown.map(|(d, p)| NeedView {
+            id: d.id.as_str(),
+            points: round3(served_points(d, *p)),
+            threshold: round3(served_points(d, 0.0)),
+            wellbeing: if d.favorable_at(*p) {
+                d.favorable
+            } else {
+                d.unfavorable
+            } as i32,
+            favorable: d.favorable_at(*p),
+            critical: d.critical && !d.favorable_at(*p),
+            group: full.then_some(d.group.as_str()),
+        }));
         let critical: Vec<String> = b
             .critical_needs(faction)
             .into_iter()
