@@ -26,6 +26,7 @@ mod power;
 mod rng;
 mod save;
 mod science;
+pub mod shards;
 pub mod shared;
 #[cfg(test)]
 mod testutil;

@@ -6,7 +6,8 @@
 //!
 //! Whole tables are shared, not their entries or the grids inside a table: finer sharing put an
 //! indirection (and `make_mut`'s atomics) into the systems' inner loops and made a game day of
-//! the large colony 30-45% slower (docs/performance.md).
+//! the large colony 30-45% slower (docs/performance.md). The building table is the one split,
+//! into 64 parts by id range (`crate::shards::Shards`).
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};

@@ -44,6 +44,7 @@ mod views;
 pub mod wonder;
 mod work_plans;
 
+use crate::shards::Shards;
 use crate::shared::Shared;
 use std::collections::BTreeMap;
 
@@ -116,9 +117,10 @@ pub struct Colony {
     pub(crate) ids: IdGen,
     pub rng: WorldRng,
     /// Tables are copy-on-write per table (`Shared`): a snapshot shares the tables a write or a
-    /// tick did not touch. (Per-entity sharing made a game day of the large colony 30-45%
-    /// slower; see docs/performance.md.)
-    pub buildings: Shared<BTreeMap<i32, Building>>,
+    /// tick did not touch; the building table per 64th of its ids (`Shards`), so a write to one
+    /// building copies a 64th of it. (Per-entity sharing made a game day of the large colony
+    /// 30-45% slower; see docs/performance.md.)
+    pub buildings: Shards<Building>,
     pub beavers: Shared<BTreeMap<i32, Beaver>>,
     pub districts: Shared<BTreeMap<i32, District>>,
     pub notifications: Shared<Vec<Notification>>,
@@ -205,7 +207,7 @@ impl Colony {
         Colony {
             ids: IdGen::starting_at(FIRST_ID),
             rng: WorldRng::new(seed, COLONY_STREAM),
-            buildings: Shared::default(),
+            buildings: Shards::default(),
             beavers: Shared::default(),
             districts: Shared::default(),
             notifications: Shared::default(),
