@@ -6,8 +6,9 @@
 //! prefab), `beaver` (beavers, needs, wellbeing), `nav`
 //! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
 //! path routing and placement for `/api/path/place`), `behave` (what each
-//! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
-//! deaths), `views` (read models), `commands` (building actions).
+//! beaver does: plans of steps), `steps` (starting and completing steps, what each step does),
+//! `life` (hourly needs, housing, employment, ageing, births and deaths), `views` (read models),
+//! `commands` (building actions).
 //!
 //! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
@@ -40,6 +41,7 @@ mod production;
 pub mod reach;
 pub mod rules;
 mod status;
+mod steps;
 mod views;
 pub mod wonder;
 mod work_plans;
