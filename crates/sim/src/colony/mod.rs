@@ -3,11 +3,12 @@
 //!
 //! Submodules: `rules` (data/colony.json), `geometry` (orientations, footprints, doorsteps),
 //! `building` (building state and behaviour classes), `prefab` (a building's interned catalogue
-//! prefab), `beaver` (beavers, needs, wellbeing), `nav`
-//! (navigation graph), `place` (placement rules, placing and demolishing), `path_place` (A*
+//! prefab), `beaver` (beavers, needs, wellbeing), `nav` (navigation graph), `place` (placement
+//! rules), `build_demolish` (placing, finishing construction, demolishing), `path_place` (A*
 //! path routing and placement for `/api/path/place`), `behave` (what each
-//! beaver does: plans of steps), `life` (hourly needs, housing, employment, ageing, births and
-//! deaths), `views` (read models), `commands` (building actions).
+//! beaver does: plans of steps), `steps` (starting and completing steps, what each step does),
+//! `life` (hourly needs, housing, employment, ageing, births and deaths), `views` (read models),
+//! `commands` (building actions).
 //!
 //! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
@@ -19,6 +20,7 @@ pub mod ailments;
 pub mod beaver;
 mod behave;
 pub use behave::is_food;
+mod build_demolish;
 pub mod building;
 mod commands;
 mod distribute;
@@ -40,6 +42,7 @@ mod production;
 pub mod reach;
 pub mod rules;
 mod status;
+mod steps;
 mod views;
 pub mod wonder;
 mod work_plans;

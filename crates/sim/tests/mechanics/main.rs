@@ -1,0 +1,77 @@
+//! Ten mechanics measured in seeded games through the world's commands, each compared with the
+//! value the catalogue holds: need decay (thirst and hunger), drought length, crop growth, tree
+//! growth, berries per gather, logs per cut tree, pump and inventor output per working hour,
+//! building costs, builder-hours per material unit and the days a kit takes to grow up.
+//!
+//! Expected values are read at run time from the catalogue (`sim::catalog`, `sim::content`,
+//! `sim::colony::rules`, i.e. `data/*.json`), never copied here. Each test prints one line per
+//! mechanic, `mechanic | measured | data | source-or-estimate`, visible with `--nocapture`.
+//!
+//! By module: `beavers` (need decay, childhood), `droughts` (drought length), `plants` (crop and
+//! tree growth, berries per gather, logs per cut tree), `work` (pump and inventor output per
+//! working hour, building costs and builder-hours per material unit); the helpers they share
+//! are here.
+
+#[path = "../common/placing.rs"]
+mod placing;
+
+mod beavers;
+mod droughts;
+mod plants;
+mod work;
+
+use std::fmt::Display;
+
+use sim::catalog::{Confidence, Fact, world_rules};
+use sim::{Faction, GameMode, NewGame, World};
+
+fn game(seed: u64) -> NewGame {
+    NewGame {
+        seed,
+        faction: Faction::Folktails,
+        mode: GameMode::Normal,
+        ..NewGame::default()
+    }
+}
+
+/// Ticks in one game hour.
+fn hour() -> u64 {
+    world_rules().ticks_per_hour()
+}
+
+fn hours_per_day() -> f64 {
+    f64::from(world_rules().time.hours_per_day.value)
+}
+
+/// One line of the report.
+fn report(mechanic: &str, measured: impl Display, data: impl Display, provenance: &str) {
+    println!("{mechanic} | {measured} | {data} | {provenance}");
+}
+
+/// `source (ids)` or `estimate` for a fact of world.json, nature.json or colony.json.
+fn provenance<T>(f: &Fact<T>) -> String {
+    match f.confidence {
+        Confidence::Source => format!("source ({})", f.source.as_deref().unwrap_or("-")),
+        Confidence::Estimate => "estimate".to_owned(),
+    }
+}
+
+/// The provenance of a field of the content catalogue (buildings, recipes, needs), whose entries
+/// name their estimated fields.
+fn content_provenance(estimated: bool) -> String {
+    if estimated {
+        "estimate".to_owned()
+    } else {
+        "source (shared game-data catalogue)".to_owned()
+    }
+}
+
+/// Everything made of a good since the game began: the history's rows and the hour under way.
+fn produced(w: &World, good: &str) -> f64 {
+    let h = w.history();
+    h.rows
+        .iter()
+        .filter_map(|r| r.produced.get(good))
+        .sum::<f64>()
+        + h.counters.produced.get(good).copied().unwrap_or(0.0)
+}
