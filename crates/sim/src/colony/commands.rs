@@ -102,7 +102,7 @@ impl World {
     pub fn set_paused(&mut self, id: i32, paused: bool) -> Result<String, CommandError> {
         let name = self.building_name(id)?;
         let b = &self.colony.buildings[&id];
-        if !super::views::pausable(b) {
+        if !super::building_views::pausable(b) {
             return Err(wrong_type(
                 id,
                 &name,

@@ -7,12 +7,13 @@
 //! rules), `build_demolish` (placing, finishing construction, demolishing), `path_place` (A*
 //! path routing and placement for `/api/path/place`), `behave` (what each
 //! beaver does: plans of steps), `steps` (starting and completing steps, what each step does),
-//! `life` (hourly needs, housing, employment, ageing, births and deaths), `views` (read models),
+//! `life` (hourly needs, housing, employment, ageing, births and deaths), `views` (read models:
+//! districts, wellbeing, notifications; `building_views` and `beaver_views` for those two),
 //! `commands` (building actions).
 //!
 //! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
-//! beavers age and bots wear. Bot assemblers make bots (`behave`), which then live through the
+//! beavers age and bots wear. Bot assemblers make bots (`production`), which then live through the
 //! same systems as beavers, with their own needs. Order is always by id, so the colony is
 //! deterministic.
 
@@ -20,8 +21,10 @@ pub mod ailments;
 pub mod beaver;
 mod behave;
 pub use behave::is_food;
+mod beaver_views;
 mod build_demolish;
 pub mod building;
+mod building_views;
 mod commands;
 mod distribute;
 #[cfg(test)]
@@ -57,7 +60,9 @@ use crate::ids::IdGen;
 use crate::rng::WorldRng;
 
 pub use beaver::{Beaver, Step, need_defs, tier_label};
+pub use beaver_views::{BeaverView, NeedView};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
+pub use building_views::{BuildingBrief, BuildingView};
 pub use commands::RangeView;
 pub use geometry::Orientation;
 pub use path_place::{
@@ -66,11 +71,11 @@ pub use path_place::{
 };
 pub use placement_search::{NoSpot, PlacementSearch, PlacementSpot};
 pub use views::{
-    AlertCounts, AlertView, BeaverView, BuildingBrief, BuildingView, DistributionView,
-    DistrictView, ListKey, NeedView, NotificationView, PopulationView, WellbeingView,
+    AlertCounts, AlertView, DistributionView, DistrictView, ListKey, NotificationView,
+    PopulationView, WellbeingView,
 };
 
-pub(crate) use views::pausable;
+pub(crate) use building_views::pausable;
 
 /// The block index's map: voxel key (`geometry::voxel`) -> building id.
 pub type BlockIndex = std::collections::HashMap<u64, i32, foldhash::fast::FixedState>;
