@@ -753,7 +753,7 @@ fn science_reaches_gears_power_and_automation_within_60_days() {
                     s.x.into(),
                     s.y.into(),
                     s.z.into(),
-                    &s.orientation,
+                    s.orientation,
                 )
                 .unwrap();
             lever = Some(id);

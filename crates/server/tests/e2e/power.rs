@@ -100,7 +100,7 @@ pub async fn load_prepared(s: &Server, name: &str, prepare: impl FnOnce(&mut sim
 pub fn place_somewhere(w: &mut sim::World, prefab: &str) -> i32 {
     let (_, _, _, spots) = w.find_placements(prefab, 0, 0, 63, 63).unwrap();
     let s = &spots[0];
-    w.place_building(prefab, s.x.into(), s.y.into(), s.z.into(), &s.orientation)
+    w.place_building(prefab, s.x.into(), s.y.into(), s.z.into(), s.orientation)
         .unwrap()
 }
 

@@ -24,7 +24,7 @@ fn place_joined(w: &mut World, prefab: &str, off: (i64, i64), r: i64) -> i32 {
         .find(|s| s.ground_steps >= 0)
         .unwrap_or_else(|| panic!("a joinable spot for {prefab}: {spots:?}"));
     let id = w
-        .place_building(prefab, s.x.into(), s.y.into(), s.z.into(), &s.orientation)
+        .place_building(prefab, s.x.into(), s.y.into(), s.z.into(), s.orientation)
         .unwrap();
     let route = w
         .place_path(
@@ -493,7 +493,7 @@ fn a_building_says_what_lies_in_its_reach() {
     // A farmhouse counts its field; a lodge has no such thing (sites count as well).
     let place_first = |w: &mut World, prefab: &str, r: i64| {
         let p = search_near(w, prefab, r).placements[0].clone();
-        w.place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+        w.place_building(prefab, p.x.into(), p.y.into(), p.z.into(), p.orientation)
             .unwrap()
     };
     let farm = place_first(&mut w, "EfficientFarmHouse.Folktails", 12);

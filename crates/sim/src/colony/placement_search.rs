@@ -19,7 +19,7 @@ pub struct PlacementSpot {
     pub x: u32,
     pub y: u32,
     pub z: u32,
-    pub orientation: String,
+    pub orientation: &'static str,
     pub entrance_x: i64,
     pub entrance_y: i64,
     pub path_access: u8,
@@ -67,6 +67,9 @@ pub struct NoSpot {
 
 /// How many spots a search answers (the best orientation of each tile).
 const MAX_SPOTS: usize = 10;
+
+/// A search stops after the tile at which this many spots have stood.
+const SCAN_LIMIT: u32 = 20_000;
 
 /// The first `n` spots of distinct tiles in the order `cmp` sorts them (ties: the earlier
 /// spot), each tile by its best orientation: what a stable sort of every spot, keeping the first
@@ -179,7 +182,11 @@ impl World {
             .centers()
             .first()
             .and_then(|c| self.colony.door(*c));
-        let mut found: Vec<PlacementSpot> = Vec::new();
+        // (Sized for every tile and orientation of the area, as far as the scan goes: growing
+        // it spot by spot copied it a dozen times.)
+        let tiles = (area.x2 - area.x1 + 1) as usize * (area.y2 - area.y1 + 1) as usize;
+        let candidates = tiles.saturating_mul(4).min(SCAN_LIMIT as usize + 4);
+        let mut found: Vec<PlacementSpot> = Vec::with_capacity(candidates);
         let mut scanned = 0u32;
         // How far a new path would run from the district center to each doorstep: spots across
         // the river or behind a cliff rank last.
@@ -311,7 +318,7 @@ impl World {
                     x: p.x,
                     y: p.y,
                     z: p.z,
-                    orientation: o.as_str().to_owned(),
+                    orientation: o.as_str(),
                     entrance_x: ex,
                     entrance_y: ey,
                     path_access: u8::from(path_access),
@@ -354,7 +361,7 @@ impl World {
                 }
                 found.push(spot);
             }
-            if scanned > 20_000 {
+            if scanned > SCAN_LIMIT {
                 break;
             }
         }
@@ -376,7 +383,7 @@ impl World {
                     f.x,
                     f.y,
                     f.z,
-                    Orientation::parse(&f.orientation).expect("valid"),
+                    Orientation::parse(f.orientation).expect("valid"),
                 );
                 found[i].water_depth = Some(depth);
             }

@@ -184,7 +184,7 @@ pub fn place_pump(w: &mut World, prefab: &str) -> i32 {
         for p in pumps {
             let mut trial = w.clone();
             let id = trial
-                .place_building(prefab, p.x.into(), p.y.into(), p.z.into(), &p.orientation)
+                .place_building(prefab, p.x.into(), p.y.into(), p.z.into(), p.orientation)
                 .unwrap();
             if connect(
                 &mut trial,

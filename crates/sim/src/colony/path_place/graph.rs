@@ -36,7 +36,9 @@ impl PathSnapshot {
     /// Phase 2: builds the search graph (see the module docs).
     pub fn graph(self) -> PathGraph {
         let (w, h) = (self.w, self.h);
-        let mut nodes: Vec<Node> = Vec::new();
+        // (A free tile holds a path and stairs at several lifts: sized for a few nodes a tile
+        // rather than grown node by node.)
+        let mut nodes: Vec<Node> = Vec::with_capacity((w * h) as usize * 8);
         let mut tile_start = Vec::with_capacity((w * h + 1) as usize);
         let mut here: Vec<Node> = Vec::new();
         for ly in 0..h {
