@@ -50,23 +50,35 @@ fn building_id(id: i64) -> Result<i32, AppError> {
     entity_id(id, "building", "/api/buildings")
 }
 
+// (Borrowed names, and the workers written as they are serialized: a list of thousands of rows
+// allocates nothing per row.)
 /// A building as a basic row (json and toon alike).
 #[derive(Serialize, ToSchema)]
 pub struct BuildingRow {
     pub id: i32,
     /// Faction-qualified, e.g. `LumberjackFlag.Folktails` (as `/api/building/place` takes it).
-    pub name: String,
+    pub name: &'static str,
     pub x: u32,
     pub y: u32,
     pub z: u32,
     /// `south`, `west`, `north` or `east`.
-    pub orientation: String,
+    pub orientation: &'static str,
     pub finished: bool,
     pub paused: bool,
     /// Construction priority while a site, workplace priority when finished.
-    pub priority: String,
+    pub priority: &'static str,
     /// `assigned/desired`.
-    pub workers: String,
+    #[schema(value_type = String)]
+    pub workers: Workers,
+}
+
+/// Workers assigned and desired, serialized as the text `assigned/desired`.
+pub struct Workers(u32, u32);
+
+impl Serialize for Workers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}/{}", self.0, self.1))
+    }
 }
 
 impl From<sim::colony::BuildingBrief> for BuildingRow {
@@ -77,11 +89,11 @@ impl From<sim::colony::BuildingBrief> for BuildingRow {
             x: b.x,
             y: b.y,
             z: b.z,
-            orientation: b.orientation.to_owned(),
+            orientation: b.orientation,
             finished: b.finished,
             paused: b.paused,
-            priority: b.priority.to_owned(),
-            workers: b.workers,
+            priority: b.priority,
+            workers: Workers(b.workers.0, b.workers.1),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::world::World;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildingBrief {
     pub id: i32,
-    pub name: String,
+    pub name: &'static str,
     pub x: u32,
     pub y: u32,
     pub z: u32,
@@ -23,14 +23,15 @@ pub struct BuildingBrief {
     pub finished: bool,
     pub paused: bool,
     pub priority: &'static str,
-    pub workers: String,
+    /// Workers assigned and desired.
+    pub workers: (u32, u32),
 }
 
 impl BuildingBrief {
     fn of(id: i32, b: &Building) -> BuildingBrief {
         BuildingBrief {
             id,
-            name: b.prefab.to_string(),
+            name: b.prefab.name(),
             x: b.x,
             y: b.y,
             z: b.z,
@@ -44,7 +45,7 @@ impl BuildingBrief {
                 b.construction_priority
             }
             .as_str(),
-            workers: format!("{}/{}", b.workers.len(), b.desired_workers),
+            workers: (b.workers.len() as u32, b.desired_workers),
         }
     }
 }
@@ -183,7 +184,7 @@ impl World {
         let brief = BuildingBrief::of(id, b);
         Some(BuildingView {
             id,
-            name: brief.name,
+            name: brief.name.to_owned(),
             x: b.x,
             y: b.y,
             z: b.z,
@@ -192,7 +193,7 @@ impl World {
             pausable: pausable(b),
             paused: b.paused,
             priority: brief.priority.to_owned(),
-            workers: brief.workers,
+            workers: format!("{}/{}", brief.workers.0, brief.workers.1),
             role: s.role.clone(),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),
