@@ -264,7 +264,7 @@ fn a_sensible_opening_is_alive_and_growing_at_day_30() {
                 w.buildings()
                     .iter()
                     .filter(|b| !b.finished)
-                    .map(|b| (b.name.clone(), b.material_progress))
+                    .map(|b| (b.name, b.material_progress))
                     .collect::<Vec<_>>()
             );
             for b in w.beavers(false).iter().filter(|b| !b.workplace.is_empty()) {

@@ -243,10 +243,10 @@ async fn place(State(state): State<AppState>, Body(b): Body<PlaceBody>) -> ApiRe
             Ok::<_, sim::CommandError>(w.building_view(id).expect("just placed"))
         })
         .await??;
-    let orientation = sim::colony::Orientation::parse(&view.orientation)?.index();
+    let orientation = sim::colony::Orientation::parse(view.orientation)?.index();
     Ok(Json(Placed {
         id: view.id,
-        name: view.name,
+        name: view.name.to_owned(),
         x: view.x,
         y: view.y,
         z: view.z,

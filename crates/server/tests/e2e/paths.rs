@@ -23,8 +23,8 @@ fn district_center() -> (Voxel, Rect) {
         .into_iter()
         .find(|b| b.name.starts_with("DistrictCenter"))
         .expect("a new game has a district center");
-    let spec = &sim::content::content().buildings[&dc.name];
-    let o = sim::colony::Orientation::parse(&dc.orientation).unwrap();
+    let spec = &sim::content::content().buildings[dc.name];
+    let o = sim::colony::Orientation::parse(dc.orientation).unwrap();
     let (x, y) =
         sim::colony::geometry::doorstep(spec, dc.x.into(), dc.y.into(), o).expect("a door");
     let (sx, sy) = sim::colony::geometry::turned_size(spec, o);

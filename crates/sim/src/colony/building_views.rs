@@ -56,28 +56,28 @@ impl BuildingBrief {
 #[serde(rename_all = "camelCase")]
 pub struct BuildingView {
     pub id: i32,
-    pub name: String,
+    pub name: &'static str,
     pub x: u32,
     pub y: u32,
     pub z: u32,
-    pub orientation: String,
+    pub orientation: &'static str,
     pub finished: bool,
     pub pausable: bool,
     pub paused: bool,
     /// `Normal` etc.: construction priority while a site, workplace priority when finished.
-    pub priority: String,
+    pub priority: &'static str,
     /// `assigned/desired`.
     pub workers: String,
-    pub role: String,
+    pub role: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floodgate: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_height: Option<f32>,
-    pub construction_priority: String,
+    pub construction_priority: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub workplace_priority: Option<String>,
+    pub workplace_priority: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_workers: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -184,22 +184,22 @@ impl World {
         let brief = BuildingBrief::of(id, b);
         Some(BuildingView {
             id,
-            name: brief.name.to_owned(),
+            name: brief.name,
             x: b.x,
             y: b.y,
             z: b.z,
-            orientation: brief.orientation.to_owned(),
+            orientation: brief.orientation,
             finished: b.finished,
             pausable: pausable(b),
             paused: b.paused,
-            priority: brief.priority.to_owned(),
+            priority: brief.priority,
             workers: format!("{}/{}", brief.workers.0, brief.workers.1),
-            role: s.role.clone(),
+            role: s.role.as_str(),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),
             max_height: floodgate.then_some(s.size.z.saturating_sub(1).max(1) as f32),
-            construction_priority: b.construction_priority.as_str().to_owned(),
-            workplace_priority: workplace.then(|| b.workplace_priority.as_str().to_owned()),
+            construction_priority: b.construction_priority.as_str(),
+            workplace_priority: workplace.then(|| b.workplace_priority.as_str()),
             max_workers: workplace.then_some(s.max_workers),
             desired_workers: workplace.then_some(b.desired_workers),
             assigned_workers: workplace.then_some(b.workers.len() as u32),
