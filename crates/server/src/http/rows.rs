@@ -216,6 +216,11 @@ pub fn flatten<T: Serialize>(item: T) -> Row {
     }
 }
 
+/// Whether two keys are the same text (most are the same struct field name: the same pointer).
+fn same_key(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
 /// Gives every row the same keys in the same order. The key order merges the rows' own orders (a
 /// key first seen in a later row goes right after the key that precedes it there), so rows made
 /// from one struct keep that struct's order; a missing value gets its kind's default.
@@ -255,7 +260,27 @@ pub fn uniform(rows: Vec<Row>) -> Vec<Row> {
             {
                 return row;
             }
+            // A row of a struct lists its keys in the order of `keys` (some left out): one walk
+            // along both fills in the missing ones. A row that lists them in another order
+            // (never a struct's) is looked up key by key.
+            let mut ks = keys.iter();
+            let in_order = row.cells.iter().all(|(rk, _)| ks.any(|k| same_key(k, rk)));
             let mut cells = row.cells;
+            if in_order {
+                let mut given = cells.into_iter().peekable();
+                let out = keys
+                    .iter()
+                    .zip(&kinds)
+                    .map(|(k, kind)| {
+                        let v = match given.next_if(|(rk, _)| same_key(rk, k)) {
+                            Some((_, v)) => v,
+                            None => kind.clone(),
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect();
+                return Row { cells: out };
+            }
             let out = keys
                 .iter()
                 .zip(&kinds)
@@ -379,7 +404,9 @@ impl<'a> Serializer for RowSerializer<'a> {
     type SerializeStruct = RowSerializer<'a>;
     type SerializeStructVariant = Impossible<(), NotDirect>;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, NotDirect> {
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Self, NotDirect> {
+        // (A struct's field count: the row's cells, unless members are skipped.)
+        self.row.cells.reserve(len);
         Ok(self)
     }
 
