@@ -430,6 +430,7 @@ impl World {
         let district = b.district;
         b.step_until = 0;
         b.arrive = b.depart.min(b.arrive);
+        self.colony.next_due = 0;
         for s in plan {
             match s {
                 Step::Pickup {

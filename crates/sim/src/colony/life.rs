@@ -158,6 +158,8 @@ impl World {
         let data = json!({ "id": id, "name": b.name, "isBot": b.is_bot, "child": b.child });
         self.announce_entity(id, "character", &b.name);
         self.colony.beavers.insert(id, b);
+        // (Its first step starts at the next beavers' tick.)
+        self.colony.next_due = 0;
         let day = self.day();
         self.events
             .push(names::CHARACTER_CREATED, day, data.clone());

@@ -178,6 +178,11 @@ pub struct Colony {
     /// Ground steps of recent placement searches (derived; a cache).
     #[serde(skip)]
     pub(crate) ground_cache: path_place::GroundCache,
+    /// No beaver's step ends before this tick (a lower bound; derived, 0 after a load): the
+    /// beavers' tick skips its scan of every beaver until then. Lowered wherever a step's end
+    /// is set outside that scan (a plan abandoned, a beaver added).
+    #[serde(skip)]
+    pub(crate) next_due: u64,
     /// District -> the tick a hauling search there last found nothing (derived; a cache).
     #[serde(skip)]
     pub no_haul: BTreeMap<i32, u64>,
@@ -234,6 +239,7 @@ impl Colony {
             block_version: 1,
             nav: Shared::default(),
             ground_cache: Default::default(),
+            next_due: 0,
             no_haul: BTreeMap::new(),
             layout_version: 1,
             stores: Shared::default(),

@@ -17,13 +17,21 @@ impl World {
     /// Runs every beaver whose current step has ended.
     pub(crate) fn colony_beavers_tick(&mut self) {
         let now = self.ticks;
-        let due: Vec<i32> = self
-            .colony
-            .beavers
-            .iter()
-            .filter(|(_, b)| b.step_until <= now)
-            .map(|(id, _)| *id)
-            .collect();
+        // (No step ends yet: nothing to scan for. The bound is the earliest end among the
+        // beavers not due now, lowered by what the due ones start.)
+        if now < self.colony.next_due {
+            return;
+        }
+        let mut next = u64::MAX;
+        let mut due = Vec::new();
+        for (id, b) in self.colony.beavers.iter() {
+            if b.step_until <= now {
+                due.push(*id);
+            } else {
+                next = next.min(b.step_until);
+            }
+        }
+        self.colony.next_due = next;
         for id in due {
             for _ in 0..6 {
                 let Some(b) = self.colony.beavers.get(&id) else {
@@ -42,6 +50,9 @@ impl World {
                     self.plan_for(id);
                 }
                 self.start_step(id, now);
+            }
+            if let Some(b) = self.colony.beavers.get(&id) {
+                self.colony.next_due = self.colony.next_due.min(b.step_until);
             }
         }
     }

@@ -523,3 +523,65 @@ fn alert_counts_and_plant_tallies_match_the_full_read_models() {
         .sum();
     assert_eq!(tallied, living);
 }
+
+#[test]
+fn skipping_the_beavers_scan_until_a_step_ends_changes_nothing() {
+    // The beavers' tick scans every beaver only from the earliest tick a step can end
+    // (`Colony::next_due`). A copy that scans on every tick, as before the bound, must reach
+    // the very same world, also when plans are abandoned from outside the beavers' tick (a
+    // workplace's workers sent away) and when a beaver is added: the bound must not make them
+    // wait.
+    let send_workers_away = |w: &mut World| {
+        let staffed: Vec<i32> = w
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| !b.workers.is_empty())
+            .map(|(id, _)| *id)
+            .collect();
+        assert!(!staffed.is_empty(), "a workplace with workers");
+        for id in staffed {
+            w.set_workers(id, 0).expect("a workplace");
+        }
+    };
+    let add_beaver = |w: &mut World| {
+        let at = w.colony.beavers.values().next().expect("a beaver").to;
+        w.spawn_beaver(at, false, 0.2, w.colony.centers().first().copied());
+    };
+    let mut bounded = crate::colony::fixtures::small_colony();
+    let mut every = bounded.clone();
+    let ticks = 3 * crate::ticks_per_day();
+    let (away, added) = (ticks / 3 + 20, ticks / 2 + 20);
+    let mut skipped = 0;
+    for t in 0..ticks {
+        for (at, disturb) in [
+            (away, &send_workers_away as &dyn Fn(&mut World)),
+            (added, &add_beaver),
+        ] {
+            if t == at {
+                assert!(
+                    bounded.ticks + 1 < bounded.colony.next_due,
+                    "a scan to skip at {t}"
+                );
+                disturb(&mut bounded);
+                disturb(&mut every);
+            }
+        }
+        bounded.advance_ticks(1);
+        // (The next tick runs at `ticks + 1`.)
+        skipped += u32::from(every.ticks + 1 < every.colony.next_due);
+        every.colony.next_due = 0;
+        every.advance_ticks(1);
+        // Right after each, where a late start would show before the night's long sleeps line
+        // the beavers up again.
+        if (away..away + 24).contains(&t) || (added..added + 24).contains(&t) {
+            assert_eq!(bounded.state_hash(), every.state_hash(), "tick {t}");
+        }
+    }
+    assert!(
+        skipped > ticks as u32 / 2,
+        "the bound skips most ticks' scans: {skipped} of {ticks}"
+    );
+    assert_eq!(bounded.colony.beavers.len(), 13);
+    assert_eq!(bounded.state_hash(), every.state_hash());
+}
