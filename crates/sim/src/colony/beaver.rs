@@ -166,6 +166,31 @@ pub fn need_defs(faction: Faction, bot: bool) -> &'static [NeedDef] {
     &t[i]
 }
 
+/// The indexes in [`need_defs`] of the needs with a critical state (`critical: true`) and of
+/// those that keep a beaver from work while unfavourable (`prevents_work`), per table (the
+/// hourly and planning checks look at these few instead of every need).
+fn flagged_needs(faction: Faction, bot: bool) -> &'static (Vec<usize>, Vec<usize>) {
+    static TABLES: OnceLock<[(Vec<usize>, Vec<usize>); 4]> = OnceLock::new();
+    let t = TABLES.get_or_init(|| {
+        let of = |faction, bot| {
+            let defs = need_defs(faction, bot);
+            let pick = |f: fn(&NeedDef) -> bool| (0..defs.len()).filter(|i| f(&defs[*i])).collect();
+            (pick(|d| d.critical), pick(|d| d.prevents_work))
+        };
+        [
+            of(Faction::Folktails, false),
+            of(Faction::Folktails, true),
+            of(Faction::IronTeeth, false),
+            of(Faction::IronTeeth, true),
+        ]
+    });
+    let i = match faction {
+        Faction::Folktails => 0,
+        Faction::IronTeeth => 2,
+    } + usize::from(bot);
+    &t[i]
+}
+
 /// Index of a need in a faction's table.
 pub fn need_index(faction: Faction, bot: bool, id: &str) -> Option<usize> {
     need_defs(faction, bot).iter().position(|d| d.id == id)
@@ -363,20 +388,33 @@ impl Beaver {
 
     /// Whether a need with a critical state is unfavourable.
     pub fn critical_needs(&self, faction: Faction) -> Vec<&'static str> {
-        need_defs(faction, self.is_bot)
-            .iter()
-            .zip(&self.needs)
-            .filter(|(d, p)| d.critical && !d.favorable_at(**p))
-            .map(|(d, _)| d.id.as_str())
+        let defs = need_defs(faction, self.is_bot);
+        self.unfavourable(defs, &flagged_needs(faction, self.is_bot).0)
+            .map(|i| defs[i].id.as_str())
             .collect()
+    }
+
+    /// Of the needs `indexes` of the table `defs` (this beaver's), those now unfavourable.
+    fn unfavourable<'a>(
+        &'a self,
+        defs: &'static [NeedDef],
+        indexes: &'a [usize],
+    ) -> impl Iterator<Item = usize> + 'a {
+        indexes.iter().copied().filter(move |i| {
+            self.needs
+                .get(*i)
+                .is_some_and(|p| !defs[*i].favorable_at(*p))
+        })
     }
 
     /// Whether [`Beaver::critical_needs`] is not empty (without listing them).
     pub fn any_critical(&self, faction: Faction) -> bool {
-        need_defs(faction, self.is_bot)
-            .iter()
-            .zip(&self.needs)
-            .any(|(d, p)| d.critical && !d.favorable_at(*p))
+        self.unfavourable(
+            need_defs(faction, self.is_bot),
+            &flagged_needs(faction, self.is_bot).0,
+        )
+        .next()
+        .is_some()
     }
 
     /// The first need that stops work and is unfavourable (the bot does not work), if any.
@@ -403,10 +441,10 @@ impl Beaver {
     /// unfavourable).
     pub fn kept_from_work(&self, faction: Faction) -> bool {
         !self.is_bot
-            && need_defs(faction, false)
-                .iter()
-                .zip(&self.needs)
-                .any(|(d, p)| d.prevents_work && !d.favorable_at(*p))
+            && self
+                .unfavourable(need_defs(faction, false), &flagged_needs(faction, false).1)
+                .next()
+                .is_some()
     }
 
     /// The summed penalty of unfavourable needs for a bonus key (beavers only).
@@ -503,5 +541,45 @@ mod tests {
         assert_eq!(need_id_for(false, "Beauty"), Some("Beauty"));
         assert_eq!(tier_label(12.0), "happy");
         assert_eq!(tier_label(3.9), "miserable");
+    }
+
+    #[test]
+    fn the_flagged_needs_answer_as_a_walk_of_every_need() {
+        // `critical_needs`, `any_critical` and `kept_from_work` look at the needs flagged
+        // critical or work-preventing only: the same answers as a walk of every need.
+        for faction in Faction::ALL {
+            let mut w = crate::world::World::new(&crate::config::NewGame {
+                faction,
+                ..Default::default()
+            });
+            let at = w.colony.beavers.values().next().expect("a beaver").to;
+            w.spawn_bot(at, None);
+            let mut seen = [0usize; 2];
+            for b in w.colony.beavers.values() {
+                let defs = need_defs(faction, b.is_bot);
+                for round in 0..200u64 {
+                    let mut b = b.clone();
+                    for (k, (p, d)) in b.needs.iter_mut().zip(defs).enumerate() {
+                        // Values over the whole range, 0 (the favourable edge) among them.
+                        let r = (round * 31 + k as u64 * 17) % 7;
+                        *p = [d.min, -1.0, -0.01, 0.0, 0.01, 0.5, d.max][r as usize];
+                    }
+                    let unfavourable = |f: fn(&NeedDef) -> bool| -> Vec<&str> {
+                        defs.iter()
+                            .zip(&b.needs)
+                            .filter(|(d, p)| f(d) && !d.favorable_at(**p))
+                            .map(|(d, _)| d.id.as_str())
+                            .collect()
+                    };
+                    let critical = unfavourable(|d| d.critical);
+                    assert_eq!(b.critical_needs(faction), critical);
+                    assert_eq!(b.any_critical(faction), !critical.is_empty());
+                    let kept = !b.is_bot && !unfavourable(|d| d.prevents_work).is_empty();
+                    assert_eq!(b.kept_from_work(faction), kept);
+                    seen[usize::from(kept)] += 1;
+                }
+            }
+            assert!(seen[0] > 0 && seen[1] > 0, "both answers met: {seen:?}");
+        }
     }
 }
