@@ -122,16 +122,6 @@ impl<V: Clone> Shards<V> {
         self.len -= usize::from(old.is_some());
         old
     }
-
-    /// Values in id order, to change (copies every shared part).
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> + '_ {
-        self.parts.iter_mut().flat_map(|p| p.values_mut())
-    }
-
-    /// Entries in id order, values to change (copies every shared part).
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&i32, &mut V)> + '_ {
-        self.parts.iter_mut().flat_map(|p| p.iter_mut())
-    }
 }
 
 impl<V: Clone> FromIterator<(i32, V)> for Shards<V> {

@@ -69,16 +69,7 @@ pub struct BuildingRow {
     pub priority: &'static str,
     /// `assigned/desired`.
     #[schema(value_type = String)]
-    pub workers: Workers,
-}
-
-/// Workers assigned and desired, serialized as the text `assigned/desired`.
-pub struct Workers(u32, u32);
-
-impl Serialize for Workers {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&format_args!("{}/{}", self.0, self.1))
-    }
+    pub workers: sim::colony::Workers,
 }
 
 impl From<sim::colony::BuildingBrief> for BuildingRow {
@@ -93,7 +84,7 @@ impl From<sim::colony::BuildingBrief> for BuildingRow {
             finished: b.finished,
             paused: b.paused,
             priority: b.priority,
-            workers: Workers(b.workers.0, b.workers.1),
+            workers: b.workers,
         }
     }
 }

@@ -23,8 +23,33 @@ pub struct BuildingBrief {
     pub finished: bool,
     pub paused: bool,
     pub priority: &'static str,
-    /// Workers assigned and desired.
-    pub workers: (u32, u32),
+    pub workers: Workers,
+}
+
+/// Workers assigned and desired, shown (and serialized) as `assigned/desired`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Workers {
+    pub assigned: u32,
+    pub desired: u32,
+}
+
+impl std::fmt::Display for Workers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.assigned, self.desired)
+    }
+}
+
+impl std::fmt::Debug for Workers {
+    /// As the text it is shown as (`"1/2"`), the form the views always printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+impl Serialize for Workers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 impl BuildingBrief {
@@ -45,7 +70,10 @@ impl BuildingBrief {
                 b.construction_priority
             }
             .as_str(),
-            workers: (b.workers.len() as u32, b.desired_workers),
+            workers: Workers {
+                assigned: b.workers.len() as u32,
+                desired: b.desired_workers,
+            },
         }
     }
 }
@@ -66,8 +94,7 @@ pub struct BuildingView {
     pub paused: bool,
     /// `Normal` etc.: construction priority while a site, workplace priority when finished.
     pub priority: &'static str,
-    /// `assigned/desired`.
-    pub workers: String,
+    pub workers: Workers,
     pub role: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floodgate: Option<bool>,
@@ -193,7 +220,7 @@ impl World {
             pausable: pausable(b),
             paused: b.paused,
             priority: brief.priority,
-            workers: format!("{}/{}", brief.workers.0, brief.workers.1),
+            workers: brief.workers,
             role: s.role.as_str(),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),

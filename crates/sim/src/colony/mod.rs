@@ -62,7 +62,7 @@ use crate::rng::WorldRng;
 pub use beaver::{Beaver, Step, need_defs, tier_label};
 pub use beaver_views::{BeaverView, NeedView};
 pub use building::{Building, FarmAction, Kind, Priority, StorageMode};
-pub use building_views::{BuildingBrief, BuildingView};
+pub use building_views::{BuildingBrief, BuildingView, Workers};
 pub use commands::RangeView;
 pub use geometry::Orientation;
 pub use path_place::{

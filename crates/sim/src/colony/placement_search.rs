@@ -184,8 +184,9 @@ impl World {
             .and_then(|c| self.colony.door(*c));
         // (Sized for every tile and orientation of the area, as far as the scan goes: growing
         // it spot by spot copied it a dozen times.)
-        let tiles = (area.x2 - area.x1 + 1) as usize * (area.y2 - area.y1 + 1) as usize;
-        let candidates = tiles.saturating_mul(4).min(SCAN_LIMIT as usize + 4);
+        let area_tiles = (area.x2 - area.x1 + 1) as usize * (area.y2 - area.y1 + 1) as usize;
+        let turns = Orientation::ALL.len();
+        let candidates = (area_tiles * turns).min(SCAN_LIMIT as usize + turns);
         let mut found: Vec<PlacementSpot> = Vec::with_capacity(candidates);
         let mut scanned = 0u32;
         // How far a new path would run from the district center to each doorstep: spots across

@@ -51,19 +51,19 @@ impl World {
                 }
                 self.start_step(id, now);
             }
-            if let Some(b) = self.colony.beavers.get(&id) {
-                self.colony.next_due = self.colony.next_due.min(b.step_until);
-            }
         }
     }
 
-    /// Starts the first step of a beaver's plan.
+    /// Starts the first step of a beaver's plan, lowering the beavers' next scan
+    /// (`Colony::next_due`) to the step's end (or to now, with no step to start).
     fn start_step(&mut self, id: i32, now: u64) {
         let faction = self.faction;
         let Some(b) = self.colony.beavers.get(&id) else {
             return;
         };
         let Some(step) = b.plan.front().cloned() else {
+            let until = b.step_until;
+            self.colony.next_due = self.colony.next_due.min(until);
             return;
         };
         // (Only the steps of work done in place take the working speed.)
@@ -119,6 +119,7 @@ impl World {
         if let Some(b) = self.colony.beavers.get_mut(&id) {
             b.step_until = now + ticks;
         }
+        self.colony.next_due = self.colony.next_due.min(now + ticks);
     }
 
     /// Applies the effect of the step that just ended and drops it from the plan.
