@@ -1,10 +1,12 @@
 //! Running the agent for one turn, as the connector hands prompts: `sh -c COMMAND` with the
 //! prompt on stdin and in `COLONY_PROMPT`, the service's address in `COLONY_HOST`/`COLONY_PORT`
-//! (the recording proxy) and `COLONY_WS_PORT`, and the turn in `COLONY_*` variables. The process
-//! runs in its own process group; a turn over its time limit has the whole group killed. An agent
-//! driven through MCP gets the command that starts `colony mcp` against the same proxy in
+//! and `COLONY_WS_PORT` (both the recording proxy's), and the turn in `COLONY_*` variables. The
+//! command runs in the agent's notes folder (`COLONY_AGENT_STATE_DIR`) under a guard
+//! (`guard`) that kills everything it started when it exits or its time is up. An agent driven
+//! through MCP gets the command that starts `colony mcp` against the same proxy in
 //! `COLONY_MCP_COMMAND`, and an `mcpServers` file with it in `COLONY_MCP_CONFIG`.
 
+use crate::guard;
 use serde::Serialize;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -29,6 +31,8 @@ pub struct TurnEnv<'a> {
     pub state_dir: &'a Path,
     /// The episode's `mcpServers` file (see [`mcp_config`]).
     pub mcp_config: &'a Path,
+    /// The folder `colony eval` was started in (`COLONY_EVAL_LAUNCH_DIR`).
+    pub launch_dir: &'a Path,
 }
 
 /// The command line that starts the MCP server of an episode: `colony mcp` (this executable,
@@ -89,7 +93,35 @@ pub struct TurnRun {
     pub failed: bool,
 }
 
-/// Runs the agent command once; its stdout and stderr are appended to `log`.
+/// The agent command as it runs from its notes folder: when the command is plain words (no shell
+/// operators, substitutions or globs), each word that names an existing file or folder relative
+/// to `launch` is made absolute, so `python3 agents/scripted.py` works from anywhere; any other
+/// command is kept as given (its relative paths then resolve in the notes folder).
+pub fn resolve_command(command: &str, launch: &Path) -> String {
+    const SHELL: &[char] = &[
+        '|', '&', ';', '<', '>', '(', ')', '$', '`', '*', '?', '[', ']', '{', '}', '~', '\n', '#',
+    ];
+    let Some(words) = shlex::split(command) else {
+        return command.to_owned();
+    };
+    if words.is_empty() || words.iter().any(|w| w.contains(SHELL)) {
+        return command.to_owned();
+    }
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|w| {
+            let p = Path::new(&w);
+            if !w.starts_with('-') && p.is_relative() && launch.join(p).exists() {
+                launch.join(p).display().to_string()
+            } else {
+                w
+            }
+        })
+        .collect();
+    shell_join(&words)
+}
+
+/// Runs the agent command once, under a guard; its stdout and stderr are appended to `log`.
 pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path) -> TurnRun {
     let start = Instant::now();
     let open = || {
@@ -115,9 +147,12 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
         p.push(&path);
         path = p;
     }
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
+    let Ok(me) = std::env::current_exe() else {
+        return failed(start);
+    };
+    let limit_ms = timeout.as_millis().to_string();
+    let mut cmd = Command::new(me);
+    cmd.args(["eval", guard::ARG, &limit_ms, command])
         .env("PATH", path)
         .env("COLONY_PROMPT", env.prompt)
         .env("COLONY_GOAL", env.goal)
@@ -142,60 +177,51 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
             shell_join(&mcp_argv(env.proxy_port, env.ws_port)),
         )
         .env("COLONY_MCP_CONFIG", env.mcp_config)
-        .current_dir(std::env::current_dir().unwrap_or_else(|_| env.state_dir.to_owned()))
+        .env("COLONY_EVAL_LAUNCH_DIR", &env.launch_dir)
+        .current_dir(env.state_dir)
         .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .spawn();
-    let Ok(mut child) = child else {
+        .stderr(Stdio::from(err));
+    let Ok(mut child) = guard::spawn_known(&mut cmd) else {
         return failed(start);
     };
     if let Some(mut stdin) = child.stdin.take() {
         // An agent that ignores stdin may close it early; that is fine.
         let _ = stdin.write_all(env.prompt.as_bytes());
     }
-    let pgid = child.id() as i32;
-    loop {
+    // The guard ends the turn at the time limit; this is the backstop should it not (an agent
+    // that killed its guard): the guard is killed, and what it leaves is swept.
+    let backstop = timeout + Duration::from_secs(10);
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                // The turn is over: stray children of the agent go with it.
-                kill_group(pgid);
-                return TurnRun {
-                    exit: status.code(),
-                    seconds: secs(start),
-                    timed_out: false,
-                    failed: !status.success(),
-                };
-            }
-            Ok(None) if start.elapsed() >= timeout => {
-                kill_group(pgid);
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() >= backstop => {
+                let _ = child.kill();
                 let _ = child.wait();
-                if let Ok(mut f) = open() {
-                    let _ = writeln!(
-                        f,
-                        "--- turn {} cut off after {} s ---",
-                        env.turn,
-                        timeout.as_secs_f64()
-                    );
-                }
-                return TurnRun {
-                    exit: None,
-                    seconds: secs(start),
-                    timed_out: true,
-                    failed: true,
-                };
+                break None;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(_) => return failed(start),
+            Err(_) => break None,
         }
+    };
+    guard::forget(child.id());
+    guard::sweep();
+    let code = status.and_then(|s| s.code());
+    let timed_out = status.is_none() || (code == Some(guard::TIMED_OUT) && start.elapsed() >= timeout);
+    if timed_out && let Ok(mut f) = open() {
+        let _ = writeln!(
+            f,
+            "--- turn {} cut off after {} s ---",
+            env.turn,
+            timeout.as_secs_f64()
+        );
     }
-}
-
-fn kill_group(pgid: i32) {
-    // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
+    TurnRun {
+        exit: if timed_out { None } else { code },
+        seconds: secs(start),
+        timed_out,
+        failed: timed_out || code != Some(0),
     }
 }
 
@@ -232,5 +258,20 @@ mod tests {
         let config = mcp_config(&argv);
         assert_eq!(config["mcpServers"]["colony"]["args"][0], "mcp");
         assert_eq!(config["mcpServers"]["colony"]["command"], argv[0]);
+    }
+
+    #[test]
+    fn plain_commands_get_absolute_paths_and_shell_commands_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("agents")).unwrap();
+        std::fs::write(dir.path().join("agents/a.py"), "").unwrap();
+        let abs = dir.path().join("agents/a.py").display().to_string();
+        assert_eq!(
+            resolve_command("python3 agents/a.py --fast", dir.path()),
+            shell_join(&["python3".into(), abs, "--fast".into()])
+        );
+        let shell = "python3 agents/a.py && echo done";
+        assert_eq!(resolve_command(shell, dir.path()), shell);
+        assert_eq!(resolve_command("true", dir.path()), "true");
     }
 }

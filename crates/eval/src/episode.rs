@@ -3,6 +3,11 @@
 //! length) until the horizon, game over, or — for lab-play scenarios — success. Each turn is a
 //! line of `trajectory.jsonl`; the final save, the agent's output and the scores are kept in the
 //! episode's folder.
+//!
+//! After every agent turn the harness checks that the game is still the episode's own: the same
+//! game (the agent-state epoch, which changes on every new game and load), the same faction, the
+//! clock where the harness's last advance left it, and the game paused. Anything else means the
+//! agent reached colonyd around the proxy: the episode ends as `tampered`, with score 0.
 
 use crate::agent::{self, TurnEnv, TurnRun};
 use crate::hazards::HazardSpell;
@@ -27,6 +32,22 @@ pub struct PlayOpts {
     pub turn_hours: Option<f64>,
     pub turn_timeout: Duration,
     pub colonyd: PathBuf,
+    /// The folder `colony eval` was started in.
+    pub launch_dir: PathBuf,
+}
+
+/// How an episode counts.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    /// Played as intended.
+    Ok,
+    /// The agent failed (non-zero exit, crash, time-out) on more than half of its turns.
+    Invalid,
+    /// The game was changed around the harness (time, speed, a new game or load).
+    Tampered,
+    /// The episode could not be played (setup failed, colonyd died...).
+    Error,
 }
 
 /// What results.json says of one episode.
@@ -36,6 +57,9 @@ pub struct EpisodeResult {
     pub id: String,
     pub scenario: String,
     pub seed: u64,
+    /// `ok`, or why the episode does not count as played: `invalid`, `tampered` or `error`
+    /// (its score and success are then 0 and false).
+    pub status: Status,
     pub score: f64,
     pub success: bool,
     pub achievements: Vec<String>,
@@ -97,6 +121,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         id: id.to_owned(),
         scenario: s.id.clone(),
         seed,
+        status: Status::Ok,
         score: 0.0,
         success: false,
         achievements: Vec::new(),
@@ -117,6 +142,11 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
     let outcome = match run_turns(ep, turn_hours, &mut r) {
         Ok(o) => o,
         Err(e) => {
+            r.status = if e.starts_with(TAMPERED) {
+                Status::Tampered
+            } else {
+                Status::Error
+            };
             r.error = Some(e);
             Outcome {
                 rows: std::mem::take(&mut r.rows),
@@ -124,8 +154,16 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
             }
         }
     };
-    r.score = score::episode_score(s, &outcome);
-    r.success = r.error.is_none() && score::episode_success(s, &outcome);
+    if r.status == Status::Ok && 2 * r.agent_failures > r.turns {
+        r.status = Status::Invalid;
+    }
+    let counts = r.status == Status::Ok;
+    r.score = if counts {
+        score::episode_score(s, &outcome)
+    } else {
+        0.0
+    };
+    r.success = counts && score::episode_success(s, &outcome);
     r.achievements = score::episode_achievements(s, &outcome);
     r.days_survived = outcome.days_survived();
     r.game_over = outcome
@@ -182,6 +220,82 @@ fn set_up(svc: &Service, s: &Scenario, seed: u64) -> Result<(), String> {
     svc.post("/api/speed", &json!({"speed": 0}))
         .map_err(|e| format!("pausing the game failed: {e}"))?;
     Ok(())
+}
+
+/// The start of the error of a tampered episode.
+const TAMPERED: &str = "tampered:";
+
+/// What the harness knows of its game between turns.
+#[derive(Debug, PartialEq)]
+pub struct Seal {
+    pub epoch: String,
+    pub faction: String,
+    pub ticks: u64,
+    pub speed: f64,
+}
+
+fn field<'v>(v: &'v Value, path: &[&str], route: &str) -> Result<&'v Value, String> {
+    let mut at = v;
+    for k in path {
+        at = at
+            .get(k)
+            .ok_or_else(|| format!("{route} answered without `{}`", path.join(".")))?;
+    }
+    Ok(at)
+}
+
+/// Reads the game's identity and clock.
+pub fn seal(svc: &Service) -> Result<Seal, String> {
+    let state = svc
+        .get("/api/agent/state")
+        .map_err(|e| format!("reading /api/agent/state failed: {e}"))?;
+    let time = svc
+        .get("/api/summary")
+        .map_err(|e| format!("reading /api/summary failed: {e}"))?;
+    let text = |v: &Value, p: &[&str], r| field(v, p, r).map(|x| x.as_str().unwrap_or("").to_owned());
+    Ok(Seal {
+        epoch: text(&state, &["epoch"], "/api/agent/state")?,
+        faction: text(&time, &["faction"], "/api/summary")?,
+        ticks: field(&time, &["time", "ticks"], "/api/summary")?
+            .as_u64()
+            .unwrap_or(u64::MAX),
+        speed: field(&time, &["time", "speed"], "/api/summary")?
+            .as_f64()
+            .unwrap_or(f64::NAN),
+    })
+}
+
+/// `Ok` when the game is the one the harness left (`expected`), else what changed, as a
+/// `tampered:` error.
+pub fn check_seal(svc: &Service, expected: &Seal) -> Result<(), String> {
+    let now = seal(svc)?;
+    let mut changed = Vec::new();
+    if now.epoch != expected.epoch {
+        changed.push("a new game was started or a save loaded (the epoch changed)".to_owned());
+    }
+    if now.faction != expected.faction {
+        changed.push(format!(
+            "the faction is {} instead of {}",
+            now.faction, expected.faction
+        ));
+    }
+    if now.ticks != expected.ticks {
+        changed.push(format!(
+            "the clock moved from tick {} to {} during the agent's turn",
+            expected.ticks, now.ticks
+        ));
+    }
+    if now.speed != 0.0 {
+        changed.push(format!("the game runs at speed {} instead of paused", now.speed));
+    }
+    if changed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{TAMPERED} the game was changed around the evaluation harness: {}",
+            changed.join("; ")
+        ))
+    }
 }
 
 /// Rows after `after_ticks`, read from `/api/stats` from the day of the last known row.
@@ -243,13 +357,14 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     std::fs::create_dir_all(&state_dir).map_err(|e| e.to_string())?;
     let svc = Service::start(&opts.colonyd)?;
     set_up(&svc, s, seed)?;
+    let mut sealed = seal(&svc)?;
     let proxy = ep
         .rt
-        .block_on(Proxy::start(svc.http_port))
+        .block_on(Proxy::start(svc.http_port, svc.ws_port, &svc.token))
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
     // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
     let mcp_config = dir.join("mcp.json");
-    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, svc.ws_port));
+    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, proxy.ws_port));
     std::fs::write(&mcp_config, format!("{config:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", mcp_config.display()))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
@@ -276,9 +391,10 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             days_left,
             turn_hours,
             proxy_port: proxy.port,
-            ws_port: svc.ws_port,
+            ws_port: proxy.ws_port,
             state_dir: &state_dir,
             mcp_config: &mcp_config,
+            launch_dir: &opts.launch_dir,
         };
         let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
         let calls = proxy.take_calls();
@@ -290,6 +406,11 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             .iter()
             .filter(|c| c.error.is_some() || c.status >= 400)
             .count();
+        if let Err(e) = check_seal(&svc, &sealed) {
+            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            r.rows = rows;
+            return Err(e);
+        }
         let hours = turn_hours.min(horizon_hours - played_hours);
         let advanced = svc.post("/api/game/advance", &json!({"hours": hours}));
         if let Err(e) = advanced {
@@ -297,6 +418,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             r.rows = rows;
             return Err(format!("advancing the game failed: {e}"));
         }
+        sealed = seal(&svc)?;
         played_hours += hours;
         let last = rows.last().map_or((1, 0), |l| (l.day, l.ticks));
         rows.extend(new_rows(&svc, last.0, last.1)?);

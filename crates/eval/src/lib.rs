@@ -5,17 +5,22 @@
 //! Modules: `scenario` (the TOML schema and its validation), `history` (the hourly rows of
 //! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
-//! recording proxy), `agent` (one turn of the agent's process), `episode` (the turn loop),
+//! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
+//! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
+//! turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page).
 //! `docs/evaluation.md` describes the whole loop for users.
 
 pub mod achievements;
 pub mod agent;
 pub mod episode;
+pub mod guard;
 pub mod hazards;
 pub mod history;
 pub mod metrics;
 pub mod proxy;
+pub mod proxy_path;
+pub mod proxy_ws;
 pub mod report;
 pub mod run;
 pub mod scenario;

@@ -1,11 +1,15 @@
 //! The recording proxy between an agent and its episode's colonyd. The agent is given the
-//! proxy's port as `COLONY_PORT`; every request it makes is forwarded unchanged and recorded
+//! proxy's ports as `COLONY_PORT` and `COLONY_WS_PORT`; every HTTP request it makes is recorded
 //! (method, path, status, the error code of an error body, time), which is how the trajectory
 //! lists "every API request the agent made" without the agent's cooperation.
 //!
 //! The harness owns time and the game itself, so the proxy refuses the routes that would take
 //! them over (new game, load, advance, speed, ready gate, settings, benchmark) with the contract's
-//! error format: `{"error": "disabled: ..."}` (HTTP 200, as domain errors are answered).
+//! error format: `{"error": "disabled: ..."}` (HTTP 200, as domain errors are answered). The
+//! decision is made once, on the normalised request (`proxy_path`), and exactly that request is
+//! forwarded, so no spelling of a path reaches colonyd past the list. colonyd runs with a token
+//! only the proxy holds (added to each forwarded request); colonyd's own ports are replaced by the
+//! proxy's in every answer (the OpenAPI document's `servers`, error texts).
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -15,6 +19,8 @@ use serde::Serialize;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use crate::proxy_path::Target;
 
 /// Largest request body forwarded (the service's own default limit is 1 MiB).
 const MAX_BODY: usize = 16 << 20;
@@ -26,6 +32,9 @@ pub struct ApiCall {
     pub method: String,
     /// Path and query as sent.
     pub path: String,
+    /// Path and query as forwarded, when normalising changed them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forwarded: Option<String>,
     pub status: u16,
     /// The code of an error answer (`invalid_param`, ...), if the answer was one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +63,11 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "the service's settings belong to the harness",
     ),
     (
+        "GET",
+        "/api/settings",
+        "the service's settings belong to the harness",
+    ),
+    (
         "POST",
         "/api/benchmark",
         "benchmarks would skew the episode's wall time",
@@ -62,37 +76,65 @@ const REFUSED: &[(&str, &str, &str)] = &[
 
 struct Shared {
     upstream: String,
+    /// `Bearer TOKEN` for colonyd.
+    auth: String,
     client: reqwest::Client,
     calls: Mutex<Vec<ApiCall>>,
+    /// (colonyd's address text, the proxy's) pairs replaced in answers.
+    scrub: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// A running proxy; dropped with the runtime that serves it.
 #[derive(Clone)]
 pub struct Proxy {
     shared: Arc<Shared>,
+    /// The HTTP port the agent is given.
     pub port: u16,
+    /// The WebSocket port the agent is given.
+    pub ws_port: u16,
 }
 
 impl Proxy {
-    /// Starts a proxy on a free loopback port in front of `127.0.0.1:upstream_port`.
-    pub async fn start(upstream_port: u16) -> std::io::Result<Proxy> {
+    /// Starts the proxy on free loopback ports in front of colonyd's HTTP and WebSocket ports,
+    /// speaking to colonyd with `token`.
+    pub async fn start(
+        upstream_port: u16,
+        upstream_ws_port: u16,
+        token: &str,
+    ) -> std::io::Result<Proxy> {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+        let port = listener.local_addr()?.port();
+        let ws_port = crate::proxy_ws::start(upstream_ws_port, token.to_owned()).await?;
+        let mut scrub = Vec::new();
+        for host in ["127.0.0.1", "localhost"] {
+            for (theirs, ours) in [(upstream_port, port), (upstream_ws_port, ws_port)] {
+                scrub.push((
+                    format!("{host}:{theirs}").into_bytes(),
+                    format!("{host}:{ours}").into_bytes(),
+                ));
+            }
+        }
         let shared = Arc::new(Shared {
             upstream: format!("http://127.0.0.1:{upstream_port}"),
+            auth: format!("Bearer {token}"),
             client: reqwest::Client::builder()
                 .timeout(std::time::Duration::from_secs(600))
                 .build()
                 .map_err(std::io::Error::other)?,
             calls: Mutex::new(Vec::new()),
+            scrub,
         });
-        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
-        let port = listener.local_addr()?.port();
         let app = axum::Router::new()
             .fallback(forward)
             .with_state(shared.clone());
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Ok(Proxy { shared, port })
+        Ok(Proxy {
+            shared,
+            port,
+            ws_port,
+        })
     }
 
     /// Takes the calls recorded since the last take.
@@ -105,8 +147,41 @@ impl Proxy {
 fn passes(name: &HeaderName) -> bool {
     !matches!(
         name.as_str(),
-        "host" | "content-length" | "connection" | "transfer-encoding" | "keep-alive" | "upgrade"
+        "host"
+            | "content-length"
+            | "connection"
+            | "transfer-encoding"
+            | "keep-alive"
+            | "upgrade"
+            | "authorization"
     )
+}
+
+/// `body` with every occurrence of each pair's first text (an address ending in a port, so one
+/// not followed by a further digit) replaced by its second.
+fn scrubbed(body: Bytes, pairs: &[(Vec<u8>, Vec<u8>)]) -> Bytes {
+    let mut body = body;
+    for (from, to) in pairs {
+        let at = |b: &[u8], i: usize| {
+            b[i..].starts_with(from) && !b.get(i + from.len()).is_some_and(u8::is_ascii_digit)
+        };
+        if !(0..body.len()).any(|i| at(&body, i)) {
+            continue;
+        }
+        let mut out = Vec::with_capacity(body.len());
+        let mut i = 0;
+        while i < body.len() {
+            if at(&body, i) {
+                out.extend_from_slice(to);
+                i += from.len();
+            } else {
+                out.push(body[i]);
+                i += 1;
+            }
+        }
+        body = Bytes::from(out);
+    }
+    body
 }
 
 fn error_code(body: &[u8]) -> Option<String> {
@@ -126,6 +201,10 @@ fn json_response(status: StatusCode, body: String) -> Response {
         .expect("valid response")
 }
 
+fn error_body(text: String) -> Bytes {
+    Bytes::from(serde_json::json!({ "error": text }).to_string())
+}
+
 async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
@@ -133,30 +212,40 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         .uri()
         .path_and_query()
         .map_or_else(|| req.uri().path().to_owned(), |p| p.as_str().to_owned());
-    let plain = req.uri().path().trim_end_matches('/').to_ascii_lowercase();
-    let refused = REFUSED
-        .iter()
-        .find(|(m, p, _)| method.as_str() == *m && plain == *p);
-    let (status, body, headers) = if let Some((_, p, why)) = refused {
-        let body = serde_json::json!({
-            "error": format!("disabled: {method} {p} is not available to an agent during an evaluation ({why}); act on the colony and end your turn"),
-        })
-        .to_string();
-        (StatusCode::OK, Bytes::from(body), HeaderMap::new())
+    let target = crate::proxy_path::normalise(&method, req.uri());
+    let forwarded = target.as_ref().ok().map(Target::forwarded);
+    let refused = target.as_ref().ok().and_then(|t| {
+        let plain = t.path.to_ascii_lowercase();
+        REFUSED
+            .iter()
+            .find(|(m, p, _)| t.method.as_str() == *m && plain == *p)
+    });
+    let (status, body, headers) = if let Err(why) = &target {
+        let body = error_body(format!(
+            "invalid_param: {why}; send the route's path as the API lists it (GET /api/openapi.json)"
+        ));
+        (StatusCode::BAD_REQUEST, body, HeaderMap::new())
+    } else if let Some((m, p, why)) = refused {
+        let body = error_body(format!(
+            "disabled: {m} {p} is not available to an agent during an evaluation ({why}); act on the colony and end your turn"
+        ));
+        (StatusCode::OK, body, HeaderMap::new())
     } else {
-        match send(&shared, method.clone(), &path, req).await {
-            Ok(r) => r,
+        let t = target.as_ref().expect("checked above");
+        let fwd = forwarded.as_deref().unwrap_or(&path);
+        match send(&shared, t.method.clone(), fwd, req).await {
+            Ok((status, body, headers)) => (status, scrubbed(body, &shared.scrub), headers),
             Err(e) => {
-                let body = serde_json::json!({
-                    "error": format!("operation_failed: the evaluation proxy could not reach colonyd: {e}"),
-                })
-                .to_string();
-                (StatusCode::BAD_GATEWAY, Bytes::from(body), HeaderMap::new())
+                let body = error_body(format!(
+                    "operation_failed: the evaluation proxy could not reach colonyd: {e}"
+                ));
+                (StatusCode::BAD_GATEWAY, body, HeaderMap::new())
             }
         }
     };
     shared.calls.lock().expect("not poisoned").push(ApiCall {
         method: method.to_string(),
+        forwarded: forwarded.filter(|f| *f != path),
         path,
         status: status.as_u16(),
         error: error_code(&body),
@@ -193,6 +282,7 @@ async fn send(
             out = out.header(k, v);
         }
     }
+    out = out.header("authorization", &shared.auth);
     let r = out.body(body).send().await.map_err(|e| e.to_string())?;
     let status = r.status();
     let headers = r.headers().clone();
@@ -212,5 +302,15 @@ mod tests {
         );
         assert_eq!(error_code(br#"{"ok": true}"#), None);
         assert_eq!(error_code(b"day: 3"), None);
+    }
+
+    #[test]
+    fn colonyd_addresses_are_replaced_by_the_proxys() {
+        let pairs = vec![(b"127.0.0.1:4000".to_vec(), b"127.0.0.1:51234".to_vec())];
+        let body = Bytes::from_static(br#"{"url":"http://127.0.0.1:4000","b":"127.0.0.1:40001"}"#);
+        assert_eq!(
+            &scrubbed(body, &pairs)[..],
+            br#"{"url":"http://127.0.0.1:51234","b":"127.0.0.1:40001"}"#
+        );
     }
 }

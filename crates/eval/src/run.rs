@@ -2,7 +2,7 @@
 //! progress on stderr, and writes `results.json` and `report.html` into the output folder.
 
 use crate::achievements;
-use crate::episode::{self, EpisodeResult, PlayOpts};
+use crate::episode::{self, EpisodeResult, PlayOpts, Status};
 use crate::report;
 use crate::scenario::{self, Scenario};
 use crate::score::{self, ScenarioSummary};
@@ -54,6 +54,9 @@ pub struct EvalArgs {
     /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
+    /// Exit 0 even when some episodes are invalid (the agent failed on more than half its turns).
+    #[arg(long)]
+    pub allow_invalid: bool,
 }
 
 /// The whole results.json.
@@ -64,6 +67,10 @@ pub struct Results {
     /// Crafter score over every episode: geometric mean of the achievement success rates.
     pub score: f64,
     pub episodes_played: usize,
+    /// Episodes whose agent failed on more than half of its turns (scored 0).
+    pub invalid_episodes: usize,
+    /// Episodes whose game was changed around the harness (scored 0).
+    pub tampered_episodes: usize,
     pub wall_seconds: f64,
     /// Achievement id -> share of all episodes that unlocked it.
     pub achievements: BTreeMap<String, f64>,
@@ -101,6 +108,9 @@ fn seeds_for(s: &Scenario, a: &EvalArgs) -> Result<Vec<u64>, String> {
 
 /// Runs `colony eval` with its arguments (after `eval`); returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
+    if args.first().is_some_and(|a| a == crate::guard::ARG) {
+        return crate::guard::main(&args[1..]);
+    }
     let a = match EvalArgs::try_parse_from(std::iter::once("colony eval".to_owned()).chain(args)) {
         Ok(a) => a,
         Err(e) => {
@@ -109,7 +119,7 @@ pub fn main(args: Vec<String>) -> i32 {
         }
     };
     match run(&a) {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             2
@@ -117,7 +127,10 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
-fn run(a: &EvalArgs) -> Result<(), String> {
+/// The exit code of a run with invalid or tampered episodes (without `--allow-invalid`).
+pub const EXIT_INVALID: i32 = 3;
+
+fn run(a: &EvalArgs) -> Result<i32, String> {
     if a.list {
         for s in Scenario::shipped().map_err(|e| e.to_string())? {
             println!(
@@ -125,7 +138,7 @@ fn run(a: &EvalArgs) -> Result<(), String> {
                 s.id, s.game.faction, s.game.mode, s.horizon_days, s.title
             );
         }
-        return Ok(());
+        return Ok(0);
     }
     let agent = a
         .agent
@@ -162,12 +175,17 @@ fn run(a: &EvalArgs) -> Result<(), String> {
             });
         }
     }
+    let launch_dir = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
+    let resolved = crate::agent::resolve_command(&agent, &launch_dir);
     let opts = PlayOpts {
-        agent: agent.clone(),
+        agent: resolved,
         turn_hours: a.turn_hours,
         turn_timeout: Duration::from_secs_f64(a.turn_timeout),
         colonyd: crate::service::find_colonyd(a.colonyd.as_deref()),
+        launch_dir,
     };
+    // What an agent detaches from its turn is handed to this process; `guard::sweep` ends it.
+    crate::guard::become_subreaper();
     std::fs::create_dir_all(a.out.join("episodes"))
         .map_err(|e| format!("cannot make {}: {e}", a.out.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -236,6 +254,7 @@ fn run(a: &EvalArgs) -> Result<(), String> {
             });
         }
     });
+    crate::guard::sweep();
     let mut episodes = done.into_inner().expect("not poisoned");
     episodes.sort_by(|x, y| (x.scenario.as_str(), x.seed).cmp(&(y.scenario.as_str(), y.seed)));
     let results = summarize(&agent, &scenarios, episodes, start.elapsed().as_secs_f64());
@@ -262,7 +281,31 @@ fn run(a: &EvalArgs) -> Result<(), String> {
             );
         }
     }
-    Ok(())
+    let flagged: Vec<&EpisodeResult> = results
+        .episodes
+        .iter()
+        .filter(|e| matches!(e.status, Status::Invalid | Status::Tampered))
+        .collect();
+    if let Some(first) = flagged.first()
+        && !a.allow_invalid
+    {
+        eprintln!(
+            "error: {} of {} episodes do not count ({} invalid: the agent failed on more than half \
+             its turns; {} tampered); first: {} ({}); see {} (--allow-invalid exits 0 anyway)",
+            flagged.len(),
+            results.episodes.len(),
+            results.invalid_episodes,
+            results.tampered_episodes,
+            first.id,
+            first.error.clone().unwrap_or_else(|| format!(
+                "{} of {} turns failed",
+                first.agent_failures, first.turns
+            )),
+            a.out.join("episodes").join(&first.id).join("agent.log").display()
+        );
+        return Ok(EXIT_INVALID);
+    }
+    Ok(0)
 }
 
 /// The aggregates of a run.
@@ -295,6 +338,8 @@ pub fn summarize(
                 faction: s.game.faction.clone(),
                 mode: s.game.mode.clone(),
                 episodes: eps.len(),
+                invalid_episodes: eps.iter().filter(|e| e.status == Status::Invalid).count(),
+                tampered_episodes: eps.iter().filter(|e| e.status == Status::Tampered).count(),
                 mean_score: mean,
                 stderr,
                 success_rate: crate::metrics::round3(
@@ -313,10 +358,13 @@ pub fn summarize(
         episodes.iter().map(|e| e.achievements.as_slice()),
     );
     let rates: Vec<f64> = overall.values().copied().collect();
+    let count = |st: Status| episodes.iter().filter(|e| e.status == st).count();
     Results {
         agent: agent.to_owned(),
         score: score::crafter_score(&rates),
         episodes_played: episodes.len(),
+        invalid_episodes: count(Status::Invalid),
+        tampered_episodes: count(Status::Tampered),
         wall_seconds: (wall * 100.0).round() / 100.0,
         achievements: overall,
         achievement_titles: achievements::ALL

@@ -71,6 +71,10 @@ pub struct ScenarioSummary {
     pub faction: String,
     pub mode: String,
     pub episodes: usize,
+    /// Of them, invalid (the agent failed on more than half its turns; scored 0).
+    pub invalid_episodes: usize,
+    /// Of them, tampered (the game was changed around the harness; scored 0).
+    pub tampered_episodes: usize,
     pub mean_score: f64,
     pub stderr: f64,
     pub success_rate: f64,

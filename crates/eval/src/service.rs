@@ -1,5 +1,8 @@
-//! One episode's colonyd: started on free loopback ports with its own temporary data folder,
-//! spoken to over HTTP like any client, stopped and cleaned up when dropped.
+//! One episode's colonyd: started on free loopback ports with its own temporary data folder
+//! (readable by this user only), spoken to over HTTP like any client, stopped and cleaned up
+//! when dropped. Each colonyd gets a fresh random token: it is written into the settings file
+//! only for colonyd's start-up and removed from the file as soon as colonyd answers with it, so
+//! from then on only colonyd and the harness (its recording proxy) hold it.
 
 use serde_json::{Value, json};
 use std::net::TcpListener;
@@ -38,7 +41,30 @@ pub struct Service {
     pub ws_port: u16,
     /// The data folder (settings, saves); removed on drop.
     pub dir: tempfile::TempDir,
+    /// The token colonyd requires (only the harness and its proxy hold it).
+    pub token: String,
     http: reqwest::blocking::Client,
+}
+
+/// A fresh random token: 32 bytes from the OS, as hex.
+fn new_token() -> Result<String, String> {
+    let mut buf = [0u8; 32];
+    getrandom::fill(&mut buf).map_err(|e| format!("no OS random source for the token: {e}"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Writes `text` to `path`, readable and writable by this user only.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
 }
 
 /// An answer that is an error body (`{"error": "code: detail"}`) or a failed request.
@@ -61,39 +87,65 @@ impl Service {
                 .prefix("colony-eval-")
                 .tempdir()
                 .map_err(|e| format!("cannot make a data folder: {e}"))?;
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| format!("cannot make the data folder private: {e}"))?;
+            }
             let (http_port, ws_port) = (
                 free_port().map_err(|e| e.to_string())?,
                 free_port().map_err(|e| e.to_string())?,
             );
-            let settings = json!({
-                "httpPort": http_port, "wsPort": ws_port, "autosaveDays": 0,
-            });
-            std::fs::write(dir.path().join("settings.json"), settings.to_string())
+            let token = new_token()?;
+            let settings = |token: Option<&str>| {
+                let mut v = json!({"httpPort": http_port, "wsPort": ws_port, "autosaveDays": 0});
+                if let Some(t) = token {
+                    v["authToken"] = json!(t);
+                }
+                v.to_string()
+            };
+            let settings_path = dir.path().join("settings.json");
+            write_private(&settings_path, &settings(Some(&token)))
                 .map_err(|e| format!("cannot write settings: {e}"))?;
             let log =
                 std::fs::File::create(dir.path().join("colonyd.log")).map_err(|e| e.to_string())?;
-            let child = Command::new(bin)
-                .arg("--data-dir")
-                .arg(dir.path())
-                .args(["--map", "32", "--seed", "1", "--ready"])
-                .env_remove("COLONY_LOG")
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::from(log))
-                .spawn()
-                .map_err(|e| format!("cannot start colonyd ({}): {e}", bin.display()))?;
+            let child = crate::guard::spawn_known(
+                Command::new(bin)
+                    .arg("--data-dir")
+                    .arg(dir.path())
+                    .args(["--map", "32", "--seed", "1", "--ready"])
+                    .env_remove("COLONY_LOG")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::from(log)),
+            )
+            .map_err(|e| format!("cannot start colonyd ({}): {e}", bin.display()))?;
+            let mut headers = reqwest::header::HeaderMap::new();
+            headers.insert(
+                "authorization",
+                format!("Bearer {token}")
+                    .parse()
+                    .map_err(|_| "the token is not a header value".to_string())?,
+            );
             let mut s = Service {
                 child,
                 http_port,
                 ws_port,
                 dir,
+                token,
                 http: reqwest::blocking::Client::builder()
                     .timeout(Duration::from_secs(900))
+                    .default_headers(headers)
                     .build()
                     .map_err(|e| e.to_string())?,
             };
             match s.wait_ready() {
-                Ok(()) => return Ok(s),
+                Ok(()) => {
+                    // colonyd has read its token; the file no longer needs it.
+                    write_private(&settings_path, &settings(None))
+                        .map_err(|e| format!("cannot rewrite settings: {e}"))?;
+                    return Ok(s);
+                }
                 Err(e) => last = e,
             }
         }
@@ -103,7 +155,8 @@ impl Service {
     fn wait_ready(&mut self) -> Result<(), String> {
         let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
-            if let Ok(r) = self.http.get(self.url("/api/ping")).send()
+            // /api/time needs the token, so an answer means colonyd holds it.
+            if let Ok(r) = self.http.get(self.url("/api/time")).send()
                 && r.status().is_success()
             {
                 return Ok(());
@@ -172,5 +225,6 @@ impl Drop for Service {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::guard::forget(self.child.id());
     }
 }

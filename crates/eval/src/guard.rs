@@ -1,0 +1,191 @@
+//! Nothing an agent starts outlives its turn. Each turn runs under a guard, a small process of
+//! this program (`colony eval __turn-guard MS COMMAND`) that makes itself a child subreaper
+//! (`PR_SET_CHILD_SUBREAPER`): every process the agent starts, however it detaches (`setsid`,
+//! double forks, its own process group), stays a descendant of the guard, and when the agent's
+//! command exits or its time is up the guard kills and reaps every descendant before it exits
+//! itself. The harness is a subreaper too, and sweeps (kills and reaps) any child of its own it
+//! did not start (what an agent leaves if it kills its guard) after every turn and before it
+//! writes results.
+//!
+//! This is not a sandbox: a hostile program with the user's rights can still reach anything the
+//! user can. It ends what an agent leaves running.
+
+use std::collections::BTreeSet;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The guard's exit code when it cut the agent off at its time limit.
+pub const TIMED_OUT: i32 = 124;
+
+/// The hidden first argument of `colony eval` that runs a guard.
+pub const ARG: &str = "__turn-guard";
+
+/// Children the harness started on purpose (colonyd processes and guards).
+static KNOWN: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+/// Makes this process a child subreaper: orphaned descendants become its children.
+pub fn become_subreaper() {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes an integer flag; no memory is involved.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Spawns `cmd` as a child the sweep leaves alone.
+pub fn spawn_known(cmd: &mut Command) -> std::io::Result<Child> {
+    let mut known = KNOWN.lock().expect("not poisoned");
+    let child = cmd.spawn()?;
+    known.insert(child.id() as i32);
+    Ok(child)
+}
+
+/// Forgets a child started with [`spawn_known`] (after it was waited for).
+pub fn forget(pid: u32) {
+    KNOWN.lock().expect("not poisoned").remove(&(pid as i32));
+}
+
+/// The pids whose parent is `parent`, read from `/proc/*/stat`.
+fn children_of(parent: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|st| {
+                    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+                    let rest = st.rsplit_once(')')?.1;
+                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
+                })
+                == Some(parent)
+        })
+        .collect()
+}
+
+fn kill(pid: i32) {
+    // SAFETY: kill(2) sends a signal; no memory is involved.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+}
+
+/// Reaps `pid` if it has ended (without blocking).
+fn reap(pid: i32) {
+    let mut status = 0;
+    // SAFETY: waitpid writes the status into a local integer.
+    unsafe {
+        libc::waitpid(pid, &mut status, libc::WNOHANG);
+    }
+}
+
+/// Kills and reaps every child of this process the harness did not start, until none is left
+/// (a killed child's own children are handed to this subreaper and killed in the next round).
+pub fn sweep() {
+    let me = std::process::id() as i32;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let known = KNOWN.lock().expect("not poisoned");
+        let strays: Vec<i32> = children_of(me)
+            .into_iter()
+            .filter(|p| !known.contains(p))
+            .collect();
+        drop(known);
+        if strays.is_empty() || Instant::now() > deadline {
+            return;
+        }
+        for &p in &strays {
+            kill(p);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        for &p in &strays {
+            reap(p);
+        }
+    }
+}
+
+/// Kills and reaps every descendant of this guard (all of them are its children or become so).
+fn kill_all_descendants() {
+    let me = std::process::id() as i32;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let kids = children_of(me);
+        for &p in &kids {
+            kill(p);
+        }
+        // Reap whatever has ended, blocking briefly for the ones just killed.
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid writes the status into a local integer.
+            let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+            if r <= 0 {
+                break;
+            }
+        }
+        if kids.is_empty() || Instant::now() > deadline {
+            let mut status = 0;
+            // SAFETY: as above; -1 with WNOHANG returns -1 (ECHILD) when no child is left.
+            let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+            if r < 0 || Instant::now() > deadline {
+                return;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The guard: `ARGS = [time limit in ms, command]`. Runs `sh -c COMMAND` (stdin, stdout, stderr,
+/// environment and folder inherited), waits for it or its time limit, then kills every
+/// descendant. Exits with the command's exit code, 128 + its signal, or [`TIMED_OUT`].
+pub fn main(args: &[String]) -> i32 {
+    let [limit_ms, command] = args else {
+        eprintln!("usage: colony eval {ARG} MILLISECONDS COMMAND");
+        return 2;
+    };
+    let Ok(limit_ms) = limit_ms.parse::<u64>() else {
+        eprintln!("colony eval {ARG}: the time limit must be whole milliseconds");
+        return 2;
+    };
+    become_subreaper();
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .process_group(0)
+        .spawn();
+    let Ok(child) = child else {
+        eprintln!("colony eval {ARG}: cannot start sh");
+        return 127;
+    };
+    let pid = child.id() as i32;
+    let start = Instant::now();
+    let limit = Duration::from_millis(limit_ms);
+    let code = loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes the status into a local integer.
+        let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if r == pid {
+            break if libc::WIFEXITED(status) {
+                libc::WEXITSTATUS(status)
+            } else {
+                128 + libc::WTERMSIG(status)
+            };
+        }
+        if r > 0 {
+            // An orphaned descendant that ended: reaped, go on.
+            continue;
+        }
+        if start.elapsed() >= limit {
+            // SAFETY: kill(2) with a negative pid signals the process group.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+            break TIMED_OUT;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    kill_all_descendants();
+    code
+}
