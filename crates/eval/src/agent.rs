@@ -177,7 +177,7 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
             shell_join(&mcp_argv(env.proxy_port, env.ws_port)),
         )
         .env("COLONY_MCP_CONFIG", env.mcp_config)
-        .env("COLONY_EVAL_LAUNCH_DIR", &env.launch_dir)
+        .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
         .current_dir(env.state_dir)
         .process_group(0)
         .stdin(Stdio::piped())
@@ -208,7 +208,8 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
     guard::forget(child.id());
     guard::sweep();
     let code = status.and_then(|s| s.code());
-    let timed_out = status.is_none() || (code == Some(guard::TIMED_OUT) && start.elapsed() >= timeout);
+    let timed_out =
+        status.is_none() || (code == Some(guard::TIMED_OUT) && start.elapsed() >= timeout);
     if timed_out && let Ok(mut f) = open() {
         let _ = writeln!(
             f,

@@ -252,7 +252,8 @@ pub fn seal(svc: &Service) -> Result<Seal, String> {
     let time = svc
         .get("/api/summary")
         .map_err(|e| format!("reading /api/summary failed: {e}"))?;
-    let text = |v: &Value, p: &[&str], r| field(v, p, r).map(|x| x.as_str().unwrap_or("").to_owned());
+    let text =
+        |v: &Value, p: &[&str], r| field(v, p, r).map(|x| x.as_str().unwrap_or("").to_owned());
     Ok(Seal {
         epoch: text(&state, &["epoch"], "/api/agent/state")?,
         faction: text(&time, &["faction"], "/api/summary")?,
@@ -286,7 +287,10 @@ pub fn check_seal(svc: &Service, expected: &Seal) -> Result<(), String> {
         ));
     }
     if now.speed != 0.0 {
-        changed.push(format!("the game runs at speed {} instead of paused", now.speed));
+        changed.push(format!(
+            "the game runs at speed {} instead of paused",
+            now.speed
+        ));
     }
     if changed.is_empty() {
         Ok(())

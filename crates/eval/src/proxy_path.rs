@@ -93,7 +93,8 @@ fn check_escapes(raw: &str) -> Result<(), String> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
-            let ok = b.len() > i + 2 && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit();
+            let ok =
+                b.len() > i + 2 && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit();
             if !ok {
                 return Err(format!(
                     "the path {raw:?} has a '%' not followed by two hexadecimal digits"

@@ -4,8 +4,8 @@
 //! closes pass both ways; pings are answered by each side itself. The frames a client may send
 //! (`heartbeat`, `ping`) cannot change the game, so they are passed on without a refusal list.
 
-use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;

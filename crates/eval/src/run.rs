@@ -301,7 +301,11 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
                 "{} of {} turns failed",
                 first.agent_failures, first.turns
             )),
-            a.out.join("episodes").join(&first.id).join("agent.log").display()
+            a.out
+                .join("episodes")
+                .join(&first.id)
+                .join("agent.log")
+                .display()
         );
         return Ok(EXIT_INVALID);
     }

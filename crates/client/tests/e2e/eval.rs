@@ -239,6 +239,7 @@ fn a_hanging_agent_is_cut_off_with_its_children_and_a_crashing_one_is_recorded()
             "--turn-timeout",
             "1",
             "--quiet",
+            "--allow-invalid",
         ],
         &out,
     );
@@ -249,6 +250,7 @@ fn a_hanging_agent_is_cut_off_with_its_children_and_a_crashing_one_is_recorded()
         "the episode goes on after each cut-off turn: {e}"
     );
     assert_eq!(e["timeouts"], 4, "{e}");
+    assert_eq!(e["status"], "invalid", "{e}");
     let pid = std::fs::read_to_string(&pid_file)
         .unwrap()
         .trim()
@@ -286,8 +288,24 @@ fn a_hanging_agent_is_cut_off_with_its_children_and_a_crashing_one_is_recorded()
         ],
         &out,
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let e = &results(&out)["episodes"][0];
+    // Every turn failed: the episode is invalid, scored 0, and the run exits 3 saying so.
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("1 invalid") && stderr.contains("test-short-s7"),
+        "{stderr}"
+    );
+    let r = results(&out);
+    assert_eq!(r["invalidEpisodes"], 1);
+    assert_eq!(r["scenarios"]["test-short"]["invalidEpisodes"], 1);
+    let e = &r["episodes"][0];
+    assert_eq!(e["status"], "invalid", "{e}");
+    assert_eq!(e["score"], 0.0, "{e}");
     assert_eq!(e["agentFailures"], 4, "{e}");
     assert_eq!(e["timeouts"], 0, "{e}");
     let traj = lines(&out.join("episodes/test-short-s7/trajectory.jsonl"));

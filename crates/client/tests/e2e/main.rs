@@ -4,6 +4,7 @@
 mod commands;
 mod connector;
 mod eval;
+mod eval_sealed;
 mod mcp;
 mod readme;
 mod settings;

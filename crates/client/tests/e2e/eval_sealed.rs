@@ -1,0 +1,310 @@
+//! The sealed harness, attacked as a hostile agent would: spellings of refused paths (dot
+//! segments, percent escapes, method case), colonyd reached directly on its own port with and
+//! without a token found on disk, the port learned through the proxy, and processes detached from
+//! the turn that would write after the run. Each attack is an agent script played by the real
+//! `colony eval` against real colonyd; a last test changes the game around the harness with the
+//! harness's own token and checks the turn loop's seal catches each change.
+
+use crate::support::colonyd_bin;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A one-day scenario on a small map, half-day turns.
+fn scenario(dir: &Path) -> String {
+    let text = r#"
+id = "sealed"
+title = "One day"
+goal = "Live."
+horizon_days = 1
+turn_hours = 12
+[game]
+faction = "Folktails"
+mode = "Normal"
+map = 48
+seeds = [3]
+[[score]]
+metric = "days_survived"
+weight = 1
+target = 1
+"#;
+    let path = dir.join("sealed.toml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn eval(dir: &Path, agent_py: &str, extra: &[&str]) -> (Output, Value) {
+    let sc = scenario(dir);
+    let script = dir.join("agent.py");
+    std::fs::write(&script, agent_py).unwrap();
+    let out = dir.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_colony"))
+        .arg("eval")
+        .args(["--scenario", &sc, "--agent"])
+        .arg(format!("python3 {}", script.display()))
+        .args(["--quiet", "--turn-timeout", "30"])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .arg("--colonyd")
+        .arg(colonyd_bin())
+        .output()
+        .expect("run colony eval");
+    let results = std::fs::read_to_string(out.join("results.json"))
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or(Value::Null);
+    (o, results)
+}
+
+fn notes(dir: &Path) -> Value {
+    let p = dir.join("out/episodes/sealed-s3/agent-state/notes.json");
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Shared by the agents: raw HTTP to the proxy (http.client sends the path exactly as given).
+const PRELUDE: &str = r#"
+import http.client, json, os, sys
+sys.stdin.read()
+PORT = int(os.environ["COLONY_PORT"])
+def raw(method, path, body=None, port=PORT, token=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    h = {"Content-Type": "application/json"}
+    if token: h["Authorization"] = "Bearer " + token
+    c.request(method, path, body=None if body is None else json.dumps(body), headers=h)
+    r = c.getresponse()
+    return r.status, r.read().decode("utf-8", "replace")
+notes = {}
+def save():
+    json.dump(notes, open(os.path.join(os.environ["COLONY_AGENT_STATE_DIR"], "notes.json"), "w"))
+"#;
+
+const SPELLINGS_AGENT: &str = r#"
+tries = [
+    ("POST", "/api/game/./advance", {"days": 2}),
+    ("POST", "/api/x/../game/advance", {"days": 2}),
+    ("POST", "/api/game/%2e/advance", {"days": 2}),
+    ("POST", "/api/game/%2E%2e/game/advance", {"days": 2}),
+    ("POST", "//api//game/advance/", {"days": 2}),
+    ("post", "/api/game/advance", {"days": 2}),
+    ("POST", "/api/game%2fadvance", {"days": 2}),
+    ("POST", "/api/x/../speed", {"speed": 3}),
+    ("POST", "/api/x/../settings", {"corsOrigin": "http://evil.example"}),
+    ("GET", "/api/x/../settings?format=json", None),
+    ("POST", "/api/game/%252e/advance", {"days": 2}),
+    ("POST", "/api/../../api/game/advance", {"days": 2}),
+]
+notes["tries"] = [[m, p, *raw(m, p, b)] for m, p, b in tries]
+notes["openapi"] = raw("GET", "/api/openapi.json")[1]
+notes["ws_port"] = os.environ["COLONY_WS_PORT"]
+notes["cwd"] = os.getcwd()
+save()
+"#;
+
+#[test]
+fn refused_routes_stay_refused_however_their_path_is_spelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, r) = eval(dir.path(), &format!("{PRELUDE}{SPELLINGS_AGENT}"), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let n = notes(dir.path());
+    for t in n["tries"].as_array().unwrap() {
+        let body = t[3].as_str().unwrap();
+        assert!(
+            body.contains("\"disabled: ") || body.contains("\"invalid_param: "),
+            "{t} got through"
+        );
+    }
+    let e = &r["episodes"][0];
+    assert_eq!(e["status"], "ok", "{e}");
+    assert_eq!(e["turns"], 2, "{e}");
+    assert_eq!(
+        e["daysSurvived"], 1.0,
+        "no day was advanced by the agent: {e}"
+    );
+    // The trajectory shows what was sent and what was forwarded.
+    let traj = std::fs::read_to_string(dir.path().join("out/episodes/sealed-s3/trajectory.jsonl"))
+        .unwrap();
+    let first: Value = serde_json::from_str(traj.lines().next().unwrap()).unwrap();
+    let dot = first["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["path"] == "/api/game/./advance")
+        .unwrap();
+    assert_eq!(dot["forwarded"], "/api/game/advance");
+    assert_eq!(dot["error"], "disabled");
+    // Nothing read through the proxy names colonyd's port: the OpenAPI document's server is
+    // the proxy, and the agent's folder is its notes folder.
+    let openapi: Value = serde_json::from_str(n["openapi"].as_str().unwrap()).unwrap();
+    let url = openapi["servers"][0]["url"].as_str().unwrap();
+    let log = std::fs::read_to_string(dir.path().join("out/episodes/sealed-s3/mcp.json")).unwrap();
+    let mcp: Value = serde_json::from_str(&log).unwrap();
+    let args: Vec<String> = mcp["mcpServers"]["colony"]["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect();
+    let port = &args[args.iter().position(|a| a == "--port").unwrap() + 1];
+    let ws_port = &args[args.iter().position(|a| a == "--ws-port").unwrap() + 1];
+    assert_eq!(url, format!("http://127.0.0.1:{port}"), "servers: {url}");
+    assert_eq!(n["ws_port"], ws_port.as_str());
+    assert!(
+        n["cwd"].as_str().unwrap().ends_with("agent-state"),
+        "{}",
+        n["cwd"]
+    );
+}
+
+/// Finds its own episode's colonyd (a child of the `colony eval` process above its turn guard),
+/// the ports it listens on, and its data folder; reads the settings file for a token; then tries
+/// to advance the game and start an Easy game directly, with and without that token.
+const DIRECT_AGENT: &str = r#"
+def stat(pid):
+    s = open(f"/proc/{pid}/stat").read()
+    return int(s.rsplit(")", 1)[1].split()[1])
+def cmdline(pid):
+    try: return open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError: return []
+pid = os.getpid()
+harness = None
+while pid > 1:
+    pid = stat(pid)
+    c = cmdline(pid)
+    if b"eval" in c and b"__turn-guard" not in c:
+        harness = pid
+        break
+inodes = {}
+for line in open("/proc/net/tcp").read().splitlines()[1:]:
+    f = line.split()
+    if f[3] == "0A":
+        inodes[f[9]] = int(f[1].split(":")[1], 16)
+found = []
+for p in os.listdir("/proc"):
+    if not p.isdigit(): continue
+    try:
+        if stat(int(p)) != harness or not cmdline(int(p))[0].endswith(b"colonyd"): continue
+    except OSError:
+        continue
+    c = cmdline(int(p))
+    data = c[c.index(b"--data-dir") + 1].decode()
+    ports = []
+    for fd in os.listdir(f"/proc/{p}/fd"):
+        try: link = os.readlink(f"/proc/{p}/fd/{fd}")
+        except OSError: continue
+        if link.startswith("socket:["):
+            port = inodes.get(link[8:-1])
+            if port: ports.append(port)
+    found.append({"pid": int(p), "data": data, "ports": ports})
+notes["found"] = found
+answers = []
+for f in found:
+    settings = open(os.path.join(f["data"], "settings.json")).read()
+    token = json.loads(settings).get("authToken") or None
+    notes["token_on_disk"] = token
+    notes["data_mode"] = oct(os.stat(f["data"]).st_mode & 0o777)
+    for port in f["ports"]:
+        for tok in [None, token]:
+            try:
+                answers.append([port, *raw("POST", "/api/game/advance", {"days": 2}, port=port, token=tok)])
+                answers.append([port, *raw("POST", "/api/game/new", {"seed": 3, "mode": "Easy"}, port=port, token=tok)])
+            except Exception as e:
+                answers.append([port, 0, str(e)])
+notes["answers"] = answers
+save()
+"#;
+
+#[test]
+fn colonyd_on_its_own_port_refuses_an_agent_without_the_token_and_no_file_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, r) = eval(dir.path(), &format!("{PRELUDE}{DIRECT_AGENT}"), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let n = notes(dir.path());
+    let found = n["found"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "the agent found its colonyd: {n}");
+    assert_eq!(
+        found[0]["ports"].as_array().unwrap().len(),
+        2,
+        "HTTP and WebSocket: {n}"
+    );
+    assert!(
+        n["token_on_disk"].is_null(),
+        "the settings file holds no token: {n}"
+    );
+    assert_eq!(n["data_mode"], "0o700", "{n}");
+    let answers = n["answers"].as_array().unwrap();
+    assert!(!answers.is_empty());
+    for a in answers {
+        assert_ne!(a[1], 200, "a direct call got through: {a}");
+    }
+    let e = &r["episodes"][0];
+    assert_eq!(e["status"], "ok", "{e}");
+    assert_eq!(e["daysSurvived"], 1.0, "{e}");
+}
+
+#[test]
+fn processes_an_agent_detaches_are_gone_when_its_turn_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let late = dir.path().join("late");
+    let agent = format!(
+        r#"{PRELUDE}
+import subprocess
+late = {late:?}
+# setsid: a new session and process group; then a double fork whose middle exits at once.
+subprocess.Popen(["setsid", "sh", "-c", f"echo $$ > {{late}}.pid1; sleep 3; echo late > {{late}}.1"], start_new_session=True)
+subprocess.Popen(["sh", "-c", f"(sh -c 'echo $$ > {{late}}.pid2; sleep 3; echo late > {{late}}.2' &) ; exit 0"])
+import time; time.sleep(0.5)
+"#,
+        late = late.display().to_string()
+    );
+    let (o, r) = eval(dir.path(), &agent, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(r["episodes"][0]["status"], "ok");
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    for i in 1..=2 {
+        let pid = std::fs::read_to_string(format!("{}.pid{i}", late.display()))
+            .unwrap_or_else(|_| panic!("detached process {i} started"));
+        assert!(
+            !Path::new(&format!("/proc/{}", pid.trim())).exists(),
+            "detached process {i} ({}) still exists",
+            pid.trim()
+        );
+        assert!(
+            !Path::new(&format!("{}.{i}", late.display())).exists(),
+            "detached process {i} wrote after the run"
+        );
+    }
+}
+
+#[test]
+fn a_game_changed_around_the_harness_breaks_the_seal() {
+    use eval::episode::{check_seal, seal};
+    let svc = eval::service::Service::start(&colonyd_bin()).unwrap();
+    let json = |s: &str| serde_json::from_str::<Value>(s).unwrap();
+    svc.post("/api/speed", &json(r#"{"speed": 0}"#)).unwrap();
+    let sealed = seal(&svc).unwrap();
+    assert_eq!(check_seal(&svc, &sealed), Ok(()));
+    // An agent with the token could advance time, unpause, or start another game.
+    svc.post("/api/game/advance", &json(r#"{"hours": 2}"#))
+        .unwrap();
+    let e = check_seal(&svc, &sealed).unwrap_err();
+    assert!(
+        e.starts_with("tampered:") && e.contains("clock moved"),
+        "{e}"
+    );
+    let sealed = seal(&svc).unwrap();
+    svc.post("/api/speed", &json(r#"{"speed": 1}"#)).unwrap();
+    let e = check_seal(&svc, &sealed).unwrap_err();
+    assert!(e.contains("speed 1"), "{e}");
+    svc.post("/api/speed", &json(r#"{"speed": 0}"#)).unwrap();
+    let sealed = seal(&svc).unwrap();
+    svc.post(
+        "/api/game/new",
+        &json(r#"{"seed": 1, "map": 32, "mode": "Easy", "faction": "Folktails"}"#),
+    )
+    .unwrap();
+    svc.post("/api/ready", &json(r#"{"ready": true}"#)).unwrap();
+    svc.post("/api/speed", &json(r#"{"speed": 0}"#)).unwrap();
+    let e = check_seal(&svc, &sealed).unwrap_err();
+    assert!(e.contains("epoch changed"), "{e}");
+}
