@@ -6,7 +6,9 @@
 //! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
 //! recording proxy), `agent` (one turn of the agent's process), `episode` (the turn loop),
-//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page).
+//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
+//! `results_file` (reads a finished run's results.json back), `stats` (IQM and bootstrap
+//! intervals).
 //! `docs/evaluation.md` describes the whole loop for users.
 
 pub mod achievements;
@@ -17,9 +19,11 @@ pub mod history;
 pub mod metrics;
 pub mod proxy;
 pub mod report;
+pub mod results_file;
 pub mod run;
 pub mod scenario;
 pub mod score;
 pub mod service;
+pub mod stats;
 
 pub use run::main;
