@@ -7,12 +7,13 @@
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
 //! recording proxy), `agent` (one turn of the agent's process), `episode` (the turn loop),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
-//! `results_file` (reads a finished run's results.json back), `stats` (IQM and bootstrap
-//! intervals).
+//! `compare` (the subcommand that sets two finished runs side by side: `results_file` reads
+//! results.json, `stats` has the IQM and the bootstrap intervals).
 //! `docs/evaluation.md` describes the whole loop for users.
 
 pub mod achievements;
 pub mod agent;
+pub mod compare;
 pub mod episode;
 pub mod hazards;
 pub mod history;
@@ -26,4 +27,11 @@ pub mod score;
 pub mod service;
 pub mod stats;
 
-pub use run::main;
+/// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` as
+/// a first argument picks that subcommand, anything else plays a run.
+pub fn main(args: Vec<String>) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("compare") => compare::main(args[1..].to_vec()),
+        _ => run::main(args),
+    }
+}
