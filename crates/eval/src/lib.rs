@@ -7,8 +7,8 @@
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
 //! recording proxy), `agent` (one turn of the agent's process), `episode` (the turn loop),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
-//! `compare` (the subcommand that sets two finished runs side by side: `results_file` reads
-//! results.json, `stats` has the IQM and the bootstrap intervals).
+//! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
+//! reads results.json, `stats` has the IQM and the bootstrap intervals).
 //! `docs/evaluation.md` describes the whole loop for users.
 
 pub mod achievements;
@@ -17,6 +17,7 @@ pub mod compare;
 pub mod episode;
 pub mod hazards;
 pub mod history;
+pub mod leaderboard;
 pub mod metrics;
 pub mod proxy;
 pub mod report;
@@ -27,11 +28,12 @@ pub mod score;
 pub mod service;
 pub mod stats;
 
-/// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` as
-/// a first argument picks that subcommand, anything else plays a run.
+/// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` and
+/// `leaderboard` as a first argument pick those subcommands, anything else plays a run.
 pub fn main(args: Vec<String>) -> i32 {
     match args.first().map(String::as_str) {
         Some("compare") => compare::main(args[1..].to_vec()),
+        Some("leaderboard") => leaderboard::main(args[1..].to_vec()),
         _ => run::main(args),
     }
 }
