@@ -341,11 +341,11 @@ pub fn html(b: &Board) -> String {
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1a202c;background:#fff}
 h1{font-size:22px} table{border-collapse:collapse} th,td{border:1px solid #cbd5e0;padding:3px 8px;text-align:right}
-th{background:#edf2f7} td.agent,td.version{text-align:left} td.agent code{white-space:pre-wrap}
+th{background:#edf2f7} td{white-space:nowrap} .agent,.version{text-align:left} td.agent code{white-space:pre-wrap}
 small{color:#4a5568} .legend{max-width:70em;color:#2d3748} .note{color:#9b2c2c}
 </style></head><body>
 <h1>Colony leaderboard</h1>
-<table id="leaderboard"><thead><tr><th rowspan="2">#</th><th rowspan="2">Agent</th><th rowspan="2">Version</th><th rowspan="2">Episodes</th><th rowspan="2">Overall IQM</th><th rowspan="2">Crafter</th>"#,
+<table id="leaderboard"><thead><tr><th rowspan="2">#</th><th rowspan="2" class="agent">Agent</th><th rowspan="2" class="version">Version</th><th rowspan="2">Episodes</th><th rowspan="2">Overall IQM</th><th rowspan="2">Crafter</th>"#,
     );
     for s in &b.scenarios {
         let _ = write!(out, "<th colspan=\"3\">{}</th>", esc(s));
