@@ -113,13 +113,25 @@ pub fn main(args: Vec<String>) -> i32 {
         }
     };
     match run(&a) {
-        Ok(out) => {
-            print!("{out}");
-            0
-        }
+        Ok(out) => print_out(&out),
         Err(e) => {
             eprintln!("error: {e}");
             2
+        }
+    }
+}
+
+/// Writes `text` to stdout; a closed pipe (`... | head`) ends quietly with 0 instead of a panic
+/// (`colony eval` keeps SIGPIPE ignored for its agents). Another write error: 1.
+pub(crate) fn print_out(text: &str) -> i32 {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("error: cannot write to stdout: {e}");
+            1
         }
     }
 }

@@ -82,7 +82,7 @@ pub fn main(args: Vec<String>) -> i32 {
         }
     };
     match run(&a) {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             2
@@ -95,7 +95,8 @@ enum Format {
     Html,
 }
 
-fn run(a: &LeaderboardArgs) -> Result<(), String> {
+/// The exit code once written (see [`crate::compare::print_out`] for stdout).
+fn run(a: &LeaderboardArgs) -> Result<i32, String> {
     let format = match &a.out {
         None => Format::Markdown,
         Some(p) => match p.extension().and_then(|e| e.to_str()) {
@@ -123,7 +124,7 @@ fn run(a: &LeaderboardArgs) -> Result<(), String> {
         Format::Html => html(&board),
     };
     match &a.out {
-        None => print!("{text}"),
+        None => Ok(crate::compare::print_out(&text)),
         Some(p) => {
             crate::run::write_atomic(p, text.as_bytes())?;
             eprintln!(
@@ -131,9 +132,9 @@ fn run(a: &LeaderboardArgs) -> Result<(), String> {
                 board.rows.len(),
                 p.display()
             );
+            Ok(0)
         }
     }
-    Ok(())
 }
 
 fn round3(x: f64) -> f64 {
