@@ -49,8 +49,8 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "eval",
-        "--scenario ID --agent 'COMMAND' [--seeds 1..10] [--parallel P] [--out DIR] | --list",
-        "Evaluate an agent on scenarios (each episode its own colonyd); `colony eval --help` for every flag",
+        "--scenario ID --agent 'COMMAND' [--seeds 1..10] [--parallel P] [--out DIR] | --list | compare A B [--json] | leaderboard DIR... [--out FILE.md|FILE.html]",
+        "Evaluate an agent on scenarios (each episode its own colonyd), compare two runs, rank runs; `colony eval [compare|leaderboard] --help` for every flag",
     ),
     (
         "mcp",

@@ -8,23 +8,37 @@
 //! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
 //! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
-//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page).
+//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
+//! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
+//! reads results.json, `stats` has the IQM and the bootstrap intervals).
 //! `docs/evaluation.md` describes the whole loop for users.
 
 pub mod achievements;
 pub mod agent;
+pub mod compare;
 pub mod episode;
 pub mod guard;
 pub mod hazards;
 pub mod history;
+pub mod leaderboard;
 pub mod metrics;
 pub mod proxy;
 pub mod proxy_path;
 pub mod proxy_ws;
 pub mod report;
+pub mod results_file;
 pub mod run;
 pub mod scenario;
 pub mod score;
 pub mod service;
+pub mod stats;
 
-pub use run::main;
+/// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` and
+/// `leaderboard` as a first argument pick those subcommands, anything else plays a run.
+pub fn main(args: Vec<String>) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("compare") => compare::main(args[1..].to_vec()),
+        Some("leaderboard") => leaderboard::main(args[1..].to_vec()),
+        _ => run::main(args),
+    }
+}

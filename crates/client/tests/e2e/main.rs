@@ -1,7 +1,8 @@
 //! End-to-end tests: each starts the real `colonyd` on free loopback ports and drives the real
-//! `colony` binary against it.
+//! `colony` binary against it (`compare` needs none: it reads hand-made results folders).
 
 mod commands;
+mod compare;
 mod connector;
 mod eval;
 mod eval_sealed;
