@@ -59,6 +59,32 @@ pub struct Args {
     /// Where `--fixture` writes its save (load it with `--load FILE` or `POST /api/game/load`).
     #[arg(long, value_name = "FILE", requires = "fixture")]
     pub save: Option<PathBuf>,
+    /// Print what this build plays (version, commit, rules revision and digest) as one JSON line
+    /// and exit; `colony eval` stamps its results with it.
+    #[arg(long)]
+    pub build_info: bool,
+}
+
+/// What this build plays: `colonyd --build-info`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildInfo {
+    pub version: &'static str,
+    /// The commit the build was made from, when it was built from a git checkout.
+    pub commit: Option<&'static str>,
+    pub rules_revision: u32,
+    pub rules_digest: String,
+}
+
+impl BuildInfo {
+    pub fn current() -> BuildInfo {
+        BuildInfo {
+            version: env!("CARGO_PKG_VERSION"),
+            commit: option_env!("COLONY_BUILD_COMMIT").filter(|c| !c.is_empty()),
+            rules_revision: sim::rules::RULES_REVISION,
+            rules_digest: sim::rules::rules_digest(),
+        }
+    }
 }
 
 /// The benchmark colonies `--fixture` can write.

@@ -47,6 +47,14 @@ fn tune_allocator() {
 fn main() {
     tune_allocator();
     let args = server::cli::Args::parse();
+    if args.build_info {
+        let info = server::cli::BuildInfo::current();
+        println!(
+            "{}",
+            serde_json::to_string(&info).expect("plain fields serialize")
+        );
+        std::process::exit(0);
+    }
     if let (Some(fixture), Some(save)) = (args.fixture, &args.save) {
         std::process::exit(server::cli::write_fixture(fixture, save));
     }

@@ -24,6 +24,7 @@ mod land;
 pub mod map;
 mod power;
 mod rng;
+pub mod rules;
 mod save;
 mod science;
 pub mod shards;
