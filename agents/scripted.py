@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# This folder holds `random.py` (the random baseline), which would shadow the standard library's
+# This folder holds `random_agent.py` (the random baseline), which would shadow the standard library's
 # `random` for anything imported after it: leave the script's own folder off the import path.
 HERE = Path(__file__).resolve().parent
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]

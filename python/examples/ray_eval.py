@@ -7,7 +7,7 @@ days survived, achievement rates) and overall (the Crafter score over every achi
 On this machine (``ray.init()`` starts a local Ray):
 
     python examples/ray_eval.py --scenario survive-60 --seeds 1..10 \
-        --agent 'python3 agents/random.py' --out ray-results
+        --agent 'python3 agents/random_agent.py' --out ray-results
 
 On a cluster (``ray start --head`` on one machine, ``ray start --address HEAD:6379`` on the
 others, each with ``colony``, ``colonyd`` and the agent installed at the same paths):

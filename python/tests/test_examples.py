@@ -79,7 +79,7 @@ def test_ray_eval_matches_colony_eval(tmp_path: Path) -> None:
 
     colony_bin = _colony_bin()
     colonyd = os.environ["COLONYD"]
-    agent = f"{sys.executable} {REPO / 'agents' / 'random.py'}"
+    agent = f"{sys.executable} {REPO / 'agents' / 'random_agent.py'}"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         res = ray_eval.evaluate(
@@ -103,3 +103,25 @@ def test_ray_eval_matches_colony_eval(tmp_path: Path) -> None:
     got_eps = [{k: v for k, v in e.items() if k not in strip} for e in written["episodes"]]
     want_eps = [{k: v for k, v in e.items() if k not in strip} for e in want["episodes"]]
     assert got_eps == want_eps
+
+
+@pytest.mark.parametrize("script", sorted((REPO / "agents").glob("*.py")), ids=lambda p: p.name)
+def test_shipped_agents_start_as_colony_eval_starts_them(script: Path) -> None:
+    """Each shipped agent runs as ``python3 agents/NAME.py`` (its folder first on ``sys.path``, as
+    for any script) without an import error: no agent may share a name with a standard-library
+    module it or a library imports (``random.py`` once shadowed ``random``). With no service to
+    reach, it fails on the connection, after its imports."""
+    assert script.stem not in sys.stdlib_module_names, f"{script.name} shadows a stdlib module"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COLONY_")}
+    env.update({"COLONY_HOST": "127.0.0.1", "COLONY_PORT": "1", "COLONY_TURN": "1"})
+    r = subprocess.run(
+        [sys.executable, str(script)],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=script.parent,
+    )
+    assert "ImportError" not in r.stderr and "ModuleNotFoundError" not in r.stderr, r.stderr
+    assert "circular import" not in r.stderr, r.stderr

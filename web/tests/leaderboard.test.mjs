@@ -17,7 +17,7 @@ const SCENARIOS = ["planks-lab", "survive-60"];
 const RUNS = {
   idle: { agent: "python3 agents/idle.py", base: 10 },
   scripted: { agent: "python3 agents/scripted.py", base: 70 },
-  random: { agent: "python3 agents/random.py <&- | tee log", base: 40 },
+  random: { agent: "python3 agents/random_agent.py <&- | tee log", base: 40 },
 };
 let dir, b;
 const scores = {};
@@ -77,7 +77,7 @@ test("the leaderboard page ranks the runs by overall IQM and shows every scenari
     })),
   })));
   assert.deepEqual(rows.map((r) => [r.rank, r.agent]), [
-    [1, "python3 agents/scripted.py"], [2, "python3 agents/random.py <&- | tee log"], [3, "python3 agents/idle.py"],
+    [1, "python3 agents/scripted.py"], [2, "python3 agents/random_agent.py <&- | tee log"], [3, "python3 agents/idle.py"],
   ]);
   for (const r of rows) {
     assert.equal(r.name, r.agent, "the command as written (escaped, not interpreted)");

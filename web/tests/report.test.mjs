@@ -33,7 +33,7 @@ metric = "days_survived"
 target = 3
 `);
   execFileSync(COLONY, [
-    "eval", "--scenario", scenario, "--agent", `python3 ${path.join(ROOT, "agents/random.py")}`,
+    "eval", "--scenario", scenario, "--agent", `python3 ${path.join(ROOT, "agents/random_agent.py")}`,
     "--seeds", "7,8", "--parallel", "2", "--out", path.join(dir, "out"), "--colonyd", COLONYD, "--quiet",
   ], { stdio: ["ignore", "inherit", "inherit"], timeout: 300000 });
   results = JSON.parse(fs.readFileSync(path.join(dir, "out/results.json"), "utf8"));

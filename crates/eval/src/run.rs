@@ -4,7 +4,7 @@
 use crate::achievements;
 use crate::episode::{self, EpisodeResult, PlayOpts, Status};
 use crate::report;
-use crate::scenario::{self, Scenario};
+use crate::scenario::{self, Scenario, Split};
 use crate::score::{self, ScenarioSummary};
 use clap::Parser;
 use serde::Serialize;
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 #[command(
     name = "colony eval",
     about = "Evaluate an agent: play scenarios against fresh colonyd processes and score them",
-    after_help = "Example: colony eval --scenario survive-60 --agent 'python3 agents/random.py' --seeds 1..10 --parallel 2"
+    after_help = "Example: colony eval --scenario survive-60 --agent 'python3 agents/random_agent.py' --seeds 1..10 --parallel 2"
 )]
 pub struct EvalArgs {
     /// List the shipped scenarios (id, faction, mode, days, title) and exit.
@@ -30,9 +30,13 @@ pub struct EvalArgs {
     /// The agent's shell command, run once per turn.
     #[arg(long)]
     pub agent: Option<String>,
-    /// Seeds replacing the scenarios' own: `7,8,9`, `1..10`.
-    #[arg(long, conflicts_with = "episodes")]
+    /// Seeds replacing the split's: `7,8,9`, `1..10` (the results then name the split `custom`).
+    #[arg(long, conflicts_with_all = ["episodes", "split"])]
     pub seeds: Option<String>,
+    /// Which seed set of each scenario: `dev` (listed in its file, for tuning) or `test`
+    /// (1001-1010 unless the file names its own; never used for tuning).
+    #[arg(long, value_enum, default_value = "dev")]
+    pub split: Split,
     /// Episodes per scenario: its first N seeds (continued past its list when it is shorter).
     #[arg(long)]
     pub episodes: Option<usize>,
@@ -59,11 +63,82 @@ pub struct EvalArgs {
     pub allow_invalid: bool,
 }
 
+/// What a run was made with: the build and rules of colonyd, and each scenario file.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Version {
+    /// colonyd's version (`colonyd --build-info`).
+    pub colony: String,
+    /// The commit colonyd was built from, when known.
+    pub commit: Option<String>,
+    pub rules_revision: u32,
+    /// SHA-256 of the rules revision and the game's data files: results are comparable only
+    /// under equal digests.
+    pub rules_digest: String,
+    /// Scenario id -> SHA-256 of its file.
+    pub scenarios: BTreeMap<String, String>,
+}
+
+/// How the harness played (what changes results besides the agent and the seeds).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Harness {
+    /// `per-turn`: the agent command runs once per turn.
+    pub agent_mode: &'static str,
+    /// The agent command as run (relative paths made absolute).
+    pub agent_resolved: String,
+    pub turn_timeout_seconds: f64,
+    /// `--turn-hours`, when it replaced the scenarios' own.
+    pub turn_hours: Option<f64>,
+    pub allow_invalid: bool,
+}
+
+/// `colonyd --build-info`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BuildInfo {
+    version: String,
+    commit: Option<String>,
+    rules_revision: u32,
+    rules_digest: String,
+}
+
+fn build_info(colonyd: &std::path::Path) -> Result<BuildInfo, String> {
+    let o = std::process::Command::new(colonyd)
+        .arg("--build-info")
+        .output()
+        .map_err(|e| format!("cannot run {} --build-info: {e}", colonyd.display()))?;
+    if !o.status.success() {
+        return Err(format!(
+            "{} --build-info failed ({}): {}; is it an older colonyd? build this one (cargo build -p colony-server)",
+            colonyd.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    serde_json::from_slice(&o.stdout)
+        .map_err(|e| format!("{} --build-info answered {e}", colonyd.display()))
+}
+
+/// What results.json says of how it was made.
+pub struct Stamp {
+    pub version: Version,
+    pub split: String,
+    pub seeds: BTreeMap<String, Vec<u64>>,
+    pub harness: Harness,
+}
+
 /// The whole results.json.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Results {
     pub agent: String,
+    pub version: Version,
+    /// `dev`, `test`, or `custom` (seeds given with `--seeds`).
+    pub split: String,
+    /// Scenario id -> the seeds played.
+    pub seeds: BTreeMap<String, Vec<u64>>,
+    pub harness: Harness,
     /// Crafter score over every episode: geometric mean of the achievement success rates.
     pub score: f64,
     pub episodes_played: usize,
@@ -91,7 +166,7 @@ fn seeds_for(s: &Scenario, a: &EvalArgs) -> Result<Vec<u64>, String> {
     if let Some(text) = &a.seeds {
         return scenario::parse_seeds(text);
     }
-    let mut seeds = s.game.seeds.clone();
+    let mut seeds = s.split_seeds(a.split);
     if let Some(n) = a.episodes {
         if n == 0 {
             return Err("--episodes must be at least 1".into());
@@ -104,6 +179,25 @@ fn seeds_for(s: &Scenario, a: &EvalArgs) -> Result<Vec<u64>, String> {
         seeds.truncate(n);
     }
     Ok(seeds)
+}
+
+/// Seeds as ranges: `1-5,9`.
+fn seed_ranges(seeds: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < seeds.len() {
+        let mut j = i;
+        while j + 1 < seeds.len() && seeds[j + 1] == seeds[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", seeds[i], seeds[j])
+        } else {
+            seeds[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(",")
 }
 
 /// Runs `colony eval` with its arguments (after `eval`); returns the exit code.
@@ -132,11 +226,26 @@ pub const EXIT_INVALID: i32 = 3;
 
 fn run(a: &EvalArgs) -> Result<i32, String> {
     if a.list {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
         for s in Scenario::shipped().map_err(|e| e.to_string())? {
-            println!(
-                "{:<22} {:<10} {:<7} {:>4} days  {}",
-                s.id, s.game.faction, s.game.mode, s.horizon_days, s.title
-            );
+            // A closed pipe (`| head`) ends the listing quietly.
+            if writeln!(
+                out,
+                "{:<22} {:<9} {:<10} {:<7} {:>4} days  dev {:<12} test {:<10} {}",
+                s.id,
+                s.tier.to_string(),
+                s.game.faction,
+                s.game.mode,
+                s.horizon_days,
+                seed_ranges(&s.split_seeds(Split::Dev)),
+                seed_ranges(&s.split_seeds(Split::Test)),
+                s.title,
+            )
+            .is_err()
+            {
+                break;
+            }
         }
         return Ok(0);
     }
@@ -162,8 +271,11 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
         .map(|id| Scenario::find(id).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     let mut plans = VecDeque::new();
+    let mut seeds = BTreeMap::new();
     for (i, s) in scenarios.iter().enumerate() {
-        for seed in seeds_for(s, a)? {
+        let list = seeds_for(s, a)?;
+        seeds.insert(s.id.clone(), list.clone());
+        for seed in list {
             let id = format!("{}-s{seed}", s.id);
             if plans.iter().any(|p: &Plan| p.id == id) {
                 continue;
@@ -177,11 +289,38 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     }
     let launch_dir = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
     let resolved = crate::agent::resolve_command(&agent, &launch_dir);
+    let colonyd = crate::service::find_colonyd(a.colonyd.as_deref());
+    let info = build_info(&colonyd)?;
+    let stamp = Stamp {
+        version: Version {
+            colony: info.version,
+            commit: info.commit,
+            rules_revision: info.rules_revision,
+            rules_digest: info.rules_digest,
+            scenarios: scenarios
+                .iter()
+                .map(|s| (s.id.clone(), s.digest.clone()))
+                .collect(),
+        },
+        split: if a.seeds.is_some() {
+            "custom".into()
+        } else {
+            format!("{:?}", a.split).to_lowercase()
+        },
+        seeds,
+        harness: Harness {
+            agent_mode: "per-turn",
+            agent_resolved: resolved.clone(),
+            turn_timeout_seconds: a.turn_timeout,
+            turn_hours: a.turn_hours,
+            allow_invalid: a.allow_invalid,
+        },
+    };
     let opts = PlayOpts {
         agent: resolved,
         turn_hours: a.turn_hours,
         turn_timeout: Duration::from_secs_f64(a.turn_timeout),
-        colonyd: crate::service::find_colonyd(a.colonyd.as_deref()),
+        colonyd,
         launch_dir,
     };
     // What an agent detaches from its turn is handed to this process; `guard::sweep` ends it.
@@ -257,7 +396,13 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     crate::guard::sweep();
     let mut episodes = done.into_inner().expect("not poisoned");
     episodes.sort_by(|x, y| (x.scenario.as_str(), x.seed).cmp(&(y.scenario.as_str(), y.seed)));
-    let results = summarize(&agent, &scenarios, episodes, start.elapsed().as_secs_f64());
+    let results = summarize(
+        &agent,
+        stamp,
+        &scenarios,
+        episodes,
+        start.elapsed().as_secs_f64(),
+    );
     let json = serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?;
     write_atomic(&a.out.join("results.json"), json.as_bytes())?;
     write_atomic(
@@ -315,6 +460,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
 /// The aggregates of a run.
 pub fn summarize(
     agent: &str,
+    stamp: Stamp,
     scenarios: &[Scenario],
     episodes: Vec<EpisodeResult>,
     wall: f64,
@@ -365,6 +511,10 @@ pub fn summarize(
     let count = |st: Status| episodes.iter().filter(|e| e.status == st).count();
     Results {
         agent: agent.to_owned(),
+        version: stamp.version,
+        split: stamp.split,
+        seeds: stamp.seeds,
+        harness: stamp.harness,
         score: score::crafter_score(&rates),
         episodes_played: episodes.len(),
         invalid_episodes: count(Status::Invalid),

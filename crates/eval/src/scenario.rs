@@ -23,6 +23,9 @@ pub struct Scenario {
     /// Short stable id (lowercase letters, digits and dashes), e.g. `survive-60`.
     pub id: String,
     pub title: String,
+    /// How hard the task is: `intro`, `standard` (the default) or `hard`.
+    #[serde(default)]
+    pub tier: Tier,
     /// What the agent is told to achieve (its prompt carries it every turn).
     pub goal: String,
     /// Game days the episode lasts.
@@ -44,7 +47,43 @@ pub struct Scenario {
     /// Achievement ids this scenario counts (default: all of them).
     #[serde(default)]
     pub achievements: Option<Vec<String>>,
+    /// SHA-256 of the scenario file's text (hex), for the results' version stamp.
+    #[serde(skip)]
+    pub digest: String,
 }
+
+/// How hard a scenario is.
+#[derive(Clone, Copy, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Intro,
+    #[default]
+    Standard,
+    Hard,
+}
+
+impl std::fmt::Display for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Tier::Intro => "intro",
+            Tier::Standard => "standard",
+            Tier::Hard => "hard",
+        })
+    }
+}
+
+/// The seed sets of a scenario: `dev` (its `seeds`, for tuning agents and the project's own
+/// reference solutions) and `test` (its `test_seeds`, by default 1001-1010; never used for
+/// tuning). The two are disjoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Split {
+    Dev,
+    Test,
+}
+
+/// The test seeds of a scenario that names none.
+pub const DEFAULT_TEST_SEEDS: std::ops::RangeInclusive<u64> = 1001..=1010;
 
 fn default_turn_hours() -> f64 {
     24.0
@@ -61,8 +100,12 @@ pub struct GameSpec {
     /// Map side (square) or `"WIDTHxHEIGHT"`.
     #[serde(default = "default_map")]
     pub map: Value,
-    /// The seeds episodes are played on (one episode each), unless `--seeds` replaces them.
+    /// The `dev` seeds episodes are played on (one episode each), unless `--seeds` replaces
+    /// them.
     pub seeds: Vec<u64>,
+    /// The `test` seeds (`--split test`); default 1001-1010. Disjoint from `seeds`.
+    #[serde(default)]
+    pub test_seeds: Option<Vec<u64>>,
     #[serde(default)]
     pub settlement: Option<String>,
 }
@@ -199,8 +242,9 @@ impl Scenario {
             source: source.to_owned(),
             message,
         };
-        let s: Scenario = toml::from_str(text).map_err(|e| err(format!("{e}")))?;
+        let mut s: Scenario = toml::from_str(text).map_err(|e| err(format!("{e}")))?;
         s.validate().map_err(err)?;
+        s.digest = sha256_hex(text.as_bytes());
         Ok(s)
     }
 
@@ -249,12 +293,34 @@ impl Scenario {
             .is_none_or(|l| l.iter().any(|x| x == achievement))
     }
 
+    /// The seeds of a split.
+    pub fn split_seeds(&self, split: Split) -> Vec<u64> {
+        match split {
+            Split::Dev => self.game.seeds.clone(),
+            Split::Test => self
+                .game
+                .test_seeds
+                .clone()
+                .unwrap_or_else(|| DEFAULT_TEST_SEEDS.collect()),
+        }
+    }
+
     /// How many turns an episode has.
     pub fn turns(&self, turn_hours: f64) -> u32 {
         (self.horizon_days * 24.0 / turn_hours).ceil() as u32
     }
 
     fn validate(&self) -> Result<(), String> {
+        let test = self.split_seeds(Split::Test);
+        if let Some(seed) = self.game.seeds.iter().find(|s| test.contains(s)) {
+            return Err(format!(
+                "seed {seed} is both a dev seed (game.seeds) and a test seed (game.test_seeds, \
+                 default 1001-1010); the two sets must be disjoint"
+            ));
+        }
+        if test.is_empty() {
+            return Err("game.test_seeds must list at least one seed".into());
+        }
         if self.id.is_empty()
             || !self
                 .id
@@ -370,6 +436,15 @@ pub fn check_turn_hours(h: f64) -> Result<(), String> {
             "turn_hours must be from 0.25 to 240 game hours; got {h}"
         ))
     }
+}
+
+/// SHA-256 of `bytes` as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Parses a seed list: `7,8,9`, ranges `1..10` (inclusive) and mixes (`1..3,9`).

@@ -90,7 +90,7 @@ fn two_matching_runs_give_the_difference_and_its_interval() {
     results(
         d,
         "a",
-        "python3 agents/random.py",
+        "python3 agents/random_agent.py",
         30.0,
         1..=9,
         Some(RULES),
@@ -110,7 +110,7 @@ fn two_matching_runs_give_the_difference_and_its_interval() {
     let o = colony(&["compare", "a", "b/results.json", "--json"], d);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let c: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(c["a"]["agent"], "python3 agents/random.py");
+    assert_eq!(c["a"]["agent"], "python3 agents/random_agent.py");
     assert_eq!(c["b"]["rulesDigest"], RULES);
     assert_eq!(c["resamples"], 10000);
     let rows = c["scenarios"].as_array().unwrap();
@@ -179,7 +179,7 @@ fn different_rules_are_refused_naming_both_digests_unless_forced() {
     results(
         d,
         "a",
-        "python3 agents/random.py",
+        "python3 agents/random_agent.py",
         30.0,
         1..=5,
         Some(RULES),
@@ -188,7 +188,7 @@ fn different_rules_are_refused_naming_both_digests_unless_forced() {
     results(
         d,
         "b",
-        "python3 agents/random.py",
+        "python3 agents/random_agent.py",
         35.0,
         1..=5,
         Some("0ddba11"),
@@ -244,7 +244,7 @@ fn a_missing_folder_or_malformed_results_are_refused_with_the_path() {
     results(
         d,
         "a",
-        "python3 agents/random.py",
+        "python3 agents/random_agent.py",
         30.0,
         1..=3,
         Some(RULES),
@@ -302,7 +302,7 @@ fn a_leaderboard_in_markdown_and_html() {
     results(
         d,
         "random",
-        "python3 agents/random.py",
+        "python3 agents/random_agent.py",
         40.0,
         1..=6,
         Some(RULES),
@@ -321,7 +321,7 @@ fn a_leaderboard_in_markdown_and_html() {
     // Best first, each with its stamp and 12 episodes.
     for (line, (rank, agent)) in lines[2..5].iter().zip([
         (1, "python3 agents/scripted.py"),
-        (2, "python3 agents/random.py"),
+        (2, "python3 agents/random_agent.py"),
         (3, "python3 agents/idle.py"),
     ]) {
         assert!(
@@ -374,7 +374,7 @@ fn a_leaderboard_in_markdown_and_html() {
         ranks,
         [
             "python3 agents/scripted.py",
-            "python3 agents/random.py",
+            "python3 agents/random_agent.py",
             "python3 agents/idle.py"
         ]
     );

@@ -84,6 +84,20 @@ fn results(out: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
 }
 
+/// Removes the members that measure wall time (`wallSeconds`, `seconds`, `ms`), recursively.
+fn drop_timings(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for k in ["wallSeconds", "seconds", "ms"] {
+                m.remove(k);
+            }
+            m.values_mut().for_each(drop_timings);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_timings),
+        _ => {}
+    }
+}
+
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -192,6 +206,7 @@ fn the_same_agent_and_seed_give_the_same_world() {
     let sc = scenario(dir.path(), "");
     let cmd = agent(dir.path(), "pump.py", PUMP_AGENT);
     let mut saves = Vec::new();
+    let mut stamped = Vec::new();
     for run in ["a", "b"] {
         let out = dir.path().join(run);
         let o = eval(
@@ -208,13 +223,36 @@ fn the_same_agent_and_seed_give_the_same_world() {
         );
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         saves.push(std::fs::read(out.join("episodes/test-short-s9/final.colony.json")).unwrap());
-        let r = results(&out);
+        let mut r = results(&out);
         assert_eq!(r["episodes"][0]["seed"], 9);
+        drop_timings(&mut r);
+        stamped.push(r);
     }
     assert!(
         saves[0] == saves[1],
         "final saves differ between two identical runs"
     );
+    // Apart from timings, the two results files are the same, and both say what made them.
+    assert_eq!(stamped[0], stamped[1]);
+    let r = &stamped[0];
+    let info: Value = serde_json::from_slice(
+        &Command::new(colonyd_bin())
+            .arg("--build-info")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(r["version"]["rulesDigest"], info["rulesDigest"]);
+    assert_eq!(r["version"]["rulesDigest"].as_str().unwrap().len(), 64);
+    assert_eq!(r["version"]["colony"], info["version"]);
+    let file = std::fs::read(&sc).unwrap();
+    let digest = eval::scenario::sha256_hex(&file);
+    assert_eq!(r["version"]["scenarios"]["test-short"], digest.as_str());
+    assert_eq!(r["split"], "custom");
+    assert_eq!(r["seeds"]["test-short"], serde_json::json!([9]));
+    assert_eq!(r["harness"]["agentMode"], "per-turn");
+    assert_eq!(r["harness"]["turnTimeoutSeconds"], 120.0);
 }
 
 #[test]
@@ -337,6 +375,26 @@ fn lab_play_stops_on_success_and_bad_input_is_refused() {
     let e = &results(&out)["episodes"][0];
     assert_eq!(e["turns"], 1, "{e}");
     assert_eq!(e["success"], true, "{e}");
+
+    // The test split: seeds 1001 on, disjoint from the file's own.
+    let o = eval(
+        &[
+            "--scenario",
+            &sc,
+            "--agent",
+            "true",
+            "--split",
+            "test",
+            "--episodes",
+            "1",
+            "--quiet",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = results(&out);
+    assert_eq!(r["split"], "test");
+    assert_eq!(r["episodes"][0]["seed"], 1001);
 
     let o = eval(&["--scenario", "no-such-scenario", "--agent", "true"], &out);
     assert_eq!(o.status.code(), Some(2));
