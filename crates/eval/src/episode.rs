@@ -61,6 +61,8 @@ pub struct EpisodeResult {
     /// (its score and success are then 0 and false).
     pub status: Status,
     pub score: f64,
+    /// The score by term (their points sum to `score`).
+    pub score_terms: Vec<score::TermScore>,
     pub success: bool,
     pub achievements: Vec<String>,
     pub days_survived: f64,
@@ -123,6 +125,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         seed,
         status: Status::Ok,
         score: 0.0,
+        score_terms: Vec::new(),
         success: false,
         achievements: Vec::new(),
         days_survived: 0.0,
@@ -158,6 +161,13 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         r.status = Status::Invalid;
     }
     let counts = r.status == Status::Ok;
+    r.score_terms = score::score_terms(s, &outcome);
+    if !counts {
+        r.score_terms.iter_mut().for_each(|t| t.points = 0.0);
+    }
+    r.score_terms
+        .iter_mut()
+        .for_each(|t| t.points = crate::metrics::round3(t.points));
     r.score = if counts {
         score::episode_score(s, &outcome)
     } else {

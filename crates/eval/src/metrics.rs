@@ -23,6 +23,18 @@ pub const METRICS: &[(&str, &str)] = &[
     ("births", "beavers born (and bots made) over the episode"),
     ("deaths", "deaths over the episode, all causes"),
     (
+        "deaths_premature",
+        "deaths over the episode of any cause but old age and a bot's wear (oldAge, deterioration)",
+    ),
+    (
+        "beavers_start",
+        "adults and children alive in the first hour",
+    ),
+    (
+        "beavers_kept",
+        "adults and children alive at the end less those of the first hour (negative when fewer)",
+    ),
+    (
         "wellbeing",
         "average wellbeing over the hours anyone was alive",
     ),
@@ -40,6 +52,10 @@ pub const METRICS: &[(&str, &str)] = &[
     (
         "buildings",
         "finished buildings at the end (paths not counted)",
+    ),
+    (
+        "buildings_built",
+        "finished buildings at the end less those of the first hour (paths not counted; never below 0)",
     ),
     ("science_earned", "science points earned over the episode"),
     ("unlocked", "buildings unlocked with science at the end"),
@@ -94,6 +110,9 @@ pub const PARAM_METRICS: &[(&str, &str)] = &[
         "finished buildings of the prefab at the end (name without the faction), e.g. built.Floodgate",
     ),
 ];
+
+/// Causes of death that come with time, not with play: old age, and a bot's wear.
+pub const NATURAL_DEATHS: &[&str] = &["oldAge", "deterioration"];
 
 /// A parsed metric name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +173,18 @@ impl Outcome {
                 "bots_max" => max(&|r| r.bots.into()),
                 "births" => sum(&|r| r.births.into()),
                 "deaths" => sum(&|r| r.deaths_total().into()),
+                "deaths_premature" => sum(&|r| {
+                    r.deaths
+                        .iter()
+                        .filter(|(c, _)| !NATURAL_DEATHS.contains(&c.as_str()))
+                        .map(|(_, n)| f64::from(*n))
+                        .sum()
+                }),
+                "beavers_start" => rows.first().map_or(0.0, |r| r.beavers().into()),
+                "beavers_kept" => {
+                    let first = rows.first().map_or(0.0, |r| f64::from(r.beavers()));
+                    end(&|r| r.beavers().into()) - first
+                }
                 "wellbeing" => mean(alive_rows().map(|r| r.wellbeing)),
                 "wellbeing_end" => end(&|r| r.wellbeing),
                 "food_days_min" => min_days(rows, |r| r.food_days),
@@ -161,6 +192,10 @@ impl Outcome {
                 "food_days" => end(&|r| r.food_days.max(0.0)),
                 "water_days" => end(&|r| r.water_days.max(0.0)),
                 "buildings" => end(&|r| r.buildings.values().sum::<u32>().into()),
+                "buildings_built" => {
+                    let total = |r: &Row| f64::from(r.buildings.values().sum::<u32>());
+                    (end(&total) - rows.first().map_or(0.0, total)).max(0.0)
+                }
                 "science_earned" => sum(&|r| r.science_earned),
                 "unlocked" => end(&|r| r.unlocked.into()),
                 "power_networks_max" => max(&|r| r.power_networks.into()),

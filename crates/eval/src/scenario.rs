@@ -201,6 +201,11 @@ pub struct ScoreTerm {
     /// Lower is better: full marks at 0, none at `target` or above.
     #[serde(default)]
     pub lower_is_better: bool,
+    /// The term counts in proportion to the share of the horizon the colony lived
+    /// (`days_survived / horizon_days`): a quality such as wellbeing earns its points only for
+    /// the time it was held, so a colony that dies early cannot score it in full.
+    #[serde(default)]
+    pub survival_scaled: bool,
 }
 
 fn default_weight() -> f64 {
@@ -584,6 +589,7 @@ target = 2
             weight: 1.0,
             target: 10.0,
             lower_is_better: true,
+            survival_scaled: false,
         };
         assert_eq!(t.fraction(0.0), 1.0);
         assert_eq!(t.fraction(5.0), 0.5);

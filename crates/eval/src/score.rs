@@ -9,15 +9,50 @@ use crate::scenario::Scenario;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The scenario score of an episode, 0-100: the weighted mean of its terms' fractions.
+/// One term's part of an episode's score.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TermScore {
+    pub metric: String,
+    /// The metric's value.
+    pub value: f64,
+    pub target: f64,
+    pub weight: f64,
+    pub lower_is_better: bool,
+    /// The share of the horizon the colony lived, when the term is survival-scaled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub survival_scale: Option<f64>,
+    /// The term's points of the 0-100 score (the terms' points sum to the score).
+    pub points: f64,
+}
+
+/// The score's terms for an episode: each term's value, and its points of 100.
+pub fn score_terms(s: &Scenario, o: &Outcome) -> Vec<TermScore> {
+    let total: f64 = s.score.iter().map(|t| t.weight).sum();
+    let lived = (o.days_survived() / s.horizon_days).clamp(0.0, 1.0);
+    s.score
+        .iter()
+        .map(|t| {
+            let m = o.metric(&MetricName::parse(&t.metric).expect("validated"));
+            let scale = t.survival_scaled.then_some(lived);
+            let f = t.fraction(m) * scale.unwrap_or(1.0);
+            TermScore {
+                metric: t.metric.clone(),
+                value: round3(m),
+                target: t.target,
+                weight: t.weight,
+                lower_is_better: t.lower_is_better,
+                survival_scale: scale.map(round3),
+                points: 100.0 * t.weight * f / total,
+            }
+        })
+        .collect()
+}
+
+/// The scenario score of an episode, 0-100: the weighted mean of its terms' fractions (each
+/// survival-scaled term's fraction times the share of the horizon the colony lived).
 pub fn episode_score(s: &Scenario, o: &Outcome) -> f64 {
-    let (mut got, mut total) = (0.0, 0.0);
-    for t in &s.score {
-        let m = o.metric(&MetricName::parse(&t.metric).expect("validated"));
-        got += t.weight * t.fraction(m);
-        total += t.weight;
-    }
-    round3(100.0 * got / total)
+    round3(score_terms(s, o).iter().map(|t| t.points).sum())
 }
 
 /// Whether every success condition holds (a scenario without conditions succeeds when the colony
@@ -153,6 +188,46 @@ lower_is_better = true
     }
 
     use crate::history::Row;
+
+    #[test]
+    fn survival_scaled_terms_count_for_the_days_lived_and_old_age_is_not_a_premature_death() {
+        // Wellbeing 8 of 8, survival-scaled; premature deaths 1 of 4 allowed, survival-scaled.
+        let mut s = scenario("");
+        s.score[1].metric = "deaths_premature".into();
+        s.score[1].survival_scaled = true;
+        s.score.push(crate::scenario::ScoreTerm {
+            metric: "wellbeing".into(),
+            weight: 2.0,
+            target: 8.0,
+            lower_is_better: false,
+            survival_scaled: true,
+        });
+        // Alive one day of the two, then everyone dead: half the horizon lived.
+        let mut rows: Vec<Row> = (0..24)
+            .map(|i| row(1 + (5 + i) / 24, (5 + i) % 24, 3))
+            .collect();
+        rows.iter_mut().for_each(|r| r.wellbeing = 8.0);
+        rows[3].deaths.insert("oldAge".into(), 2);
+        rows[10].deaths.insert("thirst".into(), 1);
+        rows.push(row(2, 6, 0));
+        let o = Outcome {
+            rows,
+            ..Outcome::default()
+        };
+        assert_eq!(o.metric(&MetricName::Plain("deaths")), 3.0);
+        assert_eq!(o.metric(&MetricName::Plain("deaths_premature")), 1.0);
+        let terms = score_terms(&s, &o);
+        let days = o.days_survived() / 2.0;
+        // days 3 * days, deaths 1 * 0.75 * days, wellbeing 2 * 1 * days; of a weight of 6.
+        let want = [3.0 * days, 0.75 * days, 2.0 * days].map(|w| 100.0 * w / 6.0);
+        for (t, w) in terms.iter().zip(want) {
+            assert!((t.points - w).abs() < 1e-9, "{t:?} want {w}");
+        }
+        assert_eq!(terms[2].survival_scale, Some(round3(days)));
+        assert_eq!(terms[0].survival_scale, None);
+        let sum: f64 = terms.iter().map(|t| t.points).sum();
+        assert_eq!(episode_score(&s, &o), round3(sum));
+    }
 
     #[test]
     fn success_needs_every_condition() {
