@@ -23,7 +23,8 @@ const HELP = {
   autosaveDays: "In-game days between autosaves; 0 turns autosave off.",
   wsPingSeconds: "Seconds between the server's WebSocket pings; a connection silent for three intervals is closed (new connections).",
   httpIdleSeconds: "Seconds a connection may take to send a request after opening or after its previous answer before it is closed (new connections).",
-  maxConnections: "Open connections per listener; at the cap a new connection closes the oldest idle one. Keep it below the open-files limit.",
+  httpBodySeconds: "Seconds a request's whole body may take to arrive after its head; a later one is answered 408 and its connection closed (new connections).",
+  maxConnections: "Open connections per listener; at the cap a new connection closes the one that waited longest for its client (idle, or its body late). Keep it below the open-files limit.",
 };
 
 export class SettingsPanel {

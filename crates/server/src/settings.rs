@@ -35,6 +35,8 @@ pub const DEPRECATED_KEYS: &[&str] = &[
 
 /// The range of `httpIdleSeconds`.
 pub const MAX_IDLE_SECONDS: i64 = 3600;
+/// The range of `httpBodySeconds`.
+pub const MAX_BODY_SECONDS: i64 = 3600;
 /// The range of `maxConnections` (per listener).
 pub const MIN_CONNECTIONS: i64 = 8;
 pub const MAX_CONNECTIONS: i64 = 65536;
@@ -70,6 +72,9 @@ pub struct Settings {
     /// Extension: seconds a connection may take to send a request head, counted from its
     /// opening or from the end of its previous request (slow headers and idle keep-alive).
     pub http_idle_seconds: u32,
+    /// Extension: seconds a request's whole body may take to arrive after its head (slow
+    /// bodies); a late one is answered 408 `request_timeout` and its connection closed.
+    pub http_body_seconds: u32,
     /// Extension: open connections per listener; at the cap a new one evicts the oldest idle one.
     pub max_connections: usize,
 }
@@ -94,6 +99,7 @@ impl Default for Settings {
             autosave_days: 1,
             ws_ping_seconds: 20,
             http_idle_seconds: 30,
+            http_body_seconds: 10,
             max_connections: 512,
         }
     }
@@ -247,6 +253,13 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 )),
                 None => bad("a whole number of seconds"),
             },
+            "httpBodySeconds" => match int() {
+                Some(n) if (1..=MAX_BODY_SECONDS).contains(&n) => s.http_body_seconds = n as u32,
+                Some(n) => warnings.push(format!(
+                    "settings: httpBodySeconds {n} must be 1-{MAX_BODY_SECONDS}; ignored, using the default"
+                )),
+                None => bad("a whole number of seconds"),
+            },
             "maxConnections" => match int() {
                 Some(n) if (MIN_CONNECTIONS..=MAX_CONNECTIONS).contains(&n) => {
                     s.max_connections = n as usize
@@ -348,6 +361,7 @@ impl Settings {
             "autosaveDays": self.autosave_days,
             "wsPingSeconds": self.ws_ping_seconds,
             "httpIdleSeconds": self.http_idle_seconds,
+            "httpBodySeconds": self.http_body_seconds,
             "maxConnections": self.max_connections,
         });
         match v {
