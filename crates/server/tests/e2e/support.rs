@@ -199,6 +199,14 @@ impl Server {
         panic!("colonyd did not answer /api/ping within 60 s");
     }
 
+    /// The file descriptors colonyd has open now (Linux: `/proc/PID/fd`).
+    pub fn open_fds(&self) -> usize {
+        let pid = self.child.as_ref().expect("running").id();
+        std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .expect("/proc/PID/fd")
+            .count()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.http_port)
     }
