@@ -8,11 +8,11 @@
 //! buffers full because it never reads, is dropped), so a connection's socket and descriptor are
 //! always freed.
 
-use crate::agent::AgentStore;
+use crate::agent::{AgentStore, MAX_LAST_ERROR_BYTES, MAX_STATUS_BYTES};
 use crate::http::error::error_response;
 use crate::http::origin::{check_origin, own_origin};
 use crate::http::pipeline::{check_host, check_token, normalize};
-use crate::hub::{CloseReason, Hub, state_frame};
+use crate::hub::{CloseReason, Hub, Outgoing, STATE_INTERVAL};
 use crate::settings::SettingsStore;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -165,6 +165,15 @@ fn error_frame(code: ErrorCode, detail: impl Into<String>) -> Utf8Bytes {
     .into()
 }
 
+/// Waits until `at`, then for a new agent state.
+async fn state_changed(
+    rx: &mut tokio::sync::watch::Receiver<Utf8Bytes>,
+    at: tokio::time::Instant,
+) -> Result<(), tokio::sync::watch::error::RecvError> {
+    tokio::time::sleep_until(at).await;
+    rx.changed().await
+}
+
 /// How the writer of a connection ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WriterEnd {
@@ -193,7 +202,7 @@ async fn serve(socket: WebSocket, state: WsState) {
     let reg = state.hub.register();
     let id = reg.id;
     // The first frame: the current state.
-    state.hub.send_to(id, state_frame(&state.agent.state()));
+    state.hub.send_state_to(id);
     let (mut sink, mut stream) = socket.split();
 
     let ping_seconds = state.settings.get().ws_ping_seconds;
@@ -208,9 +217,12 @@ async fn serve(socket: WebSocket, state: WsState) {
     let mut frames = reg.frames;
     let queued = reg.queued;
     let mut close = reg.close;
+    let mut agent_state = reg.state;
     let mut writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(interval);
         ping.tick().await;
+        // Broadcast states go out at most once per STATE_INTERVAL, the newest winning.
+        let mut next_state = tokio::time::Instant::now();
         loop {
             tokio::select! {
                 biased;
@@ -238,8 +250,29 @@ async fn serve(socket: WebSocket, state: WsState) {
                     .await;
                     return WriterEnd::Done;
                 }
+                changed = state_changed(&mut agent_state, next_state) => {
+                    if changed.is_err() {
+                        return WriterEnd::Done;
+                    }
+                    let text = agent_state.borrow_and_update().clone();
+                    if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
+                        tracing::debug!("websocket {id}: {why} ({silence_limit:?}); closing it");
+                        return WriterEnd::Done;
+                    }
+                    next_state = tokio::time::Instant::now() + STATE_INTERVAL;
+                }
                 next = frames.recv() => match next {
-                    Some(batch) => {
+                    Some(Outgoing::State { bytes }) => {
+                        // The newest state, which also stands for a broadcast one not sent yet.
+                        let text = agent_state.borrow_and_update().clone();
+                        if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
+                            tracing::debug!("websocket {id}: {why} ({silence_limit:?}); closing it");
+                            return WriterEnd::Done;
+                        }
+                        queued.fetch_sub(bytes, Ordering::Relaxed);
+                        next_state = tokio::time::Instant::now() + STATE_INTERVAL;
+                    }
+                    Some(Outgoing::Frames(batch)) => {
                         for text in batch {
                             let n = text.len();
                             if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
@@ -361,6 +394,16 @@ async fn serve(socket: WebSocket, state: WsState) {
     writer.abort();
 }
 
+/// The error frame for a heartbeat text over its limit.
+fn too_long(field: &str, len: usize, limit: usize) -> Utf8Bytes {
+    error_frame(
+        ErrorCode::InvalidParam,
+        format!(
+            "heartbeat {field} of {len} bytes exceeds the {limit}-byte limit; it was ignored (the rest of the heartbeat applied), send a shorter one"
+        ),
+    )
+}
+
 /// Parses and dispatches one inbound text frame.
 async fn handle_text(state: &WsState, id: u64, text: &str) {
     if text.len() > MAX_INBOUND_FRAME_BYTES {
@@ -409,7 +452,7 @@ async fn handle_text(state: &WsState, id: u64, text: &str) {
             } else {
                 payload
             };
-            let hb: HeartbeatPayload = match serde_path_to_error::deserialize(payload) {
+            let mut hb: HeartbeatPayload = match serde_path_to_error::deserialize(payload) {
                 Ok(hb) => hb,
                 Err(e) => {
                     let detail = format!(
@@ -423,12 +466,29 @@ async fn handle_text(state: &WsState, id: u64, text: &str) {
                     return;
                 }
             };
-            let (agent_state, changed) = state.agent.heartbeat(&hb, id).await;
-            if changed {
-                state.hub.broadcast_state(&agent_state);
-            } else {
-                state.hub.send_to(id, state_frame(&agent_state));
+            // Over-long texts are ignored (with an error frame); the rest of the heartbeat
+            // applies, so an ack is never lost to a long status.
+            if let Some(status) = &hb.agent_status
+                && status.len() > MAX_STATUS_BYTES
+            {
+                state
+                    .hub
+                    .send_to(id, too_long("agent_status", status.len(), MAX_STATUS_BYTES));
+                hb.agent_status = None;
             }
+            if let Some(Some(error)) = &hb.last_error
+                && error.len() > MAX_LAST_ERROR_BYTES
+            {
+                state.hub.send_to(
+                    id,
+                    too_long("last_error", error.len(), MAX_LAST_ERROR_BYTES),
+                );
+                hb.last_error = None;
+            }
+            // A change is published to every connection (coalesced, `hub`); the sender's answer
+            // is the newest state, queued behind what it was sent before.
+            state.agent.heartbeat(&hb, id).await;
+            state.hub.send_state_to(id);
         }
         other => state.hub.send_to(
             id,

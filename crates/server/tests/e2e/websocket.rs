@@ -4,7 +4,7 @@
 
 use crate::support::{Opts, Server, code, frame_where, next_frame, send};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio_tungstenite::tungstenite::Message;
@@ -351,6 +351,124 @@ async fn websockets_that_never_read_are_closed_and_their_descriptors_freed() {
     let (mut live, _) = s.ws().await;
     send(&mut live, json!({"type": "ping"})).await;
     frame_where(&mut live, 20, |f| f["type"] == "pong").await;
+}
+
+#[tokio::test]
+async fn one_clients_status_changes_cannot_make_another_reader_slow() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let (sender, _) = s.ws().await;
+    let (mut sink, mut answers) = sender.split();
+    // The sender reads its own answers, a state frame per heartbeat (it keeps no more than 150
+    // unread, so it is not closed as a slow consumer itself), and keeps the error frames.
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = answered.clone();
+    let errors = tokio::spawn(async move {
+        let mut errors = Vec::new();
+        while let Some(Ok(msg)) = answers.next().await {
+            if let Message::Text(t) = msg {
+                let f: Value = serde_json::from_str(t.as_str()).unwrap();
+                if f["type"] == "error" {
+                    errors.push(f["payload"]["error"].as_str().unwrap_or("").to_string());
+                } else if f["type"] == "state" {
+                    counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        }
+        errors
+    });
+    // A reader that reads as fast as it can: the state frames it gets, until 1.5 s of quiet.
+    let (mut reader, _) = s.ws().await;
+    let reading = tokio::spawn(async move {
+        let (mut states, mut last, mut end) = (0usize, Value::Null, None);
+        loop {
+            match tokio::time::timeout(Duration::from_millis(1500), reader.next()).await {
+                Err(_) => break,
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let f: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if f["type"] == "state" {
+                        states += 1;
+                        last = f;
+                    }
+                }
+                Ok(Some(Ok(Message::Close(cf)))) => {
+                    end = Some(format!("closed: {cf:?}"));
+                    break;
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(e))) => {
+                    end = Some(format!("error: {e}"));
+                    break;
+                }
+                Ok(None) => {
+                    end = Some("stream ended".into());
+                    break;
+                }
+            }
+        }
+        (states, last, end, reader)
+    });
+    let t0 = std::time::Instant::now();
+    let heartbeat = |status: String| {
+        Message::Text(
+            json!({"type": "heartbeat", "payload": {"agent_status": status}})
+                .to_string()
+                .into(),
+        )
+    };
+    // Statuses of 60 KB, each new: over the cap, so ignored with an error frame.
+    for i in 0..50 {
+        sink.feed(heartbeat(format!("{i:05}{}", "s".repeat(60_000))))
+            .await
+            .unwrap();
+    }
+    sink.flush().await.unwrap();
+    // Then 2 s of new 3 KB statuses, as fast as the sender can: coalesced for the others.
+    let mut sent = 0usize;
+    let mut last_status = String::new();
+    while t0.elapsed() < Duration::from_secs(2) {
+        for _ in 0..50 {
+            last_status = format!("{sent:06}{}", "t".repeat(3000));
+            sink.feed(heartbeat(last_status.clone())).await.unwrap();
+            sent += 1;
+        }
+        sink.flush().await.unwrap();
+        // (50 answers to the 60 KB statuses came before.)
+        while sent + 50 > answered.load(std::sync::atomic::Ordering::Relaxed) + 150 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    let flood = t0.elapsed();
+    let (states, last, end, mut reader) = reading.await.unwrap();
+    assert_eq!(end, None, "the reader was dropped");
+    assert!(sent > 200, "the sender sent {sent} statuses");
+    // At most one state frame per 100 ms (and the first ones), however many changes.
+    let most = (flood.as_millis() / 100) as usize + 10;
+    assert!(
+        states <= most,
+        "{states} state frames for {sent} changes in {flood:?} (at most {most})"
+    );
+    assert_eq!(
+        last["payload"]["agentStatus"].as_str(),
+        Some(last_status.as_str()),
+        "the newest state wins"
+    );
+    send(&mut reader, json!({"type": "ping"})).await;
+    frame_where(&mut reader, 20, |f| f["type"] == "pong").await;
+    drop(sink);
+    // The 60 KB statuses got error frames and were not taken.
+    let (_, agent) = s.get("/api/agent/state?format=json").await;
+    assert_eq!(agent["agentStatus"].as_str(), Some(last_status.as_str()));
+    drop(s);
+    let errors = errors.await.unwrap();
+    assert_eq!(errors.len(), 50, "{:?}", errors.first());
+    assert!(
+        errors[0].starts_with(
+            "invalid_param: heartbeat agent_status of 60005 bytes exceeds the 4096-byte limit"
+        ),
+        "{}",
+        errors[0]
+    );
 }
 
 #[tokio::test]
