@@ -61,6 +61,17 @@ pub struct Registration {
     pub close: watch::Receiver<Option<CloseReason>>,
     /// The newest `state` frame (marked seen at registration).
     pub state: watch::Receiver<Utf8Bytes>,
+    /// Counts the connection's socket as open until dropped (keep it until the socket is).
+    pub socket: OpenSocket,
+}
+
+/// One open WebSocket socket in [`Hub::open_sockets`], for as long as it lives.
+pub struct OpenSocket(Arc<AtomicUsize>);
+
+impl Drop for OpenSocket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 struct Conn {
@@ -76,6 +87,9 @@ pub struct Hub {
     next_id: Arc<AtomicU64>,
     /// The newest agent state as a `state` frame.
     state: Arc<watch::Sender<Utf8Bytes>>,
+    /// Open sockets: registered connections, and the ones closed by the hub (slow consumers)
+    /// whose socket is not closed yet.
+    sockets: Arc<AtomicUsize>,
 }
 
 impl Default for Hub {
@@ -84,6 +98,7 @@ impl Default for Hub {
             conns: Arc::default(),
             next_id: Arc::default(),
             state: Arc::new(watch::channel(Utf8Bytes::default()).0),
+            sockets: Arc::default(),
         }
     }
 }
@@ -109,6 +124,10 @@ impl Hub {
             queued,
             close,
             state: self.state.subscribe(),
+            socket: {
+                self.sockets.fetch_add(1, Ordering::AcqRel);
+                OpenSocket(self.sockets.clone())
+            },
         }
     }
 
@@ -123,6 +142,12 @@ impl Hub {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Open WebSocket sockets, including those the hub already let go (a slow consumer's socket
+    /// stays open until its close frame is out or its writes' deadline passes).
+    pub fn open_sockets(&self) -> usize {
+        self.sockets.load(Ordering::Acquire)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Conn>> {

@@ -83,7 +83,7 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
     }
     // Upgraded WebSockets leave the listener's connection accounting (`listen`); they have a cap
     // of their own, refused before the upgrade so the client reads why.
-    let open = state.hub.len();
+    let open = state.hub.open_sockets();
     if open >= settings.max_connections {
         return error_response(&ApiError::new(
             ErrorCode::TooManyConnections,
@@ -201,6 +201,8 @@ async fn send_within(
 async fn serve(socket: WebSocket, state: WsState) {
     let reg = state.hub.register();
     let id = reg.id;
+    // Counted among the open sockets until this function returns and the socket is dropped.
+    let _socket = reg.socket;
     // The first frame: the current state.
     state.hub.send_state_to(id);
     let (mut sink, mut stream) = socket.split();

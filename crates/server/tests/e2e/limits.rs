@@ -297,3 +297,66 @@ async fn websockets_beyond_max_connections_are_refused_until_one_closes() {
     }
     assert!(ok, "a WebSocket opens once one closed");
 }
+
+#[tokio::test]
+async fn slow_consumers_count_against_the_websocket_cap_until_their_socket_is_gone() {
+    let s = Server::start_with(Opts {
+        settings: json!({"maxConnections": 8, "wsPingSeconds": 1}),
+        ..Default::default()
+    })
+    .await;
+    // Eight clients that never read and flood pings: each is closed as a slow consumer (the
+    // hub lets it go at once), but its socket stays open while its close frame waits to be read.
+    let mut flooders = Vec::new();
+    for _ in 0..8 {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.set_recv_buffer_size(2048).unwrap();
+        let stream = sock
+            .connect(format!("127.0.0.1:{}", s.ws_port).parse().unwrap())
+            .await
+            .unwrap();
+        let (mut ws, _) = tokio_tungstenite::client_async(s.ws_url(""), stream)
+            .await
+            .unwrap();
+        flooders.push(tokio::spawn(async move {
+            use futures_util::SinkExt;
+            let ping =
+                tokio_tungstenite::tungstenite::Message::text(json!({"type": "ping"}).to_string());
+            loop {
+                for _ in 0..1000 {
+                    if ws.feed(ping.clone()).await.is_err() {
+                        return;
+                    }
+                }
+                if ws.flush().await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    // Their sockets are open: a ninth WebSocket is refused.
+    let err = tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .expect_err("a ninth WebSocket while eight sockets are open");
+    let tokio_tungstenite::tungstenite::Error::Http(resp) = err else {
+        panic!("not an HTTP refusal: {err}");
+    };
+    assert_eq!(resp.status().as_u16(), 503);
+    // Once their sockets are closed (three 1 s intervals at most), a WebSocket opens again.
+    let t0 = Instant::now();
+    while tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .is_err()
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "the slow consumers' sockets were never closed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for f in flooders {
+        f.abort();
+    }
+}
