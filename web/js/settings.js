@@ -21,9 +21,10 @@ const HELP = {
   strictHttpStatus: "Domain errors answer with real HTTP statuses (404, 400, 422...) instead of 200.",
   writeQueueCapacity: "Bound of the game's write queue; when full, writes answer 503 queue_full.",
   autosaveDays: "In-game days between autosaves; 0 turns autosave off.",
-  wsPingSeconds: "Seconds between the server's WebSocket pings; a connection silent for three intervals is closed (new connections).",
+  wsPingSeconds: "Seconds between the server's WebSocket pings; a connection silent for three intervals is closed, and so is one that has not taken a frame sent to it within as long (new connections).",
   httpIdleSeconds: "Seconds a connection may take to send a request after opening or after its previous answer before it is closed (new connections).",
-  maxConnections: "Open connections per listener; at the cap a new connection closes the oldest idle one. Keep it below the open-files limit.",
+  httpBodySeconds: "Seconds a request's whole body may take to arrive after its head; a later one is answered 408 and its connection closed (new connections).",
+  maxConnections: "Open connections per listener; at the cap a new connection closes the one that waited longest for its client (idle, or its body late). Keep it below the open-files limit.",
 };
 
 export class SettingsPanel {

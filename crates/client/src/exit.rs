@@ -13,7 +13,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// Not found: not_found, unknown_endpoint.
 pub const EXIT_NOT_FOUND: i32 = 3;
 /// Not ready or busy, try again later: game_not_ready (409), game_loading, queue_full,
-/// too_many_connections (503).
+/// too_many_connections (503), request_timeout (408: the body came too slowly).
 pub const EXIT_NOT_READY: i32 = 4;
 /// Authentication: missing or wrong token (401 unauthorized).
 pub const EXIT_AUTH: i32 = 5;
@@ -28,7 +28,9 @@ pub fn for_code(code: ErrorCode) -> i32 {
         | InvalidType | InvalidHost | BodyTooLarge | InvalidMessage | MessageTooLarge
         | UnsupportedMediaType => EXIT_BAD_INPUT,
         NotFound | UnknownEndpoint | UnknownType => EXIT_NOT_FOUND,
-        GameNotReady | GameLoading | QueueFull | TooManyConnections => EXIT_NOT_READY,
+        GameNotReady | GameLoading | QueueFull | TooManyConnections | RequestTimeout => {
+            EXIT_NOT_READY
+        }
         Unauthorized | ForbiddenOrigin => EXIT_AUTH,
         NotUnlocked | InsufficientScience | NoPopulation | Disabled | OperationFailed
         | InternalError | RequestPending | Placement => EXIT_OTHER,

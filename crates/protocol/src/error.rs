@@ -51,6 +51,8 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     /// Transport: a WebSocket upgrade while `maxConnections` WebSockets are open.
     TooManyConnections,
+    /// Transport: a request body that did not arrive within `httpBodySeconds` of its head.
+    RequestTimeout,
 }
 
 impl ErrorCode {
@@ -86,6 +88,7 @@ impl ErrorCode {
             ErrorCode::ForbiddenOrigin => "forbidden_origin",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::TooManyConnections => "too_many_connections",
+            ErrorCode::RequestTimeout => "request_timeout",
         }
     }
 
@@ -128,6 +131,7 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::ForbiddenOrigin,
     ErrorCode::UnsupportedMediaType,
     ErrorCode::TooManyConnections,
+    ErrorCode::RequestTimeout,
 ];
 
 /// An error as the service reports it.

@@ -1,6 +1,7 @@
 //! The agent-state store: mode, goal and lastError (persisted atomically to the state file), the
 //! ready gate, the single pending-request slot with its epoch-scoped ids, the connector's status
-//! and the action log. Every change is broadcast as a `state` frame.
+//! and the action log. Every change is published to the hub (under the store's lock, so the
+//! newest state is the last published), which sends it as a `state` frame.
 
 use crate::hub::Hub;
 use protocol::agent::{AgentMode, AgentState, PendingRequest, PersistedAgentState};
@@ -19,6 +20,11 @@ pub const MAX_LOG_LINE_BYTES: usize = 4096;
 pub const MAX_GOAL_BYTES: usize = 4096;
 /// Longest prompt in bytes.
 pub const MAX_PROMPT_BYTES: usize = 65536;
+/// Longest `agent_status` a heartbeat may set, in bytes (a longer one is ignored with an error
+/// frame).
+pub const MAX_STATUS_BYTES: usize = 4096;
+/// Longest `last_error` a heartbeat may set, in bytes (likewise).
+pub const MAX_LAST_ERROR_BYTES: usize = 4096;
 
 /// One line of the action log.
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
@@ -96,7 +102,15 @@ impl AgentStore {
             path: Arc::new(path),
             hub,
         };
+        store.publish();
         (store, warning)
+    }
+
+    /// Publishes the current state to the WebSocket clients (`Hub::broadcast_state`), under the
+    /// lock, so states are published in the order they were made and the hub's is the newest.
+    pub fn publish(&self) {
+        let inner = self.lock();
+        self.hub.broadcast_state(&inner.state);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -167,7 +181,7 @@ impl AgentStore {
         };
         if changed {
             self.persist_async().await?;
-            self.hub.broadcast_state(&state);
+            self.publish();
         }
         Ok(state)
     }
@@ -179,7 +193,7 @@ impl AgentStore {
         prompt: String,
         replace: bool,
     ) -> Result<(PendingRequest, Option<PendingRequest>), ApiError> {
-        let (req, replaced, state) = {
+        let (req, replaced) = {
             let mut inner = self.lock();
             let waiting = inner.state.pending_request.clone();
             if let Some(w) = &waiting
@@ -200,29 +214,25 @@ impl AgentStore {
             };
             inner.next_id += 1;
             inner.state.pending_request = Some(req.clone());
-            (req, waiting, inner.state.clone())
+            self.hub.broadcast_state(&inner.state);
+            (req, waiting)
         };
-        self.hub.broadcast_state(&state);
         Ok((req, replaced))
     }
 
     /// Opens or closes the ready gate.
     pub fn set_ready(&self, ready: bool) -> bool {
-        let state = {
-            let mut inner = self.lock();
-            if inner.state.ready == ready {
-                return ready;
-            }
+        let mut inner = self.lock();
+        if inner.state.ready != ready {
             inner.state.ready = ready;
-            inner.state.clone()
-        };
-        self.hub.broadcast_state(&state);
+            self.hub.broadcast_state(&inner.state);
+        }
         ready
     }
 
     /// Applies a heartbeat from WebSocket connection `conn`, which becomes the attached
-    /// connector. Returns the state afterwards and whether it changed (the heartbeat's time
-    /// alone is no change).
+    /// connector, and publishes the state if it changed. Returns the state afterwards and
+    /// whether it changed (the heartbeat's time alone is no change).
     pub async fn heartbeat(&self, hb: &HeartbeatPayload, conn: u64) -> (AgentState, bool) {
         let (state, changed, persist) = {
             let mut inner = self.lock();
@@ -248,7 +258,11 @@ impl AgentStore {
                 inner.state.last_error = e.clone();
             }
             let persist = inner.state.last_error != before.last_error;
-            (inner.state.clone(), inner.state != before, persist)
+            let changed = inner.state != before;
+            if changed {
+                self.hub.broadcast_state(&inner.state);
+            }
+            (inner.state.clone(), changed, persist)
         };
         if persist && let Err(e) = self.persist_async().await {
             tracing::error!("{e}");
@@ -259,37 +273,31 @@ impl AgentStore {
     /// The connector is gone: its connection `conn` closed (or, with `conn` None, it sent no
     /// heartbeat for [`CONNECTOR_SILENCE`]). Its status is cleared so no stale "idle" stays.
     pub fn connector_left(&self, conn: Option<u64>) {
-        let state = {
-            let mut inner = self.lock();
-            let gone = match (inner.connector, conn) {
-                (Some((c, _)), Some(closed)) => c == closed,
-                (Some((_, at)), None) => at.elapsed() > CONNECTOR_SILENCE,
-                (None, _) => false,
-            };
-            if !gone {
-                return;
-            }
-            inner.connector = None;
-            inner.state.connector_attached = false;
-            inner.state.agent_status.clear();
-            inner.state.clone()
+        let mut inner = self.lock();
+        let gone = match (inner.connector, conn) {
+            (Some((c, _)), Some(closed)) => c == closed,
+            (Some((_, at)), None) => at.elapsed() > CONNECTOR_SILENCE,
+            (None, _) => false,
         };
-        self.hub.broadcast_state(&state);
+        if !gone {
+            return;
+        }
+        inner.connector = None;
+        inner.state.connector_attached = false;
+        inner.state.agent_status.clear();
+        self.hub.broadcast_state(&inner.state);
     }
 
     /// After a game load (or new game): gate closed, slot empty, status cleared, ids restart,
     /// new epoch. Persisted fields are kept.
     pub fn reset_for_load(&self) {
-        let state = {
-            let mut inner = self.lock();
-            inner.state.ready = false;
-            inner.state.pending_request = None;
-            inner.state.agent_status.clear();
-            inner.state.epoch = new_epoch();
-            inner.next_id = 1;
-            inner.state.clone()
-        };
-        self.hub.broadcast_state(&state);
+        let mut inner = self.lock();
+        inner.state.ready = false;
+        inner.state.pending_request = None;
+        inner.state.agent_status.clear();
+        inner.state.epoch = new_epoch();
+        inner.next_id = 1;
+        self.hub.broadcast_state(&inner.state);
     }
 
     /// Appends a line to the action log (when enabled).

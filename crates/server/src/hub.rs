@@ -7,6 +7,14 @@
 //! entries and at most [`MAX_QUEUED_BYTES`] (one burst may be bigger when the queue is empty);
 //! past either, the connection is closed, so a client
 //! that never reads is dropped within a few bursts and its memory is bounded.
+//!
+//! The agent state does not go through the queues: the hub keeps the newest `state` frame, and
+//! each connection's writer sends it when it changed, at most once per [`STATE_INTERVAL`], the
+//! newest winning (the states in between are skipped). So however fast one client changes the
+//! state (heartbeats with a new `agent_status` each), every other reader gets at most ten state
+//! frames a second and never falls behind for them. An answer to a connection's own heartbeat,
+//! and its first frame, are queued as a marker that the writer turns into the newest state when
+//! it gets there, so a client never gets a state older than one it already has.
 
 use axum::extract::ws::Utf8Bytes;
 use protocol::frame::{EventPayload, Frame, SEND_QUEUE_FRAMES};
@@ -14,6 +22,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 /// Why the hub wants a connection closed.
@@ -26,29 +35,72 @@ pub enum CloseReason {
 /// Bytes a connection may have queued before it is closed as a slow consumer.
 pub const MAX_QUEUED_BYTES: usize = 16 << 20;
 
+/// The shortest time between two broadcast `state` frames to one connection.
+pub const STATE_INTERVAL: Duration = Duration::from_millis(100);
+
 /// Frames queued together: the events of one write or one game frame, or one other frame.
 pub type Batch = Vec<Utf8Bytes>;
+
+/// One entry of a connection's queue.
+#[derive(Debug)]
+pub enum Outgoing {
+    /// Frames sent in this order.
+    Frames(Batch),
+    /// The newest `state` frame, as it is when the writer gets to this entry (the answer to the
+    /// connection's heartbeat, its first frame). `bytes`: what the entry counts for in the
+    /// queue's byte budget.
+    State { bytes: usize },
+}
 
 /// What a connection task holds: its queue's receiving end, the bytes still queued (the
 /// writer takes off what it sent) and the close signal.
 pub struct Registration {
     pub id: u64,
-    pub frames: mpsc::Receiver<Batch>,
+    pub frames: mpsc::Receiver<Outgoing>,
     pub queued: Arc<AtomicUsize>,
     pub close: watch::Receiver<Option<CloseReason>>,
+    /// The newest `state` frame (marked seen at registration).
+    pub state: watch::Receiver<Utf8Bytes>,
+    /// Counts the connection's socket as open until dropped (keep it until the socket is).
+    pub socket: OpenSocket,
+}
+
+/// One open WebSocket socket in [`Hub::open_sockets`], for as long as it lives.
+pub struct OpenSocket(Arc<AtomicUsize>);
+
+impl Drop for OpenSocket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 struct Conn {
-    tx: mpsc::Sender<Batch>,
+    tx: mpsc::Sender<Outgoing>,
     queued: Arc<AtomicUsize>,
     close: watch::Sender<Option<CloseReason>>,
 }
 
 /// Shared registry of connections.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Hub {
     conns: Arc<Mutex<BTreeMap<u64, Conn>>>,
     next_id: Arc<AtomicU64>,
+    /// The newest agent state as a `state` frame.
+    state: Arc<watch::Sender<Utf8Bytes>>,
+    /// Open sockets: registered connections, and the ones closed by the hub (slow consumers)
+    /// whose socket is not closed yet.
+    sockets: Arc<AtomicUsize>,
+}
+
+impl Default for Hub {
+    fn default() -> Self {
+        Hub {
+            conns: Arc::default(),
+            next_id: Arc::default(),
+            state: Arc::new(watch::channel(Utf8Bytes::default()).0),
+            sockets: Arc::default(),
+        }
+    }
 }
 
 impl Hub {
@@ -71,6 +123,11 @@ impl Hub {
             frames,
             queued,
             close,
+            state: self.state.subscribe(),
+            socket: {
+                self.sockets.fetch_add(1, Ordering::AcqRel);
+                OpenSocket(self.sockets.clone())
+            },
         }
     }
 
@@ -87,15 +144,33 @@ impl Hub {
         self.len() == 0
     }
 
+    /// Open WebSocket sockets, including those the hub already let go (a slow consumer's socket
+    /// stays open until its close frame is out or its writes' deadline passes).
+    pub fn open_sockets(&self) -> usize {
+        self.sockets.load(Ordering::Acquire)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Conn>> {
         self.conns.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Queues a frame for one connection; a full queue closes it as a slow consumer.
     pub fn send_to(&self, id: u64, text: Utf8Bytes) {
+        let bytes = text.len();
+        self.offer_to(id, Outgoing::Frames(vec![text]), bytes);
+    }
+
+    /// Queues the newest state for one connection (its first frame, the answer to its
+    /// heartbeat); a full queue closes it as a slow consumer.
+    pub fn send_state_to(&self, id: u64) {
+        let bytes = self.state.borrow().len();
+        self.offer_to(id, Outgoing::State { bytes }, bytes);
+    }
+
+    fn offer_to(&self, id: u64, item: Outgoing, bytes: usize) {
         let mut conns = self.lock();
         if let Some(conn) = conns.get(&id)
-            && !Self::offer(conn, vec![text])
+            && !Self::offer(conn, item, bytes)
         {
             conns.remove(&id);
         }
@@ -111,14 +186,14 @@ impl Hub {
         if batch.is_empty() {
             return;
         }
+        let bytes: usize = batch.iter().map(|t| t.len()).sum();
         self.lock()
-            .retain(|_, conn| Self::offer(conn, batch.clone()));
+            .retain(|_, conn| Self::offer(conn, Outgoing::Frames(batch.clone()), bytes));
     }
 
-    /// Tries to queue; false when the connection is gone or was closed for being slow (its
-    /// queue holds [`SEND_QUEUE_FRAMES`] bursts or [`MAX_QUEUED_BYTES`]).
-    fn offer(conn: &Conn, batch: Batch) -> bool {
-        let bytes: usize = batch.iter().map(|t| t.len()).sum();
+    /// Tries to queue `item` of `bytes`; false when the connection is gone or was closed for
+    /// being slow (its queue holds [`SEND_QUEUE_FRAMES`] bursts or [`MAX_QUEUED_BYTES`]).
+    fn offer(conn: &Conn, item: Outgoing, bytes: usize) -> bool {
         let slow = |conn: &Conn| {
             let _ = conn.close.send(Some(CloseReason::SlowConsumer));
             false
@@ -129,7 +204,7 @@ impl Hub {
         if queued > 0 && queued + bytes > MAX_QUEUED_BYTES {
             return slow(conn);
         }
-        match conn.tx.try_send(batch) {
+        match conn.tx.try_send(item) {
             Ok(()) => {
                 conn.queued.fetch_add(bytes, Ordering::Relaxed);
                 true
@@ -139,9 +214,11 @@ impl Hub {
         }
     }
 
-    /// Broadcasts a `state` frame.
+    /// Publishes a new agent state: every connection's writer sends the newest one, at most
+    /// once per [`STATE_INTERVAL`]. Callers publish in the order the states were made
+    /// (`AgentStore` does so under its lock), so the newest is the last one.
     pub fn broadcast_state(&self, state: &protocol::agent::AgentState) {
-        self.broadcast(state_frame(state));
+        self.state.send_replace(state_frame(state));
     }
 
     /// Broadcasts one game event as an `event` frame.
@@ -208,6 +285,14 @@ pub fn unix_now() -> i64 {
 mod tests {
     use super::*;
 
+    /// The frames of a queue entry (panics on a state marker).
+    fn frames(item: Outgoing) -> Batch {
+        match item {
+            Outgoing::Frames(batch) => batch,
+            Outgoing::State { .. } => panic!("a state marker"),
+        }
+    }
+
     #[test]
     fn a_full_queue_closes_only_that_connection() {
         let hub = Hub::default();
@@ -216,13 +301,19 @@ mod tests {
         for i in 0..SEND_QUEUE_FRAMES {
             hub.broadcast(format!("{i}").into());
             // The fast consumer keeps up.
-            assert_eq!(fast.frames.try_recv().unwrap()[0].as_str(), format!("{i}"));
+            assert_eq!(
+                frames(fast.frames.try_recv().unwrap())[0].as_str(),
+                format!("{i}")
+            );
         }
         assert_eq!(hub.len(), 2);
         hub.broadcast("overflow".into());
         assert_eq!(*slow.close.borrow(), Some(CloseReason::SlowConsumer));
         assert_eq!(hub.len(), 1);
-        assert_eq!(fast.frames.try_recv().unwrap()[0].as_str(), "overflow");
+        assert_eq!(
+            frames(fast.frames.try_recv().unwrap())[0].as_str(),
+            "overflow"
+        );
         assert_eq!(*fast.close.borrow(), None);
     }
 
@@ -236,7 +327,7 @@ mod tests {
             .map(|i| ("planting.coords.set", 1, Some(serde_json::json!({"x": i}))))
             .collect();
         hub.broadcast_events(burst);
-        let got = fast.frames.try_recv().unwrap();
+        let got = frames(fast.frames.try_recv().unwrap());
         assert_eq!(got.len(), 1000);
         fast.queued
             .fetch_sub(got.iter().map(|t| t.len()).sum(), Ordering::Relaxed);
@@ -245,11 +336,47 @@ mod tests {
         let big: Utf8Bytes = "x".repeat(1 << 20).into();
         for _ in 0..(MAX_QUEUED_BYTES >> 20) + 1 {
             hub.broadcast(big.clone());
-            let b = fast.frames.try_recv().unwrap();
+            let b = frames(fast.frames.try_recv().unwrap());
             fast.queued.fetch_sub(b[0].len(), Ordering::Relaxed);
         }
         assert_eq!(*never.close.borrow(), Some(CloseReason::SlowConsumer));
         assert_eq!(*fast.close.borrow(), None);
         assert_eq!(hub.len(), 1);
+    }
+
+    #[test]
+    fn states_skip_the_queues_and_the_newest_wins() {
+        let hub = Hub::default();
+        let mut reader = hub.register();
+        let mut state = protocol::agent::AgentState {
+            mode: Default::default(),
+            goal: String::new(),
+            ready: true,
+            pending_request: None,
+            agent_status: String::new(),
+            last_error: None,
+            epoch: "1".into(),
+            connector_attached: true,
+            last_heartbeat_at: None,
+        };
+        // A thousand state changes queue nothing and close nobody...
+        for i in 0..1000 {
+            state.agent_status = format!("status {i}");
+            hub.broadcast_state(&state);
+        }
+        assert!(reader.frames.try_recv().is_err());
+        assert_eq!(*reader.close.borrow(), None);
+        // ... and the reader sees one change: the newest.
+        assert!(reader.state.has_changed().unwrap());
+        let newest = reader.state.borrow_and_update().clone();
+        assert!(newest.as_str().contains("status 999"), "{newest}");
+        assert!(!reader.state.has_changed().unwrap());
+        // An answer to its own heartbeat is a marker in its queue, counted in its budget.
+        hub.send_state_to(reader.id);
+        match reader.frames.try_recv().unwrap() {
+            Outgoing::State { bytes } => assert_eq!(bytes, newest.len()),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(reader.queued.load(Ordering::Relaxed), newest.len());
     }
 }

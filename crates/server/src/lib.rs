@@ -76,7 +76,15 @@ pub async fn run(args: cli::Args) -> i32 {
         .settings
         .clone()
         .unwrap_or_else(|| data_dir.join("settings.json"));
-    let loaded = settings::load(&settings_path);
+    // A file that is not a JSON object stops the start-up: serving without the token (or the
+    // other keys) it holds, and rewriting it with defaults at the next change, would lose them.
+    let loaded = match settings::load(&settings_path) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("colonyd: refusing to start: {e}");
+            return 2;
+        }
+    };
     for n in &loaded.notices {
         tracing::info!("{n}");
     }

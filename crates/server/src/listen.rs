@@ -4,10 +4,16 @@
 //!   head within that time of opening or of finishing its previous request, or it is closed. So
 //!   neither a silent socket nor a keep-alive connection left open holds a file descriptor
 //!   forever.
+//! - **Slow-body timeout** (`httpBodySeconds`): a request's whole body must arrive within that
+//!   time of its head. A handler still waiting for it then gets a [`BodyTimeout`] error, which
+//!   `http::body` answers with 408 `request_timeout`, and the connection closes after that answer.
 //! - **Connection cap** (`maxConnections`, per listener): at the cap, a new connection evicts the
-//!   longest-open connection that has no request in flight, so a fresh client is always served
-//!   while sockets that only sit there are the ones to go. If every connection is busy the new one
-//!   is closed at once.
+//!   connection that has waited longest for its client: one with no request in flight (idle, or
+//!   not yet sent its first request head) or one whose handler waits for the rest of a request
+//!   body, whichever made progress (opened, sent a head or body bytes, got its answer) longest
+//!   ago. So a fresh client is always served while sockets that only sit there, or trickle a body,
+//!   are the ones to go. A connection whose request is being worked on is never evicted; if every
+//!   connection is, the new one is closed at once.
 //!
 //! A WebSocket leaves this accounting once it is upgraded (the hub and its pings look after it;
 //! `ws` refuses an upgrade while `maxConnections` WebSockets are open).
@@ -15,25 +21,67 @@
 use crate::settings::SettingsStore;
 use axum::Router;
 use axum::extract::Request;
-use hyper::body::Incoming;
+use axum::http::{HeaderValue, header};
+use hyper::body::{Body as HttpBody, Bytes, Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower_service::Service;
 
+/// What the cap knows of one open connection, kept up to date by its task and its request bodies.
+struct Activity {
+    /// Requests of this connection being answered right now.
+    busy: AtomicUsize,
+    /// The request's handler waits for more of its body (the connection may be evicted then).
+    body_wait: AtomicBool,
+    /// The request's body came too late: its answer closes the connection.
+    body_timed_out: AtomicBool,
+    /// When the client last made progress (opened the connection, sent a request head or body
+    /// bytes, got its answer), in milliseconds since `epoch`.
+    last_progress: AtomicU64,
+    /// The listener's start.
+    epoch: Instant,
+}
+
+impl Activity {
+    fn new(epoch: Instant) -> Activity {
+        let a = Activity {
+            busy: AtomicUsize::new(0),
+            body_wait: AtomicBool::new(false),
+            body_timed_out: AtomicBool::new(false),
+            last_progress: AtomicU64::new(0),
+            epoch,
+        };
+        a.touch();
+        a
+    }
+
+    fn touch(&self) {
+        self.last_progress
+            .store(self.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// Idle, or waiting for its client to send the rest of a body: closing it loses no work.
+    fn evictable(&self) -> bool {
+        self.busy.load(Ordering::Acquire) == 0 || self.body_wait.load(Ordering::Acquire)
+    }
+}
+
 /// One open connection as the cap sees it.
 struct Entry {
-    /// Requests of this connection being answered right now.
-    busy: Arc<AtomicUsize>,
+    activity: Arc<Activity>,
     /// Notified to close the connection (eviction).
     evict: Arc<Notify>,
 }
 
-/// The open connections of one listener, oldest first (ids grow).
+/// The open connections of one listener (ids grow with the opening order).
 #[derive(Clone, Default)]
 struct Registry {
     open: Arc<Mutex<BTreeMap<u64, Entry>>>,
@@ -44,21 +92,24 @@ impl Registry {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Makes room for one more connection under `cap`: when at the cap, takes the oldest idle
-    /// connection out of the count and tells it to close. False when every connection is busy.
+    /// Makes room for one more connection under `cap`: when at the cap, takes the connection
+    /// that has waited longest for its client out of the count and tells it to close. False when
+    /// every connection has a request being worked on.
     fn make_room(&self, cap: usize) -> bool {
         let mut open = self.lock();
         if open.len() < cap {
             return true;
         }
-        self.evict_oldest_idle(&mut open)
+        self.evict_most_stalled(&mut open)
     }
 
-    /// Closes the oldest connection with no request in flight; false if there is none.
-    fn evict_oldest_idle(&self, open: &mut BTreeMap<u64, Entry>) -> bool {
+    /// Closes the evictable connection (idle, or waiting for a request body) whose client made
+    /// progress longest ago, the oldest first among equals; false if there is none.
+    fn evict_most_stalled(&self, open: &mut BTreeMap<u64, Entry>) -> bool {
         let Some(id) = open
             .iter()
-            .find(|(_, e)| e.busy.load(Ordering::Acquire) == 0)
+            .filter(|(_, e)| e.activity.evictable())
+            .min_by_key(|(id, e)| (e.activity.last_progress.load(Ordering::Relaxed), **id))
             .map(|(id, _)| *id)
         else {
             return false;
@@ -78,18 +129,19 @@ pub async fn serve(
     what: &'static str,
 ) {
     let registry = Registry::default();
+    let epoch = Instant::now();
     let mut next_id: u64 = 0;
     loop {
         let (stream, _peer) = match listener.accept().await {
             Ok(conn) => conn,
             Err(e) => {
                 // Out of file descriptors (the cap is above the process's limit): free one held
-                // by an idle connection, and wait a little instead of spinning.
-                let freed = registry.evict_oldest_idle(&mut registry.lock());
+                // by an idle or stalled connection, and wait a little instead of spinning.
+                let freed = registry.evict_most_stalled(&mut registry.lock());
                 tracing::warn!(
                     "{what}: accept failed: {e}{}",
                     if freed {
-                        "; closed the oldest idle connection (lower maxConnections below the open-files limit)"
+                        "; closed the connection that waited longest for its client (lower maxConnections below the open-files limit)"
                     } else {
                         ""
                     }
@@ -101,10 +153,11 @@ pub async fn serve(
         let s = settings.get();
         let cap = s.max_connections;
         let idle = Duration::from_secs(u64::from(s.http_idle_seconds));
+        let body_limit = Duration::from_secs(u64::from(s.http_body_seconds));
         drop(s);
         if !registry.make_room(cap) {
             tracing::warn!(
-                "{what}: {cap} connections, all busy; closing a new one (maxConnections)"
+                "{what}: {cap} connections, all with a request being answered; closing a new one (maxConnections)"
             );
             drop(stream);
             continue;
@@ -112,12 +165,12 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         next_id += 1;
         let id = next_id;
-        let busy = Arc::new(AtomicUsize::new(0));
+        let activity = Arc::new(Activity::new(epoch));
         let evict = Arc::new(Notify::new());
         registry.lock().insert(
             id,
             Entry {
-                busy: busy.clone(),
+                activity: activity.clone(),
                 evict: evict.clone(),
             },
         );
@@ -126,9 +179,23 @@ pub async fn serve(
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {
                 let mut router = router.clone();
-                let guard = BusyGuard::enter(busy.clone());
+                let guard = BusyGuard::enter(activity.clone());
+                let activity = activity.clone();
+                let req = req.map(|body| {
+                    if body.is_end_stream() {
+                        axum::body::Body::new(body)
+                    } else {
+                        axum::body::Body::new(DeadlineBody::new(body, activity.clone(), body_limit))
+                    }
+                });
                 async move {
-                    let resp = router.call(req.map(axum::body::Body::new)).await;
+                    let mut resp = router.call(req).await;
+                    if activity.body_timed_out.load(Ordering::Acquire)
+                        && let Ok(resp) = &mut resp
+                    {
+                        resp.headers_mut()
+                            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                    }
                     drop(guard);
                     resp
                 }
@@ -145,7 +212,7 @@ pub async fn serve(
                     }
                 }
                 _ = evict.notified() => {
-                    tracing::debug!("{what}: idle connection closed to make room (maxConnections)");
+                    tracing::debug!("{what}: stalled connection closed to make room (maxConnections)");
                 }
             }
             registry.lock().remove(&id);
@@ -153,18 +220,178 @@ pub async fn serve(
     }
 }
 
-/// Counts a request in flight for as long as it lives (a dropped future counts as done).
-struct BusyGuard(Arc<AtomicUsize>);
+/// Counts a request in flight for as long as it lives (a dropped future counts as done); its
+/// start and its end are progress of the client.
+struct BusyGuard(Arc<Activity>);
 
 impl BusyGuard {
-    fn enter(busy: Arc<AtomicUsize>) -> BusyGuard {
-        busy.fetch_add(1, Ordering::AcqRel);
-        BusyGuard(busy)
+    fn enter(activity: Arc<Activity>) -> BusyGuard {
+        activity.body_timed_out.store(false, Ordering::Release);
+        activity.touch();
+        activity.busy.fetch_add(1, Ordering::AcqRel);
+        BusyGuard(activity)
     }
 }
 
 impl Drop for BusyGuard {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.touch();
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The error a request body gives when it did not arrive whole within `httpBodySeconds` of the
+/// request head.
+#[derive(Debug)]
+pub struct BodyTimeout {
+    pub seconds: u64,
+}
+
+impl std::fmt::Display for BodyTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the request body did not arrive within {} s of its head",
+            self.seconds
+        )
+    }
+}
+
+impl std::error::Error for BodyTimeout {}
+
+/// The [`BodyTimeout`] in an error's chain of sources, if any.
+pub fn body_timeout<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a BodyTimeout> {
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        if let Some(t) = err.downcast_ref::<BodyTimeout>() {
+            return Some(t);
+        }
+        cur = err.source();
+    }
+    None
+}
+
+/// A request body that must arrive whole by a deadline set when its head came. While its reader
+/// waits for more, the connection counts as waiting for its client (evictable at the cap); bytes
+/// arriving count as the client's progress.
+struct DeadlineBody {
+    inner: Incoming,
+    activity: Arc<Activity>,
+    deadline: tokio::time::Instant,
+    seconds: u64,
+    /// Started the first time the reader has to wait.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    finished: bool,
+}
+
+impl DeadlineBody {
+    fn new(inner: Incoming, activity: Arc<Activity>, limit: Duration) -> DeadlineBody {
+        DeadlineBody {
+            inner,
+            activity,
+            deadline: tokio::time::Instant::now() + limit,
+            seconds: limit.as_secs(),
+            timer: None,
+            finished: false,
+        }
+    }
+
+    fn finish(&mut self) {
+        self.finished = true;
+        self.activity.body_wait.store(false, Ordering::Release);
+    }
+}
+
+impl HttpBody for DeadlineBody {
+    type Data = Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        let this = self.get_mut();
+        if this.finished {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                this.activity.touch();
+                if this.inner.is_end_stream() {
+                    this.finish();
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(e))) => {
+                this.finish();
+                Poll::Ready(Some(Err(e.into())))
+            }
+            Poll::Ready(None) => {
+                this.finish();
+                Poll::Ready(None)
+            }
+            Poll::Pending => {
+                this.activity.body_wait.store(true, Ordering::Release);
+                let deadline = this.deadline;
+                let timer = this
+                    .timer
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+                if timer.as_mut().poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+                this.finish();
+                this.activity.body_timed_out.store(true, Ordering::Release);
+                Poll::Ready(Some(Err(Box::new(BodyTimeout {
+                    seconds: this.seconds,
+                }))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.finished || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        if self.finished {
+            SizeHint::with_exact(0)
+        } else {
+            self.inner.size_hint()
+        }
+    }
+}
+
+impl Drop for DeadlineBody {
+    fn drop(&mut self) {
+        // A handler that drops the body unread no longer waits for it.
+        self.activity.body_wait.store(false, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_evicts_the_most_stalled_idle_or_body_waiting_connection_never_a_busy_one() {
+        let registry = Registry::default();
+        let epoch = Instant::now();
+        // (id, requests in flight, waits for its body, last progress in ms)
+        for (id, busy, body_wait, at) in [(1, 0, false, 100), (2, 1, false, 0), (3, 1, true, 50)] {
+            let activity = Arc::new(Activity::new(epoch));
+            activity.busy.store(busy, Ordering::Relaxed);
+            activity.body_wait.store(body_wait, Ordering::Relaxed);
+            activity.last_progress.store(at, Ordering::Relaxed);
+            let evict = Arc::new(Notify::new());
+            registry.lock().insert(id, Entry { activity, evict });
+        }
+        // 2 is busy (its request is being answered) though stalled longest: never evicted. 3
+        // waits for its body since 50 ms, 1 is idle since 100 ms.
+        assert!(registry.make_room(3));
+        assert_eq!(registry.lock().keys().copied().collect::<Vec<_>>(), [1, 2]);
+        assert!(registry.make_room(2));
+        assert_eq!(registry.lock().keys().copied().collect::<Vec<_>>(), [2]);
+        assert!(!registry.make_room(1), "only a busy connection is left");
+        assert!(registry.make_room(2), "under the cap");
     }
 }

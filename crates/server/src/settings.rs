@@ -1,6 +1,7 @@
 //! The server settings file: the contract's keys with their defaults and rules, our extensions,
 //! lenient loading (deprecated keys noted once, unknown keys ignored, a wrong-typed value ignored
-//! with a warning while the rest loads) and debounced atomic rewrites of run-time changes.
+//! with a warning while the rest loads; a file that is not a JSON object stops the start-up) and
+//! debounced atomic rewrites of run-time changes.
 
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
@@ -34,6 +35,8 @@ pub const DEPRECATED_KEYS: &[&str] = &[
 
 /// The range of `httpIdleSeconds`.
 pub const MAX_IDLE_SECONDS: i64 = 3600;
+/// The range of `httpBodySeconds`.
+pub const MAX_BODY_SECONDS: i64 = 3600;
 /// The range of `maxConnections` (per listener).
 pub const MIN_CONNECTIONS: i64 = 8;
 pub const MAX_CONNECTIONS: i64 = 65536;
@@ -69,6 +72,9 @@ pub struct Settings {
     /// Extension: seconds a connection may take to send a request head, counted from its
     /// opening or from the end of its previous request (slow headers and idle keep-alive).
     pub http_idle_seconds: u32,
+    /// Extension: seconds a request's whole body may take to arrive after its head (slow
+    /// bodies); a late one is answered 408 `request_timeout` and its connection closed.
+    pub http_body_seconds: u32,
     /// Extension: open connections per listener; at the cap a new one evicts the oldest idle one.
     pub max_connections: usize,
 }
@@ -93,6 +99,7 @@ impl Default for Settings {
             autosave_days: 1,
             ws_ping_seconds: 20,
             http_idle_seconds: 30,
+            http_body_seconds: 10,
             max_connections: 512,
         }
     }
@@ -246,6 +253,13 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 )),
                 None => bad("a whole number of seconds"),
             },
+            "httpBodySeconds" => match int() {
+                Some(n) if (1..=MAX_BODY_SECONDS).contains(&n) => s.http_body_seconds = n as u32,
+                Some(n) => warnings.push(format!(
+                    "settings: httpBodySeconds {n} must be 1-{MAX_BODY_SECONDS}; ignored, using the default"
+                )),
+                None => bad("a whole number of seconds"),
+            },
             "maxConnections" => match int() {
                 Some(n) if (MIN_CONNECTIONS..=MAX_CONNECTIONS).contains(&n) => {
                     s.max_connections = n as usize
@@ -274,30 +288,55 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
     }
 }
 
-/// Reads a settings file. A missing file gives the defaults; an unreadable or non-object file
-/// gives the defaults with a warning (the server still starts).
-pub fn load(path: &std::path::Path) -> Loaded {
-    match std::fs::read(path) {
-        Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-            Ok(Value::Object(map)) => resolve(&map),
-            Ok(_) | Err(_) => {
-                let mut l = resolve(&Map::new());
-                l.warnings.push(format!(
-                    "settings: {} is not a JSON object; using the defaults (fix or delete the file)",
-                    path.display()
-                ));
-                l
-            }
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => resolve(&Map::new()),
+/// Reads a settings file. A missing or empty file gives the defaults. A file that cannot be read,
+/// is not JSON or is not a JSON object is an error naming the file (and, for bad JSON, the line
+/// and column): colonyd refuses to start rather than run without what the user wrote there (the
+/// token above all) and overwrite it with defaults at the next change.
+pub fn load(path: &std::path::Path) -> Result<Loaded, String> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(resolve(&Map::new())),
         Err(e) => {
-            let mut l = resolve(&Map::new());
-            l.warnings.push(format!(
-                "settings: cannot read {}: {e}; using the defaults",
+            return Err(format!(
+                "cannot read the settings file {}: {e}; make it readable, or move it away to start with the defaults",
                 path.display()
             ));
-            l
         }
+    };
+    // A byte-order mark (some editors write one) is not part of the JSON.
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return Ok(resolve(&Map::new()));
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(resolve(&map)),
+        Ok(other) => Err(format!(
+            "the settings file {} holds {}, not a JSON object; write it as {{\"key\": value, ...}}, or move it away to start with the defaults",
+            path.display(),
+            match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "a boolean",
+                _ => "null",
+            }
+        )),
+        Err(e) => Err(format!(
+            "the settings file {} is not valid JSON: {} at line {} column {}; fix it there (nothing was changed), or move it away to start with the defaults",
+            path.display(),
+            syntax_message(&e),
+            e.line(),
+            e.column()
+        )),
+    }
+}
+
+/// serde_json's message without its own " at line L column C" (the caller says where).
+fn syntax_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full,
     }
 }
 
@@ -322,6 +361,7 @@ impl Settings {
             "autosaveDays": self.autosave_days,
             "wsPingSeconds": self.ws_ping_seconds,
             "httpIdleSeconds": self.http_idle_seconds,
+            "httpBodySeconds": self.http_body_seconds,
             "maxConnections": self.max_connections,
         });
         match v {
@@ -541,12 +581,38 @@ mod tests {
         assert!(l.warnings.is_empty());
     }
 
+    #[test]
+    fn a_file_that_is_not_a_json_object_is_an_error_naming_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(
+            &path,
+            "{\n  \"authToken\": \"s3cret\",\n  \"corsOrigin\": \"x\"\n  \"a\": 1\n}",
+        )
+        .unwrap();
+        let e = load(&path).unwrap_err();
+        assert!(e.contains(&path.display().to_string()), "{e}");
+        assert!(e.contains("line 4 column 3"), "{e}");
+        assert!(!e.contains("s3cret"), "the token is not echoed: {e}");
+        std::fs::write(&path, "[1, 2]").unwrap();
+        assert!(load(&path).unwrap_err().contains("an array"));
+        // Empty (or only a byte-order mark and spaces): the defaults; a BOM before an object is
+        // fine.
+        std::fs::write(&path, "\u{feff}  \n").unwrap();
+        assert!(load(&path).unwrap().warnings.is_empty());
+        std::fs::write(&path, "\u{feff}{\"authToken\": \"t\"}").unwrap();
+        assert_eq!(load(&path).unwrap().settings.auth_token, "t");
+        // Missing: the defaults.
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(load(&path).unwrap().settings, Settings::default());
+    }
+
     #[tokio::test]
     async fn updates_are_validated_whole_and_written_after_the_debounce() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");
         std::fs::write(&path, r#"{"corsOrigin": "", "myOwnKey": 42}"#).unwrap();
-        let store = SettingsStore::new(path.clone(), load(&path));
+        let store = SettingsStore::new(path.clone(), load(&path).unwrap());
         tokio::spawn(store.clone().run_writer());
         assert!(
             store

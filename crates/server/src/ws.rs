@@ -3,13 +3,16 @@
 //! `error` frames for anything malformed (never fatal), the 64 KiB inbound cap, server pings for
 //! liveness (every `wsPingSeconds`; a connection silent for three intervals is closed with reason
 //! `no response to pings`), and the close with reason `slow_consumer` when the hub finds the
-//! queue full.
+//! queue full. Both directions have a deadline of three ping intervals: the reader's wait for the
+//! next frame, and each write (a client that has not taken a frame within that time, its socket
+//! buffers full because it never reads, is dropped), so a connection's socket and descriptor are
+//! always freed.
 
-use crate::agent::AgentStore;
+use crate::agent::{AgentStore, MAX_LAST_ERROR_BYTES, MAX_STATUS_BYTES};
 use crate::http::error::error_response;
 use crate::http::origin::{check_origin, own_origin};
 use crate::http::pipeline::{check_host, check_token, normalize};
-use crate::hub::{CloseReason, Hub, state_frame};
+use crate::hub::{CloseReason, Hub, Outgoing, STATE_INTERVAL};
 use crate::settings::SettingsStore;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -21,8 +24,8 @@ use protocol::error::{ApiError, ErrorCode};
 use protocol::frame::{Frame, HeartbeatPayload, MAX_INBOUND_FRAME_BYTES, SLOW_CONSUMER_REASON};
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// How long a closing connection waits for its close frame to be written (it queues behind
 /// frames a slow client has not read yet).
@@ -80,7 +83,7 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
     }
     // Upgraded WebSockets leave the listener's connection accounting (`listen`); they have a cap
     // of their own, refused before the upgrade so the client reads why.
-    let open = state.hub.len();
+    let open = state.hub.open_sockets();
     if open >= settings.max_connections {
         return error_response(&ApiError::new(
             ErrorCode::TooManyConnections,
@@ -162,28 +165,66 @@ fn error_frame(code: ErrorCode, detail: impl Into<String>) -> Utf8Bytes {
     .into()
 }
 
+/// Waits until `at`, then for a new agent state.
+async fn state_changed(
+    rx: &mut tokio::sync::watch::Receiver<Utf8Bytes>,
+    at: tokio::time::Instant,
+) -> Result<(), tokio::sync::watch::error::RecvError> {
+    tokio::time::sleep_until(at).await;
+    rx.changed().await
+}
+
+/// How the writer of a connection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WriterEnd {
+    /// Our Close frame went out (slow consumer, shutdown): the client may still answer it.
+    SentClose,
+    /// Nothing more to exchange: the client's Close was answered, the reader asked for the
+    /// close, or a write failed or made no progress within the deadline.
+    Done,
+}
+
+/// Sends one message, failing when the client has not taken it within `limit` (a client that
+/// does not read blocks the write once the socket buffers are full).
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    msg: Message,
+    limit: Duration,
+) -> Result<(), &'static str> {
+    match tokio::time::timeout(limit, sink.send(msg)).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err("the write failed"),
+        Err(_) => Err("the client did not take a frame within the deadline"),
+    }
+}
+
 async fn serve(socket: WebSocket, state: WsState) {
     let reg = state.hub.register();
     let id = reg.id;
+    // Counted among the open sockets until this function returns and the socket is dropped.
+    let _socket = reg.socket;
     // The first frame: the current state.
-    state.hub.send_to(id, state_frame(&state.agent.state()));
+    state.hub.send_state_to(id);
     let (mut sink, mut stream) = socket.split();
-    let started = Instant::now();
-    let last_seen = Arc::new(AtomicU64::new(0));
-    let seen = last_seen.clone();
 
     let ping_seconds = state.settings.get().ws_ping_seconds;
+    let interval = Duration::from_secs(u64::from(ping_seconds));
+    // A client that sent nothing (no frame, no pong) for this long is closed, and so is one
+    // that has not taken a frame sent to it within as long: both waits have this deadline.
+    let silence_limit = interval * SILENT_INTERVALS;
+    let close_limit = CLOSE_WAIT.min(silence_limit);
     // The reader asks the writer (which owns the sink) to close: `None` answers the client's own
-    // Close, `Some` sends ours (a protocol error, a frame over the limit).
+    // Close, `Some` sends ours (a protocol error, a frame over the limit, silence).
     let (close_tx, mut close_rx) = tokio::sync::mpsc::channel::<Option<CloseFrame>>(1);
     let mut frames = reg.frames;
     let queued = reg.queued;
     let mut close = reg.close;
-    let writer = tokio::spawn(async move {
-        let interval = Duration::from_secs(u64::from(ping_seconds));
-        let silence_limit = interval * SILENT_INTERVALS;
+    let mut agent_state = reg.state;
+    let mut writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(interval);
         ping.tick().await;
+        // Broadcast states go out at most once per STATE_INTERVAL, the newest winning.
+        let mut next_state = tokio::time::Instant::now();
         loop {
             tokio::select! {
                 biased;
@@ -194,11 +235,13 @@ async fn serve(socket: WebSocket, state: WsState) {
                         _ => CloseFrame { code: 1001, reason: "server shutting down".into() },
                     };
                     // The close frame queues behind what the client has not read yet; give it time.
-                    let _ = tokio::time::timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await;
-                    break;
+                    return match send_within(&mut sink, Message::Close(Some(frame)), close_limit).await {
+                        Ok(()) => WriterEnd::SentClose,
+                        Err(_) => WriterEnd::Done,
+                    };
                 }
                 asked = close_rx.recv() => {
-                    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+                    let _ = tokio::time::timeout(close_limit, async {
                         match asked.flatten() {
                             Some(frame) => sink.send(Message::Close(Some(frame))).await,
                             // The WebSocket layer queued the answer to the client's Close:
@@ -207,40 +250,76 @@ async fn serve(socket: WebSocket, state: WsState) {
                         }
                     })
                     .await;
-                    break;
+                    return WriterEnd::Done;
+                }
+                changed = state_changed(&mut agent_state, next_state) => {
+                    if changed.is_err() {
+                        return WriterEnd::Done;
+                    }
+                    let text = agent_state.borrow_and_update().clone();
+                    if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
+                        tracing::debug!("websocket {id}: {why} ({silence_limit:?}); closing it");
+                        return WriterEnd::Done;
+                    }
+                    next_state = tokio::time::Instant::now() + STATE_INTERVAL;
                 }
                 next = frames.recv() => match next {
-                    Some(batch) => {
-                        let mut failed = false;
+                    Some(Outgoing::State { bytes }) => {
+                        // The newest state, which also stands for a broadcast one not sent yet.
+                        let text = agent_state.borrow_and_update().clone();
+                        if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
+                            tracing::debug!("websocket {id}: {why} ({silence_limit:?}); closing it");
+                            return WriterEnd::Done;
+                        }
+                        queued.fetch_sub(bytes, Ordering::Relaxed);
+                        next_state = tokio::time::Instant::now() + STATE_INTERVAL;
+                    }
+                    Some(Outgoing::Frames(batch)) => {
                         for text in batch {
                             let n = text.len();
-                            if sink.send(Message::Text(text)).await.is_err() {
-                                failed = true;
-                                break;
+                            if let Err(why) = send_within(&mut sink, Message::Text(text), silence_limit).await {
+                                tracing::debug!("websocket {id}: {why} ({silence_limit:?}); closing it");
+                                return WriterEnd::Done;
                             }
                             queued.fetch_sub(n, Ordering::Relaxed);
                         }
-                        if failed { break }
                     }
-                    None => break,
+                    None => return WriterEnd::Done,
                 },
                 _ = ping.tick() => {
-                    let silent = started.elapsed().saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
-                    if silent > silence_limit {
-                        let _ = sink.send(Message::Close(Some(CloseFrame { code: 1001, reason: "no response to pings".into() }))).await;
-                        break;
+                    if let Err(why) = send_within(&mut sink, Message::Ping(Default::default()), silence_limit).await {
+                        tracing::debug!("websocket {id}: ping: {why} ({silence_limit:?}); closing it");
+                        return WriterEnd::Done;
                     }
-                    if sink.send(Message::Ping(Default::default())).await.is_err() { break }
                 }
             }
         }
     });
 
+    // Whether the writer has ended (its handle must not be awaited again), how, and why the
+    // reader stopped.
+    let mut writer_end = None;
     let (mut closing, mut linger) = (false, false);
-    while let Some(msg) = stream.next().await {
-        let msg = match msg {
-            Ok(msg) => msg,
-            Err(e) => {
+    loop {
+        let next = tokio::select! {
+            end = &mut writer => {
+                writer_end = Some(end.unwrap_or(WriterEnd::Done));
+                break;
+            }
+            next = tokio::time::timeout(silence_limit, stream.next()) => next,
+        };
+        let msg = match next {
+            Err(_) => {
+                // Nothing came, not even a pong, for three ping intervals.
+                let _ = close_tx.try_send(Some(CloseFrame {
+                    code: 1001,
+                    reason: "no response to pings".into(),
+                }));
+                closing = true;
+                break;
+            }
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
                 // A frame over the protocol limit or broken framing: say so with a Close code
                 // (RFC 6455: 1009 too big, 1002 protocol error) instead of dropping the socket.
                 let _ = close_tx.try_send(Some(protocol_close(e)));
@@ -248,8 +327,8 @@ async fn serve(socket: WebSocket, state: WsState) {
                 linger = true;
                 break;
             }
+            Ok(Some(Ok(msg))) => msg,
         };
-        last_seen.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
         match msg {
             Message::Text(text) => handle_text(&state, id, text.as_str()).await,
             Message::Binary(bytes) => {
@@ -281,16 +360,13 @@ async fn serve(socket: WebSocket, state: WsState) {
             }
             Message::Ping(_) | Message::Pong(_) => {}
         }
-        if writer.is_finished() {
-            break;
-        }
     }
     if closing {
-        // Let the writer send the close frame (it queues behind unread frames), then give the
-        // client a moment to read it before the socket goes: a socket dropped with unread input
-        // is reset, and a reset can discard the close frame on the client's side.
-        let mut writer = writer;
-        if tokio::time::timeout(CLOSE_WAIT, &mut writer).await.is_err() {
+        // Let the writer send the close frame (it queues behind unread frames; the writer gives
+        // up on a client that takes nothing), then, after a protocol error, give the client a
+        // moment to read it before the socket goes: a socket dropped with unread input is reset,
+        // and a reset can discard the close frame on the client's side.
+        if writer_end.is_none() && tokio::time::timeout(CLOSE_WAIT, &mut writer).await.is_err() {
             writer.abort();
         }
         if linger {
@@ -303,11 +379,11 @@ async fn serve(socket: WebSocket, state: WsState) {
     state.hub.unregister(id);
     // If this connection was the agent connector, it is gone now.
     state.agent.connector_left(Some(id));
-    if writer.is_finished() {
-        // Our close frame is out (slow consumer, pings, shutdown): read and drop what the client
-        // still sends until it answers the close or the wait ends. Dropping a socket with unread
-        // data resets it, and a reset can discard the close frame before the client reads it.
-        let _ = tokio::time::timeout(CLOSE_WAIT, async {
+    if writer_end == Some(WriterEnd::SentClose) {
+        // Our close frame is out (slow consumer, shutdown): read and drop what the client still
+        // sends until it answers the close or the wait ends. Dropping a socket with unread data
+        // resets it, and a reset can discard the close frame before the client reads it.
+        let _ = tokio::time::timeout(close_limit, async {
             while let Some(Ok(m)) = stream.next().await {
                 if matches!(m, Message::Close(_)) {
                     break;
@@ -316,7 +392,18 @@ async fn serve(socket: WebSocket, state: WsState) {
         })
         .await;
     }
+    // Dropping both halves closes the socket and frees its descriptor.
     writer.abort();
+}
+
+/// The error frame for a heartbeat text over its limit.
+fn too_long(field: &str, len: usize, limit: usize) -> Utf8Bytes {
+    error_frame(
+        ErrorCode::InvalidParam,
+        format!(
+            "heartbeat {field} of {len} bytes exceeds the {limit}-byte limit; it was ignored (the rest of the heartbeat applied), send a shorter one"
+        ),
+    )
 }
 
 /// Parses and dispatches one inbound text frame.
@@ -367,7 +454,7 @@ async fn handle_text(state: &WsState, id: u64, text: &str) {
             } else {
                 payload
             };
-            let hb: HeartbeatPayload = match serde_path_to_error::deserialize(payload) {
+            let mut hb: HeartbeatPayload = match serde_path_to_error::deserialize(payload) {
                 Ok(hb) => hb,
                 Err(e) => {
                     let detail = format!(
@@ -381,12 +468,29 @@ async fn handle_text(state: &WsState, id: u64, text: &str) {
                     return;
                 }
             };
-            let (agent_state, changed) = state.agent.heartbeat(&hb, id).await;
-            if changed {
-                state.hub.broadcast_state(&agent_state);
-            } else {
-                state.hub.send_to(id, state_frame(&agent_state));
+            // Over-long texts are ignored (with an error frame); the rest of the heartbeat
+            // applies, so an ack is never lost to a long status.
+            if let Some(status) = &hb.agent_status
+                && status.len() > MAX_STATUS_BYTES
+            {
+                state
+                    .hub
+                    .send_to(id, too_long("agent_status", status.len(), MAX_STATUS_BYTES));
+                hb.agent_status = None;
             }
+            if let Some(Some(error)) = &hb.last_error
+                && error.len() > MAX_LAST_ERROR_BYTES
+            {
+                state.hub.send_to(
+                    id,
+                    too_long("last_error", error.len(), MAX_LAST_ERROR_BYTES),
+                );
+                hb.last_error = None;
+            }
+            // A change is published to every connection (coalesced, `hub`); the sender's answer
+            // is the newest state, queued behind what it was sent before.
+            state.agent.heartbeat(&hb, id).await;
+            state.hub.send_state_to(id);
         }
         other => state.hub.send_to(
             id,

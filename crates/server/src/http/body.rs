@@ -1,4 +1,5 @@
-//! The JSON body extractor: enforces `maxBodyBytes` (413, never reading past the limit), reports
+//! The JSON body extractor: enforces `maxBodyBytes` (413, never reading past the limit) and
+//! answers a body that came too slowly with 408 `request_timeout` (`httpBodySeconds`), reports
 //! malformed JSON as 400 `invalid_body` with the expected format, and turns a missing or
 //! wrong-typed field into the route's error code naming the field and echoing what was sent.
 
@@ -29,6 +30,24 @@ fn too_large(limit: u64) -> AppError {
     ))
 }
 
+/// A body that could not be read: 408 `request_timeout` when it came too slowly
+/// (`httpBodySeconds`, `listen`), else `invalid_body`.
+fn unreadable(e: &(dyn std::error::Error + 'static)) -> AppError {
+    if let Some(t) = crate::listen::body_timeout(e) {
+        return AppError(ApiError::new(
+            ErrorCode::RequestTimeout,
+            format!(
+                "the request body did not arrive within {} s of its head (the httpBodySeconds setting); send the whole body right after the head, on a new connection (this one is closed)",
+                t.seconds
+            ),
+        ));
+    }
+    AppError(ApiError::new(
+        ErrorCode::InvalidBody,
+        format!("the request body could not be read: {e}"),
+    ))
+}
+
 /// Reads the raw body, at most `limit` bytes (0 = unlimited).
 pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes, AppError> {
     if limit > 0
@@ -51,19 +70,11 @@ pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes,
                 {
                     too_large(limit)
                 } else {
-                    AppError(ApiError::new(
-                        ErrorCode::InvalidBody,
-                        format!("the request body could not be read: {e}"),
-                    ))
+                    unreadable(&*e)
                 }
             })?
     } else {
-        body.collect().await.map_err(|e| {
-            AppError(ApiError::new(
-                ErrorCode::InvalidBody,
-                format!("the request body could not be read: {e}"),
-            ))
-        })?
+        body.collect().await.map_err(|e| unreadable(&e))?
     };
     Ok(collected.to_bytes())
 }

@@ -35,6 +35,7 @@ pub fn transport_status(code: ErrorCode) -> Option<StatusCode> {
         ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::GameNotReady => StatusCode::CONFLICT,
         ErrorCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
         ErrorCode::QueueFull | ErrorCode::GameLoading | ErrorCode::TooManyConnections => {
             StatusCode::SERVICE_UNAVAILABLE

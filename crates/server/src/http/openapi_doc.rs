@@ -6,7 +6,7 @@
 //! - `format` on every GET (`toon`, the default, flat rows; `json`, nested; `toon-text`, TOON text
 //!   as `text/toon`).
 //! - The error body (`Error`) on every operation: with the transport statuses the pipeline uses
-//!   (400, 401, 403, 409, 413, 415, 500, 503), the statuses domain errors get with
+//!   (400, 401, 403, 408, 409, 413, 415, 500, 503), the statuses domain errors get with
 //!   `strictHttpStatus` (400, 404, 405, 422), and inside the 200 answer, because domain errors
 //!   answer 200 by default.
 //! - `POST /api/settings`: a flat object of setting keys, typed from the settings themselves.
@@ -33,6 +33,10 @@ const ERROR_STATUSES: &[(&str, &str)] = &[
     (
         "409",
         "game_not_ready (the ready gate is closed); with strictHttpStatus also request_pending",
+    ),
+    (
+        "408",
+        "request_timeout: the body did not arrive within httpBodySeconds of the head",
     ),
     ("413", "body_too_large: body over maxBodyBytes"),
     ("415", "unsupported_media_type: a body that is not JSON"),

@@ -1,5 +1,6 @@
 //! No setting can stop the game or open the service: range-checked settings on the API and in
-//! the file, the host alive after them, the token guard at run time.
+//! the file, the host alive after them, the token guard at run time, a settings file that does
+//! not parse refusing the start-up instead of being replaced.
 
 use crate::support::{Opts, Server, code};
 use serde_json::json;
@@ -128,4 +129,37 @@ async fn agent_texts_have_size_caps() {
     let (_, agent) = s.get("/api/agent?format=json").await;
     assert!(agent["pendingRequest"].is_null(), "{agent}");
     assert_ne!(agent["goal"].as_str().map(str::len), Some(5000));
+}
+
+#[tokio::test]
+async fn a_settings_file_that_does_not_parse_refuses_the_start_and_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    // A missing comma on line 3: the token, corsOrigin and the user's own key must survive.
+    let text = "{\n  \"authToken\": \"sesame\",\n  \"corsOrigin\": \"http://mine\"\n  \"myOwnKey\": 1\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let run = crate::support::run_in_to_exit(dir.path(), std::time::Duration::from_secs(10));
+    let Some((ok, stderr)) = run else {
+        panic!(
+            "colonyd started (and served without the token) on a settings file that does not parse"
+        );
+    };
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("refusing to start")
+            && stderr.contains(&path.display().to_string())
+            && stderr.contains("line 4 column 3"),
+        "names the file, line and column: {stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "the file is left as it was"
+    );
+    // Not an object either.
+    std::fs::write(&path, "[\"authToken\", \"sesame\"]").unwrap();
+    let (ok, stderr) =
+        crate::support::run_in_to_exit(dir.path(), std::time::Duration::from_secs(10))
+            .expect("refused");
+    assert!(!ok && stderr.contains("not a JSON object"), "{stderr}");
 }

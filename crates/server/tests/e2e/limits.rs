@@ -1,6 +1,7 @@
 //! Connection limits and shutdown: idle and slow-header connections are closed after
-//! `httpIdleSeconds`; at `maxConnections` a fresh client is still served (even with few file
-//! descriptors); SIGTERM writes an acknowledged settings change; leftover temporary files of a
+//! `httpIdleSeconds`; a request body that does not arrive within `httpBodySeconds` is answered
+//! 408 and closed; at `maxConnections` a fresh client is still served (even with few file
+//! descriptors, or with every connection holding a request whose body never comes); SIGTERM writes an acknowledged settings change; leftover temporary files of a
 //! crash are removed at start-up.
 
 use crate::support::{Opts, Server};
@@ -98,6 +99,111 @@ async fn at_the_connection_cap_a_fresh_client_is_served_with_few_file_descriptor
     closed_within(&mut held[0], Instant::now(), Duration::from_secs(5)).await;
 }
 
+/// A POST head promising a 100,000-byte body.
+const SLOW_HEAD: &[u8] = b"POST /api/speed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
+
+/// Reads what the server sends until it closes the connection.
+async fn read_to_close(sock: &mut TcpStream, limit: Duration) -> String {
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(limit, sock.read_to_end(&mut out))
+        .await
+        .expect("the connection was closed");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn slow_request_bodies_get_408_and_cannot_lock_out_fresh_clients() {
+    let s = Server::start_with(Opts {
+        settings: json!({"maxConnections": 16, "httpBodySeconds": 2, "httpIdleSeconds": 300}),
+        ..Default::default()
+    })
+    .await;
+    let addr = format!("127.0.0.1:{}", s.http_port);
+    // Far more requests than the cap whose body never comes: their handlers wait for it.
+    let mut held = Vec::new();
+    for _ in 0..48 {
+        let mut c = TcpStream::connect(&addr).await.unwrap();
+        c.write_all(SLOW_HEAD).await.unwrap();
+        held.push(c);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let t0 = Instant::now();
+    // One that trickles its body, a byte every 200 ms: it makes progress, but the deadline is
+    // for the whole body.
+    let mut trickle = TcpStream::connect(&addr).await.unwrap();
+    trickle.write_all(SLOW_HEAD).await.unwrap();
+    let trickler = tokio::spawn(async move {
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            tokio::select! {
+                r = trickle.read(&mut buf) => match r {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => answer.extend_from_slice(&buf[..n]),
+                },
+                _ = tokio::time::sleep(Duration::from_millis(200)) => {
+                    if trickle.write_all(b" ").await.is_err() { break }
+                }
+            }
+        }
+        (String::from_utf8_lossy(&answer).into_owned(), t0.elapsed())
+    });
+    // Fresh clients are served at once, a read and a write, on new connections each.
+    let fresh = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    for speed in [2, 3] {
+        let t = Instant::now();
+        let ping = fresh
+            .get(s.url("/api/ping"))
+            .send()
+            .await
+            .expect("ping answers");
+        assert_eq!(ping.status().as_u16(), 200);
+        let write = fresh
+            .post(s.url("/api/speed"))
+            .json(&json!({ "speed": speed }))
+            .send()
+            .await
+            .expect("a write answers");
+        let body: Value = write.json().await.unwrap();
+        assert_eq!(body["speed"], speed, "{body}");
+        let took = t.elapsed();
+        assert!(
+            took < Duration::from_secs(2),
+            "ping and a write took {took:?}"
+        );
+    }
+    // The newest held request still waits for its body (the older ones made room): it is
+    // answered 408 with the contract's error and closed, about 2 s after its head.
+    let answer = read_to_close(held.last_mut().unwrap(), Duration::from_secs(10)).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains(r#"{"error":"request_timeout: the request body did not arrive within 2 s"#),
+        "{answer}"
+    );
+    let (answer, took) = trickler.await.unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.1 408"),
+        "a trickled body: {answer}"
+    );
+    assert!(
+        took >= Duration::from_millis(1500) && took < Duration::from_secs(6),
+        "the whole body had 2 s: {took:?}"
+    );
+    // The oldest were closed to make room, without an answer.
+    assert_eq!(
+        read_to_close(&mut held[0], Duration::from_secs(5)).await,
+        ""
+    );
+}
+
 #[tokio::test]
 async fn the_idle_and_cap_settings_are_range_checked() {
     let s = Server::start().await;
@@ -105,6 +211,8 @@ async fn the_idle_and_cap_settings_are_range_checked() {
         ("httpIdleSeconds", json!(0), "1-3600"),
         ("maxConnections", json!(1), "8-65536"),
         ("maxConnections", json!(1e12), "8-65536"),
+        ("httpBodySeconds", json!(0), "1-3600"),
+        ("httpBodySeconds", json!(3601), "1-3600"),
     ] {
         let (_, body) = s.post("/api/settings", json!({ key: value })).await;
         assert_eq!(
@@ -117,6 +225,7 @@ async fn the_idle_and_cap_settings_are_range_checked() {
     let (_, view) = s.get("/api/settings?format=json").await;
     assert_eq!(view["settings"]["httpIdleSeconds"], 30);
     assert_eq!(view["settings"]["maxConnections"], 512);
+    assert_eq!(view["settings"]["httpBodySeconds"], 10);
 }
 
 #[tokio::test]
@@ -187,4 +296,67 @@ async fn websockets_beyond_max_connections_are_refused_until_one_closes() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(ok, "a WebSocket opens once one closed");
+}
+
+#[tokio::test]
+async fn slow_consumers_count_against_the_websocket_cap_until_their_socket_is_gone() {
+    let s = Server::start_with(Opts {
+        settings: json!({"maxConnections": 8, "wsPingSeconds": 1}),
+        ..Default::default()
+    })
+    .await;
+    // Eight clients that never read and flood pings: each is closed as a slow consumer (the
+    // hub lets it go at once), but its socket stays open while its close frame waits to be read.
+    let mut flooders = Vec::new();
+    for _ in 0..8 {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.set_recv_buffer_size(2048).unwrap();
+        let stream = sock
+            .connect(format!("127.0.0.1:{}", s.ws_port).parse().unwrap())
+            .await
+            .unwrap();
+        let (mut ws, _) = tokio_tungstenite::client_async(s.ws_url(""), stream)
+            .await
+            .unwrap();
+        flooders.push(tokio::spawn(async move {
+            use futures_util::SinkExt;
+            let ping =
+                tokio_tungstenite::tungstenite::Message::text(json!({"type": "ping"}).to_string());
+            loop {
+                for _ in 0..1000 {
+                    if ws.feed(ping.clone()).await.is_err() {
+                        return;
+                    }
+                }
+                if ws.flush().await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    // Their sockets are open: a ninth WebSocket is refused.
+    let err = tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .expect_err("a ninth WebSocket while eight sockets are open");
+    let tokio_tungstenite::tungstenite::Error::Http(resp) = err else {
+        panic!("not an HTTP refusal: {err}");
+    };
+    assert_eq!(resp.status().as_u16(), 503);
+    // Once their sockets are closed (three 1 s intervals at most), a WebSocket opens again.
+    let t0 = Instant::now();
+    while tokio_tungstenite::connect_async(s.ws_url(""))
+        .await
+        .is_err()
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "the slow consumers' sockets were never closed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for f in flooders {
+        f.abort();
+    }
 }

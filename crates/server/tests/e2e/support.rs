@@ -49,6 +49,36 @@ pub fn run_to_exit(settings: Value) -> (bool, String) {
     )
 }
 
+/// Runs colonyd in `dir` (free ports given by flag) with the settings file as it is, for
+/// start-ups that must be refused: whether it exited with success and its stderr, or `None` when
+/// it was still running after `limit` (it is then killed).
+pub fn run_in_to_exit(dir: &std::path::Path, limit: Duration) -> Option<(bool, String)> {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_colonyd"))
+        .arg("--data-dir")
+        .arg(dir)
+        .args(["--http-port", &free_port().to_string()])
+        .args(["--ws-port", &free_port().to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log.reopen().unwrap()))
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = std::fs::read_to_string(log.path()).unwrap_or_default();
+    status.map(|s| (s.success(), stderr))
+}
+
 /// Options for a start.
 pub struct Opts {
     pub settings: Value,
@@ -167,6 +197,14 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         panic!("colonyd did not answer /api/ping within 60 s");
+    }
+
+    /// The file descriptors colonyd has open now (Linux: `/proc/PID/fd`).
+    pub fn open_fds(&self) -> usize {
+        let pid = self.child.as_ref().expect("running").id();
+        std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .expect("/proc/PID/fd")
+            .count()
     }
 
     pub fn url(&self, path: &str) -> String {

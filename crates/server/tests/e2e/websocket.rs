@@ -1,10 +1,12 @@
 //! The WebSocket channel: auth before upgrade, state frames, heartbeats, ping, error frames,
-//! the inbound cap, events, and the slow-consumer close that never stalls others.
+//! the inbound cap, events, the slow-consumer close that never stalls others, and the deadlines
+//! that close a client that never reads.
 
 use crate::support::{Opts, Server, code, frame_where, next_frame, send};
-use futures_util::StreamExt;
-use serde_json::json;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
 use std::time::Duration;
+use tokio::io::AsyncReadExt;
 use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
@@ -225,27 +227,35 @@ async fn the_server_pings_and_closes_a_silent_connection() {
         ..Default::default()
     })
     .await;
-    // A raw client that never answers: tokio-tungstenite would answer pings while reading, so
-    // this one only reads after the silence limit has passed.
+    // A client that never answers: tokio-tungstenite would answer pings while reading, so this
+    // one reads the raw bytes under the WebSocket, which answers nothing, until the server
+    // closes the socket.
     let (mut ws, _) = tokio_tungstenite::connect_async(s.ws_url(""))
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(4500)).await;
-    let mut pings = 0;
-    let mut reason = None;
-    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
-        match msg {
-            Ok(Message::Ping(_)) => pings += 1,
-            Ok(Message::Close(Some(cf))) => {
-                reason = Some(cf.reason.to_string());
-                break;
-            }
-            Ok(_) => {}
-            Err(_) => break,
-        }
-    }
+    let t0 = std::time::Instant::now();
+    let tokio_tungstenite::MaybeTlsStream::Plain(sock) = ws.get_mut() else {
+        panic!("a plain socket");
+    };
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), sock.read_to_end(&mut raw))
+        .await
+        .expect("the server closes a silent connection")
+        .unwrap();
+    let took = t0.elapsed();
+    assert!(
+        took >= Duration::from_millis(2500) && took < Duration::from_secs(6),
+        "closed after three 1 s intervals without an answer: {took:?}"
+    );
+    // Unmasked server frames: pings with no payload (0x89 0x00), then a Close with code 1001.
+    let pings = raw.windows(2).filter(|w| w == b"\x89\x00").count();
     assert!(pings >= 2, "pings: {pings}");
-    assert_eq!(reason.as_deref(), Some("no response to pings"));
+    let close = b"\x03\xe9no response to pings";
+    assert!(
+        raw.windows(close.len()).any(|w| w == close),
+        "a close frame with its reason: {:?}",
+        String::from_utf8_lossy(&raw)
+    );
     // A client that keeps reading (and so answers pings) stays connected past the limit.
     let (mut live, _) = s.ws().await;
     let until = std::time::Instant::now() + Duration::from_millis(4500);
@@ -257,6 +267,208 @@ async fn the_server_pings_and_closes_a_silent_connection() {
     }
     send(&mut live, json!({"type": "ping"})).await;
     frame_where(&mut live, 20, |f| f["type"] == "pong").await;
+}
+
+/// A WebSocket on a socket with a tiny receive buffer, never read from here on.
+async fn tiny_buffer_ws(s: &Server) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(2048).unwrap();
+    let stream = sock
+        .connect(format!("127.0.0.1:{}", s.ws_port).parse().unwrap())
+        .await
+        .unwrap();
+    tokio_tungstenite::client_async(s.ws_url(""), stream)
+        .await
+        .unwrap()
+        .0
+}
+
+#[tokio::test]
+async fn websockets_that_never_read_are_closed_and_their_descriptors_freed() {
+    let s = Server::start_with(Opts {
+        settings: json!({"wsPingSeconds": 1}),
+        ..Default::default()
+    })
+    .await;
+    let before = s.open_fds();
+    // Clients that never read and never send: only the reader's deadline can notice them.
+    let mut silent = Vec::new();
+    for _ in 0..12 {
+        silent.push(tiny_buffer_ws(&s).await);
+    }
+    // Clients that never read but keep sending: the server's writes to them block once the
+    // socket buffers are full, so only a deadline on the writes can notice them. Each heartbeat
+    // is answered with the state, which holds a 60 KB prompt: 200 answers are 12 MB, more than
+    // the socket buffers take and less than the outbound queue holds (no slow_consumer close).
+    let (_, req) = s
+        .post("/api/agent/request", json!({"prompt": "p".repeat(60_000)}))
+        .await;
+    assert_eq!(req["pendingRequest"]["id"], 1, "{req}");
+    let mut talkers = Vec::new();
+    for _ in 0..4 {
+        let mut ws = tiny_buffer_ws(&s).await;
+        talkers.push(tokio::spawn(async move {
+            let hb = json!({"type": "heartbeat", "payload": {}}).to_string();
+            for _ in 0..200 {
+                if ws.feed(Message::Text(hb.clone().into())).await.is_err() {
+                    return;
+                }
+            }
+            if ws.flush().await.is_err() {
+                return;
+            }
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                if ws.send(Message::Text(hb.clone().into())).await.is_err() {
+                    return;
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let open = s.open_fds();
+    assert!(open >= before + 16, "{before} -> {open}");
+    // Three ping intervals (3 s) and the close: every one is closed and its descriptor freed.
+    let t0 = std::time::Instant::now();
+    loop {
+        let now = s.open_fds();
+        if now <= before {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(12),
+            "{} of 16 never-reading WebSockets still open after {:?}",
+            now - before,
+            t0.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for t in talkers {
+        t.abort();
+    }
+    // HTTP and WebSocket clients are served.
+    assert_eq!(s.get("/api/ping").await.0, 200);
+    let (mut live, _) = s.ws().await;
+    send(&mut live, json!({"type": "ping"})).await;
+    frame_where(&mut live, 20, |f| f["type"] == "pong").await;
+}
+
+#[tokio::test]
+async fn one_clients_status_changes_cannot_make_another_reader_slow() {
+    let s = Server::start().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let (sender, _) = s.ws().await;
+    let (mut sink, mut answers) = sender.split();
+    // The sender reads its own answers, a state frame per heartbeat (it keeps no more than 150
+    // unread, so it is not closed as a slow consumer itself), and keeps the error frames.
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = answered.clone();
+    let errors = tokio::spawn(async move {
+        let mut errors = Vec::new();
+        while let Some(Ok(msg)) = answers.next().await {
+            if let Message::Text(t) = msg {
+                let f: Value = serde_json::from_str(t.as_str()).unwrap();
+                if f["type"] == "error" {
+                    errors.push(f["payload"]["error"].as_str().unwrap_or("").to_string());
+                } else if f["type"] == "state" {
+                    counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        }
+        errors
+    });
+    // A reader that reads as fast as it can: the state frames it gets, until 1.5 s of quiet.
+    let (mut reader, _) = s.ws().await;
+    let reading = tokio::spawn(async move {
+        let (mut states, mut last, mut end) = (0usize, Value::Null, None);
+        loop {
+            match tokio::time::timeout(Duration::from_millis(1500), reader.next()).await {
+                Err(_) => break,
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let f: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if f["type"] == "state" {
+                        states += 1;
+                        last = f;
+                    }
+                }
+                Ok(Some(Ok(Message::Close(cf)))) => {
+                    end = Some(format!("closed: {cf:?}"));
+                    break;
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(e))) => {
+                    end = Some(format!("error: {e}"));
+                    break;
+                }
+                Ok(None) => {
+                    end = Some("stream ended".into());
+                    break;
+                }
+            }
+        }
+        (states, last, end, reader)
+    });
+    let t0 = std::time::Instant::now();
+    let heartbeat = |status: String| {
+        Message::Text(
+            json!({"type": "heartbeat", "payload": {"agent_status": status}})
+                .to_string()
+                .into(),
+        )
+    };
+    // Statuses of 60 KB, each new: over the cap, so ignored with an error frame.
+    for i in 0..50 {
+        sink.feed(heartbeat(format!("{i:05}{}", "s".repeat(60_000))))
+            .await
+            .unwrap();
+    }
+    sink.flush().await.unwrap();
+    // Then 2 s of new 3 KB statuses, as fast as the sender can: coalesced for the others.
+    let mut sent = 0usize;
+    let mut last_status = String::new();
+    while t0.elapsed() < Duration::from_secs(2) {
+        for _ in 0..50 {
+            last_status = format!("{sent:06}{}", "t".repeat(3000));
+            sink.feed(heartbeat(last_status.clone())).await.unwrap();
+            sent += 1;
+        }
+        sink.flush().await.unwrap();
+        // (50 answers to the 60 KB statuses came before.)
+        while sent + 50 > answered.load(std::sync::atomic::Ordering::Relaxed) + 150 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    let flood = t0.elapsed();
+    let (states, last, end, mut reader) = reading.await.unwrap();
+    assert_eq!(end, None, "the reader was dropped");
+    assert!(sent > 200, "the sender sent {sent} statuses");
+    // At most one state frame per 100 ms (and the first ones), however many changes.
+    let most = (flood.as_millis() / 100) as usize + 10;
+    assert!(
+        states <= most,
+        "{states} state frames for {sent} changes in {flood:?} (at most {most})"
+    );
+    assert_eq!(
+        last["payload"]["agentStatus"].as_str(),
+        Some(last_status.as_str()),
+        "the newest state wins"
+    );
+    send(&mut reader, json!({"type": "ping"})).await;
+    frame_where(&mut reader, 20, |f| f["type"] == "pong").await;
+    drop(sink);
+    // The 60 KB statuses got error frames and were not taken.
+    let (_, agent) = s.get("/api/agent/state?format=json").await;
+    assert_eq!(agent["agentStatus"].as_str(), Some(last_status.as_str()));
+    drop(s);
+    let errors = errors.await.unwrap();
+    assert_eq!(errors.len(), 50, "{:?}", errors.first());
+    assert!(
+        errors[0].starts_with(
+            "invalid_param: heartbeat agent_status of 60005 bytes exceeds the 4096-byte limit"
+        ),
+        "{}",
+        errors[0]
+    );
 }
 
 #[tokio::test]
