@@ -61,6 +61,9 @@ pub struct EpisodeResult {
     /// (its score and success are then 0 and false).
     pub status: Status,
     pub score: f64,
+    /// The score by term (their points sum to `score`); empty when not known.
+    #[serde(default)]
+    pub score_terms: Vec<crate::terms::TermScore>,
     pub success: bool,
     pub achievements: Vec<String>,
     pub days_survived: f64,
@@ -123,6 +126,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         seed,
         status: Status::Ok,
         score: 0.0,
+        score_terms: Vec::new(),
         success: false,
         achievements: Vec::new(),
         days_survived: 0.0,
