@@ -313,7 +313,9 @@ pub(super) fn chart(out: &mut String, rows: &[Row], c: &Chart, x: &Axis, y: &Axi
             .iter()
             .map(|&k| {
                 let r = &rows[k];
-                format!("{:.1},{:.1}", px(r.time_days()), py((l.value)(r)))
+                // Not clamped: the scales hold every row, so a point outside shows a bad scale.
+                let (a, b) = (x.map(r.time_days(), x0, x1), y.map((l.value)(r), y0, y1));
+                format!("{a:.1},{b:.1}")
             })
             .collect();
         let _ = write!(
