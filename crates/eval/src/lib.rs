@@ -8,7 +8,8 @@
 //! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
 //! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
-//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
+//! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page),
+//! `score` also holds an episode's score by term;
 //! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
 //! reads results.json, `stats` has the IQM and the bootstrap intervals).
 //! `docs/evaluation.md` describes the whole loop for users.

@@ -8,6 +8,7 @@ mod eval;
 mod eval_sealed;
 mod mcp;
 mod readme;
+mod results_schema;
 mod settings;
 mod support;
 mod views;
