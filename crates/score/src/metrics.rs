@@ -307,9 +307,9 @@ fn min_days(rows: &[Row], f: impl Fn(&Row) -> f64) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Rounds to three decimals, as metrics and scores are reported.
+/// Rounds to three decimals, as metrics and scores are reported (a sum of nothing, -0.0, as 0).
 pub fn round3(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
+    (v * 1000.0).round() / 1000.0 + 0.0
 }
 
 #[cfg(test)]
@@ -394,6 +394,9 @@ pub(crate) mod tests {
             round3(2.0 + 23.0 / 24.0 - 3.0 / 24.0)
         );
         assert_eq!(m(&o, "alive"), 1.0);
+        // No deaths: 0, not the -0.0 of an empty float sum.
+        let none = o.all_metrics()["deaths_premature"];
+        assert!(none == 0.0 && none.is_sign_positive(), "{none}");
     }
 
     #[test]
