@@ -67,6 +67,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/resources', 'resources'),
     ('GET', '/api/science', 'science'),
     ('POST', '/api/science/unlock', 'science_unlock'),
+    ('POST', '/api/score', 'score'),
     ('POST', '/api/distribution', 'set_distribution'),
     ('POST', '/api/settings', 'set_settings'),
     ('POST', '/api/speed', 'set_speed'),
@@ -300,6 +301,10 @@ class Routes(SyncBase):
     def science_unlock(self, *, building: str) -> Any:
         """``POST /api/science/unlock``: Spends science points to unlock a building; emits `building.unlocked`."""
         return self._call('POST', '/api/science/unlock', None, body('building', building))
+
+    def score(self, *, horizon_days: float, terms: list[Any], success: list[Any] | Unset = UNSET) -> Any:
+        """``POST /api/score``: Scores the game so far as `colony eval` scores a scenario over the same game (read-only): `{score, terms: [{metric, value, target, weight, lowerIsBetter, survivalScale?, points}], success}`. An unknown metric, a weight or target that is not positive, an unknown `op` or a horizon out of range is `invalid_param` naming the term."""
+        return self._call('POST', '/api/score', None, body('horizonDays', horizon_days, 'terms', terms, 'success', success))
 
     def set_distribution(self, *, district: str, good: str, import_: str | None | Unset = UNSET, export_threshold: int | None | Unset = UNSET) -> Any:
         """``POST /api/distribution``: Sets a district's import option and/or export threshold for a good. Unknown district: `not_found` with `district` and `districts`; unknown good or option: `invalid_param`."""
@@ -580,6 +585,10 @@ class AsyncRoutes(AsyncBase):
     async def science_unlock(self, *, building: str) -> Any:
         """``POST /api/science/unlock``: Spends science points to unlock a building; emits `building.unlocked`."""
         return await self._call('POST', '/api/science/unlock', None, body('building', building))
+
+    async def score(self, *, horizon_days: float, terms: list[Any], success: list[Any] | Unset = UNSET) -> Any:
+        """``POST /api/score``: Scores the game so far as `colony eval` scores a scenario over the same game (read-only): `{score, terms: [{metric, value, target, weight, lowerIsBetter, survivalScale?, points}], success}`. An unknown metric, a weight or target that is not positive, an unknown `op` or a horizon out of range is `invalid_param` naming the term."""
+        return await self._call('POST', '/api/score', None, body('horizonDays', horizon_days, 'terms', terms, 'success', success))
 
     async def set_distribution(self, *, district: str, good: str, import_: str | None | Unset = UNSET, export_threshold: int | None | Unset = UNSET) -> Any:
         """``POST /api/distribution``: Sets a district's import option and/or export threshold for a good. Unknown district: `not_found` with `district` and `districts`; unknown good or option: `invalid_param`."""

@@ -1,4 +1,5 @@
-"""Test fixtures: real colonyd processes (``$COLONYD``, else the checkout's debug build)."""
+"""Test fixtures: real colonyd processes (``$COLONYD``, else the checkout's debug build) and the
+``colony`` client (``$COLONY_BIN``, else the checkout's debug build)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,12 @@ def game() -> Iterator[colony.Game]:
     """A fresh small game (seed 7, 32x32, gate open) of its own."""
     with colony.spawn(seed=7, map=32) as g:
         yield g
+
+
+@pytest.fixture
+def colony_bin() -> str:
+    """The ``colony`` client binary (``colony eval``)."""
+    path = os.environ.get("COLONY_BIN") or str(REPO / "target" / "debug" / "colony")
+    if not Path(path).exists():
+        pytest.fail(f"the colony client is not built at {path}: cargo build -p colony-client")
+    return path

@@ -75,6 +75,7 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("science_unlock", {"building": "Agora.Folktails"}, "insufficient_science"),
         ("summary", {}, None),
         ("stats", {"from_": 1}, None),
+        ("score", {"horizon_days": 60, "terms": [{"metric": "alive", "target": 1}]}, None),
         ("buildings", {"detail": "full"}, None),
         ("beavers", {"limit": 3}, None),
         ("population", {}, None),

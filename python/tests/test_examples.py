@@ -66,18 +66,10 @@ def test_random_gym_agent_plays_an_episode() -> None:
     assert res["steps"] == 3 and res["score"] > 0
 
 
-def _colony_bin() -> str:
-    path = os.environ.get("COLONY_BIN") or str(REPO / "target" / "debug" / "colony")
-    if not Path(path).exists():
-        pytest.fail(f"the colony client is not built at {path}: cargo build -p colony-client")
-    return path
-
-
-def test_ray_eval_matches_colony_eval(tmp_path: Path) -> None:
+def test_ray_eval_matches_colony_eval(tmp_path: Path, colony_bin: str) -> None:
     import ray
     import ray_eval
 
-    colony_bin = _colony_bin()
     colonyd = os.environ["COLONYD"]
     agent = f"{sys.executable} {REPO / 'agents' / 'random_agent.py'}"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

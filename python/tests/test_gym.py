@@ -1,13 +1,18 @@
 """``Colony-v0`` against real colonyd processes: Gymnasium's own checker, masked random steps that
-the service never refuses, determinism of ``reset(seed)``, the vector environment; the map layers
-against a plain per-tile walk of the same tiles, and the environment's lean client against the
-httpx one."""
+the service never refuses, determinism of ``reset(seed)``, the vector environment, the rewards of an
+episode against ``colony eval``'s score of the same game; the map layers against a plain per-tile
+walk of the same tiles, and the environment's lean client against the httpx one."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -17,7 +22,7 @@ from gymnasium.utils.env_checker import check_env
 
 import colony
 import colony.gym  # noqa: F401  (registers Colony-v0)
-from colony.gym import ColonyEnv, make_vector
+from colony.gym import ColonyEnv, ScoreTerm, make_vector
 from colony.gym._client import StepClient
 from colony.gym.observe import (
     BUSHES,
@@ -29,6 +34,7 @@ from colony.gym.observe import (
     TREES,
     Observer,
 )
+from colony.gym.reward import score, survive_terms
 from colony.spawn import free_port
 
 SMALL = {"map_size": 32, "turn_hours": 3, "horizon_days": 30}
@@ -118,6 +124,98 @@ def test_an_idle_colony_dies_and_the_episode_terminates() -> None:
         assert terminated and not truncated and len(rewards) < 12
         assert obs["colony"][-1] == 1.0  # game_over
         assert info["score"] == pytest.approx(100 * (sum(rewards) + first), abs=1e-2)
+    finally:
+        e.close()
+
+
+def scenario_toml(
+    terms: Sequence[ScoreTerm], horizon_days: float, turn_hours: float, seed: int, size: int
+) -> str:
+    """A scenario of ``colony eval`` with the game ``ColonyEnv(map_size=size)`` plays (Folktails,
+    Normal) and these terms."""
+    text = f"""id = "gym-reward"
+title = "The Gym's game"
+goal = "Live."
+horizon_days = {horizon_days}
+turn_hours = {turn_hours}
+
+[game]
+faction = "Folktails"
+mode = "Normal"
+map = "{size}x{size}"
+seeds = [{seed}]
+"""
+    for t in terms:
+        text += f"""
+[[score]]
+metric = "{t.metric}"
+weight = {float(t.weight)}
+target = {float(t.target)}
+lower_is_better = {str(t.lower_is_better).lower()}
+survival_scaled = {str(t.survival_scaled).lower()}
+"""
+    return text
+
+
+@pytest.mark.parametrize(("horizon", "turn_hours"), [(10, 12), (3, 10)], ids=["dies", "lives"])
+def test_idle_rewards_sum_to_the_score_colony_eval_gives_the_same_game(
+    tmp_path: Path, colony_bin: str, horizon: int, turn_hours: int
+) -> None:
+    """An idle Gym episode (action 0 every step) and ``colony eval`` with the idle agent, on the
+    same seed, game, terms, horizon and turn length: the same game, so the rewards (and the first
+    observation's score) add up to the episode's score in results.json. Over 10 days the colony
+    dies of thirst (about day 6), ending both early; over 3 it lives to the horizon (a shorter
+    last turn of 2 hours), which both must reach at the same hour."""
+    seed, size = 3, 32
+    # survive-60's terms, a survival-scaled one the dying colony still earns part of, and one
+    # of the finished buildings.
+    terms = [
+        *survive_terms(horizon),
+        ScoreTerm("deaths_premature", 1, 40, lower_is_better=True, survival_scaled=True),
+        ScoreTerm("built.DistrictCenter", 1, 1),
+    ]
+    e = ColonyEnv(map_size=size, turn_hours=turn_hours, horizon_days=horizon, score_terms=terms)
+    try:
+        _, info = e.reset(seed=seed)
+        first = info["score"] / 100
+        rewards, terminated, truncated = [], False, False
+        while not (terminated or truncated):
+            _, r, terminated, truncated, info = e.step(0)
+            assert info["error"] is None
+            rewards.append(r)
+        final = score(e.client, terms, horizon)
+    finally:
+        e.close()
+    scenario = tmp_path / "gym-reward.toml"
+    scenario.write_text(scenario_toml(terms, horizon, turn_hours, seed, size))
+    agent = f"{sys.executable} {Path(__file__).resolve().parents[2] / 'agents' / 'idle.py'}"
+    out = tmp_path / "eval"
+    subprocess.run(
+        [colony_bin, "eval", "--scenario", str(scenario), "--agent", agent, "--out", str(out)]
+        + ["--quiet", "--colonyd", os.environ["COLONYD"]],
+        check=True,
+    )
+    [episode] = json.loads((out / "results.json").read_text())["episodes"]
+    assert episode["status"] == "ok" and episode["seed"] == seed
+    # The same game, played as far: the colony died in the same turn of both, or both reached
+    # the horizon.
+    dies = horizon == 10
+    assert (terminated, truncated, episode["gameOver"]) == (dies, not dies, dies), episode
+    assert len(rewards) == episode["turns"]
+    assert 0 < episode["score"] < 100
+    assert sum(rewards) + first == pytest.approx(episode["score"] / 100, rel=1e-3)
+    assert info["score"] == pytest.approx(episode["score"], abs=1e-9)
+    # Term by term: each metric's value over the same rows (days survived to the same hour).
+    assert final["terms"] == episode["scoreTerms"]
+
+
+def test_an_unknown_score_term_is_refused_on_reset() -> None:
+    e = ColonyEnv(map_size=32, score_terms=[ScoreTerm("happiness", 1, 8)])
+    try:
+        with pytest.raises(colony.ColonyError) as err:
+            e.reset(seed=1)
+        assert err.value.code == "invalid_param"
+        assert "unknown metric" in err.value.detail and "days_survived" in err.value.detail
     finally:
         e.close()
 

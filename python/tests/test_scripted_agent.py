@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_examples import REPO, _colony_bin
+from test_examples import REPO
 
 SCENARIO = """
 id = "survive-{days}{suffix}"
@@ -37,7 +37,9 @@ target = {days}
 """
 
 
-def test_the_scripted_agent_keeps_both_factions_alive_for_20_days(tmp_path: Path) -> None:
+def test_the_scripted_agent_keeps_both_factions_alive_for_20_days(
+    tmp_path: Path, colony_bin: str
+) -> None:
     days = 20
     files = []
     for faction, suffix in (("Folktails", ""), ("IronTeeth", "-it")):
@@ -47,7 +49,7 @@ def test_the_scripted_agent_keeps_both_factions_alive_for_20_days(tmp_path: Path
     agent = f"{sys.executable} {REPO / 'agents' / 'scripted.py'}"
     out = tmp_path / "out"
     subprocess.run(
-        [_colony_bin(), "eval", "--scenario", ",".join(files), "--agent", agent]
+        [colony_bin, "eval", "--scenario", ",".join(files), "--agent", agent]
         + ["--out", str(out), "--quiet", "--parallel", "2", "--colonyd", os.environ["COLONYD"]],
         check=True,
     )

@@ -214,6 +214,9 @@ pub fn typed_value(param: &Param, raw: &str) -> Result<Value, CliError> {
                 ))
             }
         }
+        ParamType::Json => {
+            serde_json::from_str(s).map_err(|_| bad_value(param, raw, "a JSON value"))
+        }
     }
 }
 

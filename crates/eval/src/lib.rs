@@ -3,9 +3,11 @@
 //! scores, Crafter-style achievements, and the run's `results.json` and `report.html`.
 //!
 //! Modules: `scenario` (the TOML schema and its validation), `history` (the hourly rows of
-//! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
-//! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
-//! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
+//! `GET /api/stats`) and `metrics` (named metrics over a history), both from `colony-score`
+//! (crates/score, shared with colonyd's `POST /api/score`), `achievements`, `score` (episode
+//! scores, computed by `colony-score`, and a run's aggregates), `service` (an episode's
+//! colonyd), `proxy` (the recording proxy; `proxy_path` normalises what it decides on,
+//! `proxy_ws` joins WebSockets),
 //! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page),
@@ -20,7 +22,7 @@ pub mod compare;
 pub mod episode;
 pub mod guard;
 pub mod hazards;
-pub mod history;
+pub use ::score::history;
 pub mod leaderboard;
 pub mod metrics;
 pub mod proxy;

@@ -7,7 +7,6 @@
 //! operators, weights, faction and mode names, routes of setup commands) and says what was wrong
 //! and what to write instead, naming the file.
 
-use crate::metrics::MetricName;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -157,72 +156,9 @@ impl Command {
     }
 }
 
-/// A comparison of a metric with a value.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Condition {
-    pub metric: String,
-    #[serde(default = "default_op")]
-    pub op: String,
-    pub value: f64,
-}
-
-fn default_op() -> String {
-    ">=".into()
-}
-
-impl Condition {
-    /// Whether `m` satisfies the condition.
-    pub fn holds(&self, m: f64) -> bool {
-        match self.op.as_str() {
-            ">=" => m >= self.value,
-            ">" => m > self.value,
-            "<=" => m <= self.value,
-            "<" => m < self.value,
-            "==" => (m - self.value).abs() < 1e-9,
-            "!=" => (m - self.value).abs() >= 1e-9,
-            _ => false,
-        }
-    }
-}
-
-const OPS: &[&str] = &[">=", ">", "<=", "<", "==", "!="];
-
-/// One term of the score.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScoreTerm {
-    pub metric: String,
-    /// Relative weight (> 0).
-    #[serde(default = "default_weight")]
-    pub weight: f64,
-    /// The metric value worth full marks (> 0).
-    pub target: f64,
-    /// Lower is better: full marks at 0, none at `target` or above.
-    #[serde(default)]
-    pub lower_is_better: bool,
-    /// The term counts in proportion to the share of the horizon the colony lived
-    /// (`days_survived / horizon_days`): a quality such as wellbeing earns its points only for
-    /// the time it was held, so a colony that dies early cannot score it in full.
-    #[serde(default)]
-    pub survival_scaled: bool,
-}
-
-fn default_weight() -> f64 {
-    1.0
-}
-
-impl ScoreTerm {
-    /// The term's share in 0..1 for a metric value.
-    pub fn fraction(&self, m: f64) -> f64 {
-        let f = if self.lower_is_better {
-            1.0 - m / self.target
-        } else {
-            m / self.target
-        };
-        if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }
-    }
-}
+/// A success condition and a score term: `colony-score`'s, which read the TOML's `[[success]]`
+/// and `[[score]]`.
+pub use ::score::terms::{Condition, ScoreTerm};
 
 /// A problem with a scenario file.
 #[derive(Debug, Clone, PartialEq)]
@@ -340,12 +276,8 @@ impl Scenario {
         if self.title.trim().is_empty() || self.goal.trim().is_empty() {
             return Err("title and goal must not be empty".into());
         }
-        if !(self.horizon_days > 0.0 && self.horizon_days <= 3650.0) {
-            return Err(format!(
-                "horizon_days must be more than 0 and at most 3650; got {}",
-                self.horizon_days
-            ));
-        }
+        ::score::terms::check_horizon(self.horizon_days)
+            .map_err(|e| format!("horizon_days {e}"))?;
         check_turn_hours(self.turn_hours)?;
         if !["Folktails", "IronTeeth"].contains(&self.game.faction.as_str()) {
             return Err(format!(
@@ -389,14 +321,8 @@ impl Scenario {
             }
         }
         for c in &self.success {
-            MetricName::parse(&c.metric).map_err(|e| format!("success: {e}"))?;
-            if !OPS.contains(&c.op.as_str()) {
-                return Err(format!(
-                    "success op must be one of {}; got {:?}",
-                    OPS.join(" "),
-                    c.op
-                ));
-            }
+            c.check()
+                .map_err(|e| format!("success {:?}: {e}", c.metric))?;
         }
         if self.score.is_empty() {
             return Err(
@@ -405,14 +331,8 @@ impl Scenario {
             );
         }
         for t in &self.score {
-            MetricName::parse(&t.metric).map_err(|e| format!("score: {e}"))?;
-            let positive = |v: f64| v > 0.0 && v.is_finite();
-            if !(positive(t.weight) && positive(t.target)) {
-                return Err(format!(
-                    "score term {:?}: weight and target must be positive numbers; got weight {} target {}",
-                    t.metric, t.weight, t.target
-                ));
-            }
+            t.check()
+                .map_err(|e| format!("score term {:?}: {e}", t.metric))?;
         }
         if let Some(ids) = &self.achievements {
             for id in ids {
@@ -543,7 +463,7 @@ target = 2
         let e = error_of(&format!(
             "{MINIMAL}\n[[success]]\nmetric = \"alive\"\nop = \"=>\"\nvalue = 1\n"
         ));
-        assert!(e.contains("success op must be one of"), "{e}");
+        assert!(e.contains("success \"alive\": op must be one of"), "{e}");
         let e = error_of(&MINIMAL.replace("id = \"t\"", "id = \"Bad Id\""));
         assert!(e.contains("id must be lowercase"), "{e}");
         let e = error_of(&MINIMAL.replace(
@@ -574,31 +494,5 @@ target = 2
         assert!(parse_seeds("x").unwrap_err().contains("1..10"));
         assert!(parse_seeds("5..1").is_err());
         assert!(parse_seeds("").is_err());
-    }
-
-    #[test]
-    fn conditions_and_terms() {
-        let c = Condition {
-            metric: "alive".into(),
-            op: ">=".into(),
-            value: 1.0,
-        };
-        assert!(c.holds(1.0) && !c.holds(0.0));
-        let t = ScoreTerm {
-            metric: "deaths".into(),
-            weight: 1.0,
-            target: 10.0,
-            lower_is_better: true,
-            survival_scaled: false,
-        };
-        assert_eq!(t.fraction(0.0), 1.0);
-        assert_eq!(t.fraction(5.0), 0.5);
-        assert_eq!(t.fraction(20.0), 0.0);
-        let t = ScoreTerm {
-            lower_is_better: false,
-            ..t
-        };
-        assert_eq!(t.fraction(5.0), 0.5);
-        assert_eq!(t.fraction(50.0), 1.0);
     }
 }

@@ -1,69 +1,34 @@
-//! Scores: an episode's scenario score (weighted metric terms, 0-100) and success, and the
+//! Scores: an episode's scenario score (weighted metric terms, 0-100) and success, computed by
+//! `colony-score` (crates/score, which colonyd's `POST /api/score` shares), and the
 //! aggregates of a run: per scenario the mean score with its standard error and the success
 //! rate, and overall the Crafter score, the geometric mean of the achievements' success rates:
 //! `exp(mean(ln(1 + rate%))) - 1` over every achievement (rates in percent, 0-100).
 
 use crate::achievements;
-use crate::metrics::{MetricName, Outcome, round3};
+use crate::metrics::{Outcome, round3};
 use crate::scenario::Scenario;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One term's part of an episode's score.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct TermScore {
-    pub metric: String,
-    /// The metric's value.
-    pub value: f64,
-    pub target: f64,
-    pub weight: f64,
-    pub lower_is_better: bool,
-    /// The share of the horizon the colony lived, when the term is survival-scaled.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub survival_scale: Option<f64>,
-    /// The term's points of the 0-100 score (the terms' points sum to the score).
-    pub points: f64,
-}
+/// One term's part of an episode's score (`colony-score`'s).
+pub use ::score::terms::TermScore;
 
-/// The score's terms for an episode: each term's value, and its points of 100.
+/// The score's terms for an episode of the scenario: each term's value, and its points of 100
+/// (`colony-score` with the scenario's terms and horizon).
 pub fn score_terms(s: &Scenario, o: &Outcome) -> Vec<TermScore> {
-    let total: f64 = s.score.iter().map(|t| t.weight).sum();
-    let lived = (o.days_survived() / s.horizon_days).clamp(0.0, 1.0);
-    s.score
-        .iter()
-        .map(|t| {
-            let m = o.metric(&MetricName::parse(&t.metric).expect("validated"));
-            let scale = t.survival_scaled.then_some(lived);
-            let f = t.fraction(m) * scale.unwrap_or(1.0);
-            TermScore {
-                metric: t.metric.clone(),
-                value: round3(m),
-                target: t.target,
-                weight: t.weight,
-                lower_is_better: t.lower_is_better,
-                survival_scale: scale.map(round3),
-                points: 100.0 * t.weight * f / total,
-            }
-        })
-        .collect()
+    ::score::score_terms(&s.score, s.horizon_days, o)
 }
 
 /// The scenario score of an episode, 0-100: the weighted mean of its terms' fractions (each
 /// survival-scaled term's fraction times the share of the horizon the colony lived).
 pub fn episode_score(s: &Scenario, o: &Outcome) -> f64 {
-    round3(score_terms(s, o).iter().map(|t| t.points).sum())
+    ::score::episode_score(&s.score, s.horizon_days, o)
 }
 
 /// Whether every success condition holds (a scenario without conditions succeeds when the colony
 /// is alive at the end).
 pub fn episode_success(s: &Scenario, o: &Outcome) -> bool {
-    if s.success.is_empty() {
-        return o.metric(&MetricName::Plain("alive")) > 0.0;
-    }
-    s.success
-        .iter()
-        .all(|c| c.holds(o.metric(&MetricName::parse(&c.metric).expect("validated"))))
+    ::score::episode_success(&s.success, o)
 }
 
 /// The achievements an episode of this scenario counts that it unlocked.
@@ -138,6 +103,7 @@ pub fn achievement_rates<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::Row;
     use crate::metrics::tests::row;
 
     fn scenario(extra: &str) -> Scenario {
@@ -185,77 +151,6 @@ lower_is_better = true
         assert_eq!(episode_score(&scenario(""), &o), 56.25);
         // Without conditions, success is being alive at the end.
         assert!(episode_success(&scenario(""), &o));
-    }
-
-    use crate::history::Row;
-
-    #[test]
-    fn survival_scaled_terms_count_for_the_days_lived_and_old_age_is_not_a_premature_death() {
-        // Wellbeing 8 of 8, survival-scaled; premature deaths 1 of 4 allowed, survival-scaled.
-        let mut s = scenario("");
-        s.score[1].metric = "deaths_premature".into();
-        s.score[1].survival_scaled = true;
-        s.score.push(crate::scenario::ScoreTerm {
-            metric: "wellbeing".into(),
-            weight: 2.0,
-            target: 8.0,
-            lower_is_better: false,
-            survival_scaled: true,
-        });
-        // Alive one day of the two, then everyone dead: half the horizon lived.
-        let mut rows: Vec<Row> = (0..24)
-            .map(|i| row(1 + (5 + i) / 24, (5 + i) % 24, 3))
-            .collect();
-        rows.iter_mut().for_each(|r| r.wellbeing = 8.0);
-        rows[3].deaths.insert("oldAge".into(), 2);
-        rows[10].deaths.insert("thirst".into(), 1);
-        rows.push(row(2, 6, 0));
-        let o = Outcome {
-            rows,
-            ..Outcome::default()
-        };
-        assert_eq!(o.metric(&MetricName::Plain("deaths")), 3.0);
-        assert_eq!(o.metric(&MetricName::Plain("deaths_premature")), 1.0);
-        let terms = score_terms(&s, &o);
-        let days = o.days_survived() / 2.0;
-        // days 3 * days, deaths 1 * 0.75 * days, wellbeing 2 * 1 * days; of a weight of 6.
-        let want = [3.0 * days, 0.75 * days, 2.0 * days].map(|w| 100.0 * w / 6.0);
-        for (t, w) in terms.iter().zip(want) {
-            assert!((t.points - w).abs() < 1e-9, "{t:?} want {w}");
-        }
-        assert_eq!(terms[2].survival_scale, Some(round3(days)));
-        assert_eq!(terms[0].survival_scale, None);
-        let sum: f64 = terms.iter().map(|t| t.points).sum();
-        assert_eq!(episode_score(&s, &o), round3(sum));
-    }
-
-    #[test]
-    fn success_needs_every_condition() {
-        let s = scenario("");
-        let mut s2 = s.clone();
-        s2.success = vec![
-            crate::scenario::Condition {
-                metric: "alive".into(),
-                op: ">=".into(),
-                value: 1.0,
-            },
-            crate::scenario::Condition {
-                metric: "produced.Plank".into(),
-                op: ">=".into(),
-                value: 10.0,
-            },
-        ];
-        let mut rows = vec![row(1, 5, 3), row(1, 6, 3)];
-        rows[1].produced.insert("Plank".into(), 9.0);
-        let mut o = Outcome {
-            rows,
-            ..Outcome::default()
-        };
-        assert!(!episode_success(&s2, &o));
-        o.rows[0].produced.insert("Plank".into(), 1.0);
-        assert!(episode_success(&s2, &o));
-        o.rows[1].adults = 0;
-        assert!(!episode_success(&s2, &o));
     }
 
     #[test]

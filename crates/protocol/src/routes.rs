@@ -37,6 +37,8 @@ pub enum ParamType {
     Null,
     /// A list of strings (comma-separated on the command line, or a JSON array).
     List,
+    /// Any JSON value, written as JSON on the command line (e.g. an array of objects).
+    Json,
 }
 
 impl ParamType {
@@ -48,6 +50,7 @@ impl ParamType {
             ParamType::String => "string",
             ParamType::Null => "null",
             ParamType::List => "list",
+            ParamType::Json => "json",
         }
     }
 }
@@ -112,7 +115,7 @@ const fn route(
 }
 
 use Method::{Get, Post};
-use ParamType::{Bool, Float, Int, List, Null, String as Str};
+use ParamType::{Bool, Float, Int, Json, List, Null, String as Str};
 
 /// The query parameters of the list routes.
 const LIST_PARAMS: [Param; 6] = [
@@ -620,6 +623,32 @@ pub const ROUTES: &[Route] = &[
         ],
     ),
     route(
+        Post,
+        "/api/score",
+        "score",
+        "Score the game so far as colony eval scores a scenario: weighted metric terms (0-100) and success conditions",
+        &[
+            p(
+                "horizonDays",
+                Float,
+                true,
+                "the episode's game days (survival-scaled terms count the share lived)",
+            ),
+            p(
+                "terms",
+                Json,
+                true,
+                "JSON array of {metric, weight, target, lowerIsBetter, survivalScaled}",
+            ),
+            p(
+                "success",
+                Json,
+                false,
+                "JSON array of {metric, op, value} (default: anyone alive)",
+            ),
+        ],
+    ),
+    route(
         Get,
         "/api/buildings",
         "buildings",
@@ -976,7 +1005,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 69);
+        assert_eq!(ROUTES.len(), 70);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

@@ -1,10 +1,13 @@
 """``Colony-v0``: a Gymnasium environment over a colonyd game.
 
 ``reset(seed=...)`` starts a new game (``POST /api/game/new`` with the seed, faction, mode and map
-size; the gate opened, the game paused and advanced to the next whole hour so the start does not
-depend on how fast the requests went), ``step(action)`` carries out one action (actions.py) and
+size; the gate opened and the game paused, as ``colony eval`` starts an episode's game; advanced to
+the next whole hour if a tick ran before the pause, so the start does not depend on how fast the
+requests went), ``step(action)`` carries out one action (actions.py) and
 then advances the game by ``turn_hours`` (``POST /api/game/advance``). Observations: observe.py;
-reward: reward.py. ``terminated`` when everyone has died, ``truncated`` at ``horizon_days``.
+reward: reward.py (the change of the score ``POST /api/score`` gives, so an episode's rewards sum to
+the score ``colony eval`` gives the same game). ``terminated`` when everyone has died,
+``truncated`` at ``horizon_days``.
 
 Each environment starts its own colonyd (``colony.spawn``) on first reset unless it is given the
 ``port`` of a running service (whose game it then replaces on every reset).
@@ -25,8 +28,8 @@ from ..errors import ColonyError
 from ..spawn import Game
 from ._client import StepClient
 from .actions import Actor, Layout
-from .observe import Observer, observation_space
-from .reward import History, ScoreTerm, survive_terms
+from .observe import COLONY_FIELDS, Observer, observation_space
+from .reward import ScoreTerm, score, survive_terms
 
 DEFAULT_PREFABS = {
     "Folktails": (
@@ -72,7 +75,8 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         area: side of the cutting and planting squares.
         mask_regions: the map is cut into ``R x R`` regions for the placement search (the
             costliest part of a step); 0 offers no placement in the mask.
-        score_terms: the reward's score terms (default ``survive-60``'s).
+        score_terms: the reward's score terms (default ``survive-60``'s, with ``horizon_days`` as
+            the days target); the score is ``colony eval``'s for these terms and the horizon.
         host, port, token: use a running colonyd instead of starting one.
         colonyd: the binary to start (default ``$COLONYD`` or PATH).
     """
@@ -114,7 +118,6 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.observation_space = observation_space(self.width, self.height)
         self._obs: dict[str, np.ndarray] | None = None
         self._mask: np.ndarray | None = None
-        self._history = History()
         self._hours = 0.0
         self._score = 0.0
 
@@ -137,14 +140,25 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         c.game_new(seed=seed, faction=self.faction, mode=self.mode, map=size)
         c.ready(ready=True)
         c.set_speed(speed=0)
-        # The game ran at speed 1 between the gate opening and the pause: advance to the next
+        # The game ran at speed 1 between the gate opening and the pause. A tick lasts 0.6 s at
+        # speed 1, so normally none ran and the game starts at the start hour, as `colony eval`'s
+        # does (its rows, and so the score, are then the same); if one did, advance to the next
         # whole hour so every reset with this seed starts from the same tick.
         hour = float(c.time()["hour"])
-        c.game_advance(hours=math.floor(hour) + 1 - hour)
+        if hour != math.floor(hour):
+            c.game_advance(hours=math.floor(hour) + 1 - hour)
+
+    def _scored(self) -> float:
+        """The game's score so far in 0-1 (``POST /api/score``)."""
+        return float(score(self.client, self.terms, self.horizon_days)["score"]) / 100
+
+    def _over(self) -> bool:
+        """Whether everyone has died (the summary's ``gameOver``, or nobody alive)."""
+        assert self._obs is not None
+        c = dict(zip(COLONY_FIELDS, self._obs["colony"].tolist(), strict=True))
+        return bool(c["game_over"]) or c["adults"] + c["children"] + c["bots"] == 0
 
     def _read(self) -> None:
-        day = self._history.rows[-1]["day"] if self._history.rows else 1
-        self._history.add(self.client.stats(from_=day)["rows"])
         self._obs = self._observer.observe()
         self._mask = self._actor.mask(self._obs, self._unlocked)
 
@@ -171,10 +185,9 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             p["name"] for p in c.prefabs() if p.get("unlocked", True) or "scienceCost" not in p
         }
         self._actor = Actor(c, self.layout, self.prefabs, self.crops, self.area, self.mask_regions)
-        self._history = History()
         self._hours = 0.0
         self._read()
-        self._score = self._history.score(self.terms)
+        self._score = self._scored()
         assert self._obs is not None
         return self._obs, self._info(seed=game_seed)
 
@@ -195,9 +208,9 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             self.client.game_advance(hours=hours)
             self._hours += hours
         self._read()
-        score = self._history.score(self.terms)
-        reward, self._score = score - self._score, score
-        terminated = self._history.game_over()
+        now = self._scored()
+        reward, self._score = now - self._score, now
+        terminated = self._over()
         truncated = not terminated and self._hours >= self.horizon_days * 24 - 1e-9
         assert self._obs is not None
         info = self._info(action=kind, error=error)

@@ -441,6 +441,11 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
         "/api/benchmark",
         "a debugging route that would skew the game's timing",
     ),
+    (
+        Post,
+        "/api/score",
+        "scoring is the evaluator's (harness, Gym reward); get_history has what the score reads",
+    ),
 ];
 
 /// The route tool with this name.

@@ -98,6 +98,7 @@ pub fn param_schema(route: &Route, p: &Param) -> Value {
         ParamType::String => json!({"type": "string"}),
         ParamType::Null => json!({"type": "null"}),
         ParamType::List => json!({"type": "array", "items": {"type": "string"}}),
+        ParamType::Json => json!({}),
     };
     s["description"] = p.help.into();
     if let Some((_, _, values)) = ENUMS

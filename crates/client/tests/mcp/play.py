@@ -42,6 +42,7 @@ EXCLUDED = {
     "GET /api/settings",
     "POST /api/settings",
     "POST /api/benchmark",
+    "POST /api/score",
 }
 COMPOSITES = {"colony_overview", "map", "build", "advance", "wait_for_events"}
 PUMP = "WaterPump.Folktails"

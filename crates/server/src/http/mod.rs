@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod power;
 pub mod rows;
 pub mod science;
+pub mod score;
 pub mod stats;
 pub mod summary;
 mod toon_text;
@@ -104,6 +105,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(paths::routes())
         .merge(summary::routes())
         .merge(stats::routes())
+        .merge(score::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
         .merge(power::routes())

@@ -215,6 +215,10 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
                         }
                     };
                     state.cache.serve(&state.host, *f, req, next, render).await
+                } else if path == "/api/score" {
+                    // A read of the whole history that is not cached (a POST): it renders
+                    // under the same permits as the snapshot reads.
+                    run_render(req, next).await
                 } else {
                     run_contained(req, next).await
                 }

@@ -16,6 +16,7 @@ mod paths;
 mod power;
 mod read_cache;
 mod science;
+mod score;
 mod stats;
 mod support;
 mod websocket;

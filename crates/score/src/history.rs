@@ -1,6 +1,7 @@
 //! The colony's history as `GET /api/stats` serves it: one row per in-game hour. The harness reads
-//! rows over HTTP only (it never links the simulation); every member defaults, so a row from an
-//! older or newer colonyd still reads.
+//! rows over HTTP (it never links the simulation); colonyd's `POST /api/score` turns its own rows
+//! into these through the same JSON. Every member defaults, so a row from an older or newer
+//! colonyd still reads.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
