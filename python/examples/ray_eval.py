@@ -110,6 +110,8 @@ def merge(parts: list[dict[str, Any]], agent: str, wall: float) -> dict[str, Any
             "faction": s["faction"],
             "mode": s["mode"],
             "episodes": len(eps),
+            "invalidEpisodes": sum(e["status"] == "invalid" for e in eps),
+            "tamperedEpisodes": sum(e["status"] == "tampered" for e in eps),
             "meanScore": mean,
             "stderr": err,
             "successRate": _round3(sum(e["success"] for e in eps) / len(eps)),
@@ -121,10 +123,27 @@ def merge(parts: list[dict[str, Any]], agent: str, wall: float) -> dict[str, Any
         }
     n = max(len(episodes), 1)
     rates = {a: _round3(sum(a in e["achievements"] for e in episodes) / n) for a in titles}
+    # Every part was made by the same colonyd and harness flags; the scenarios' digests and
+    # seeds are the union of the parts'.
+    first = parts[0] if parts else {}
+    version = dict(first.get("version", {}))
+    version["scenarios"] = {
+        k: v for p in parts for k, v in p.get("version", {}).get("scenarios", {}).items()
+    }
+    seeds: dict[str, list[int]] = {}
+    for p in parts:
+        for sid, ss in p.get("seeds", {}).items():
+            seeds[sid] = sorted(set(seeds.get(sid, [])) | set(ss))
     return {
         "agent": agent,
+        "version": version,
+        "split": "custom",
+        "seeds": dict(sorted(seeds.items())),
+        "harness": first.get("harness", {}),
         "score": crafter_score(list(rates.values())),
         "episodesPlayed": len(episodes),
+        "invalidEpisodes": sum(e["status"] == "invalid" for e in episodes),
+        "tamperedEpisodes": sum(e["status"] == "tampered" for e in episodes),
         "wallSeconds": _round3(wall),
         "achievements": rates,
         "achievementTitles": titles,

@@ -89,7 +89,8 @@ def test_ray_eval_matches_colony_eval(tmp_path: Path, colony_bin: str) -> None:
     )
     want = json.loads((direct / "results.json").read_text())
     assert set(written) == set(want)
-    for key in ("score", "episodesPlayed", "achievements", "achievementTitles", "scenarios"):
+    keys = ("score", "episodesPlayed", "achievements", "achievementTitles", "scenarios", "version")
+    for key in keys + ("split", "seeds", "harness", "invalidEpisodes", "tamperedEpisodes"):
         assert written[key] == want[key], key
     strip = ("wallSeconds",)
     got_eps = [{k: v for k, v in e.items() if k not in strip} for e in written["episodes"]]
