@@ -400,7 +400,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             mcp_config: &mcp_config,
             launch_dir: &opts.launch_dir,
         };
+        proxy.open_turn();
         let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
+        proxy.close_turn(Duration::from_secs(10));
         let calls = proxy.take_calls();
         r.turns = turn;
         r.timeouts += u32::from(run.timed_out);
