@@ -17,6 +17,7 @@ use crate::proxy::{ApiCall, Proxy};
 use crate::scenario::Scenario;
 use crate::score;
 use crate::service::Service;
+use crate::usage::{self, Usage};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -72,6 +73,9 @@ pub struct EpisodeResult {
     pub agent_failures: u32,
     pub api_calls: usize,
     pub api_errors: usize,
+    /// What the agent reported it spent, summed over its turns; absent when it reported nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_usage: Option<Usage>,
     pub metrics: BTreeMap<String, f64>,
     /// Each drought and badtide: stores before it, lows, births and deaths by cause during it.
     pub hazards: Vec<HazardSpell>,
@@ -91,6 +95,9 @@ struct TurnRecord<'a> {
     day: u32,
     prompt: &'a str,
     agent: &'a TurnRun,
+    /// What the agent reported it spent on this turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_usage: Option<&'a Usage>,
     requests: &'a [ApiCall],
     /// The last history row after the turn's advance.
     row: Option<&'a Row>,
@@ -134,6 +141,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         agent_failures: 0,
         api_calls: 0,
         api_errors: 0,
+        agent_usage: None,
         metrics: BTreeMap::new(),
         hazards: Vec::new(),
         error: None,
@@ -377,6 +385,8 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     let horizon_hours = s.horizon_days * 24.0;
     let mut rows: Vec<Row> = new_rows(&svc, 1, 0)?;
     let mut played_hours = 0.0;
+    let log = dir.join("agent.log");
+    let mut reports: Vec<Usage> = Vec::new();
     for turn in 1..=turns {
         let day = rows.last().map_or(1, |l| l.day);
         let days_left = (horizon_hours - played_hours) / 24.0;
@@ -401,9 +411,17 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             launch_dir: &opts.launch_dir,
         };
         proxy.open_turn();
-        let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
+        let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &log);
+        let used = usage::take_file(&state_dir, &log);
         proxy.close_turn(Duration::from_secs(10));
         let calls = proxy.take_calls();
+        reports.extend(used.clone());
+        r.agent_usage = usage::sum(&reports);
+        let out = TurnOut {
+            run: &run,
+            usage: used.as_ref(),
+            calls: &calls,
+        };
         r.turns = turn;
         r.timeouts += u32::from(run.timed_out);
         r.agent_failures += u32::from(run.failed);
@@ -413,14 +431,14 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             .filter(|c| c.error.is_some() || c.status >= 400)
             .count();
         if let Err(e) = check_seal(&svc, &sealed) {
-            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last());
             r.rows = rows;
             return Err(e);
         }
         let hours = turn_hours.min(horizon_hours - played_hours);
         let advanced = svc.post("/api/game/advance", &json!({"hours": hours}));
         if let Err(e) = advanced {
-            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last());
             r.rows = rows;
             return Err(format!("advancing the game failed: {e}"));
         }
@@ -428,7 +446,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         played_hours += hours;
         let last = rows.last().map_or((1, 0), |l| (l.day, l.ticks));
         rows.extend(new_rows(&svc, last.0, last.1)?);
-        write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+        write_turn(&mut traj, turn, day, &text, &out, rows.last());
         let now = rows.last().map_or(1, |l| l.day);
         (ep.progress)(id, now, s.horizon_days);
         let over = rows
@@ -455,21 +473,28 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     Ok(Outcome { rows, built })
 }
 
+/// What a turn of the agent gave: how its process did, the usage it reported, its requests.
+struct TurnOut<'a> {
+    run: &'a TurnRun,
+    usage: Option<&'a Usage>,
+    calls: &'a [ApiCall],
+}
+
 fn write_turn(
     f: &mut std::fs::File,
     turn: u32,
     day: u32,
     prompt: &str,
-    run: &TurnRun,
-    calls: &[ApiCall],
+    out: &TurnOut<'_>,
     row: Option<&Row>,
 ) {
     let rec = TurnRecord {
         turn,
         day,
         prompt,
-        agent: run,
-        requests: calls,
+        agent: out.run,
+        agent_usage: out.usage,
+        requests: out.calls,
         row,
     };
     if let Ok(line) = serde_json::to_string(&rec) {

@@ -6,8 +6,8 @@
 //! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
 //! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
-//! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
-//! turn), `episode` (the turn loop and the check that the game is still the episode's own),
+//! `agent` (one turn of the agent's process), `usage` (what the agent reports it spent),
+//! `guard` (nothing the agent starts outlives its turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
 //! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
 //! reads results.json, `stats` has the IQM and the bootstrap intervals).
@@ -32,6 +32,7 @@ pub mod scenario;
 pub mod score;
 pub mod service;
 pub mod stats;
+pub mod usage;
 
 /// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` and
 /// `leaderboard` as a first argument pick those subcommands, anything else plays a run.

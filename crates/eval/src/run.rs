@@ -147,6 +147,10 @@ pub struct Results {
     /// Episodes whose game was changed around the harness (scored 0).
     pub tampered_episodes: usize,
     pub wall_seconds: f64,
+    /// What the agent reported it spent, summed over every episode; absent when it reported
+    /// nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_usage: Option<crate::usage::Usage>,
     /// Achievement id -> share of all episodes that unlocked it.
     pub achievements: BTreeMap<String, f64>,
     /// Achievement id -> title.
@@ -520,6 +524,7 @@ pub fn summarize(
         invalid_episodes: count(Status::Invalid),
         tampered_episodes: count(Status::Tampered),
         wall_seconds: (wall * 100.0).round() / 100.0,
+        agent_usage: crate::usage::sum(episodes.iter().filter_map(|e| e.agent_usage.as_ref())),
         achievements: overall,
         achievement_titles: achievements::ALL
             .iter()
