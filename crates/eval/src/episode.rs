@@ -9,7 +9,7 @@
 //! clock where the harness's last advance left it, and the game paused. Anything else means the
 //! agent reached colonyd around the proxy: the episode ends as `tampered`, with score 0.
 
-use crate::agent::{self, TurnEnv, TurnRun};
+use crate::agent::{self, AgentMode, TurnEnv, TurnRun};
 use crate::hazards::HazardSpell;
 use crate::history::{Row, Stats};
 use crate::metrics::Outcome;
@@ -29,6 +29,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct PlayOpts {
     pub agent: String,
+    /// Once per turn, or one process per episode.
+    pub agent_mode: AgentMode,
     /// Replaces the scenario's turn length.
     pub turn_hours: Option<f64>,
     pub turn_timeout: Duration,
@@ -73,6 +75,9 @@ pub struct EpisodeResult {
     pub agent_failures: u32,
     pub api_calls: usize,
     pub api_errors: usize,
+    /// Persistent mode: the agent processes started (1 unless one timed out or exited).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_processes: Option<u32>,
     /// What the agent reported it spent, summed over its turns; absent when it reported nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_usage: Option<Usage>,
@@ -141,6 +146,7 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         agent_failures: 0,
         api_calls: 0,
         api_errors: 0,
+        agent_processes: None,
         agent_usage: None,
         metrics: BTreeMap::new(),
         hazards: Vec::new(),
@@ -386,6 +392,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     let mut rows: Vec<Row> = new_rows(&svc, 1, 0)?;
     let mut played_hours = 0.0;
     let log = dir.join("agent.log");
+    // Persistent mode: one process for the episode (stopped when this returns, however).
+    let mut persistent = (opts.agent_mode == AgentMode::Persistent)
+        .then(|| crate::persistent::Persistent::new(&opts.agent, log.clone()));
     let mut reports: Vec<Usage> = Vec::new();
     for turn in 1..=turns {
         let day = rows.last().map_or(1, |l| l.day);
@@ -411,10 +420,16 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             launch_dir: &opts.launch_dir,
         };
         proxy.open_turn();
-        let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &log);
-        let used = usage::take_file(&state_dir, &log);
+        let (run, used) = match persistent.as_mut() {
+            Some(p) => p.turn(&env, opts.turn_timeout, turns - turn + 1),
+            None => {
+                let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &log);
+                (run, usage::take_file(&state_dir, &log))
+            }
+        };
         proxy.close_turn(Duration::from_secs(10));
         let calls = proxy.take_calls();
+        r.agent_processes = persistent.as_ref().map(|p| p.starts);
         reports.extend(used.clone());
         r.agent_usage = usage::sum(&reports);
         let out = TurnOut {
@@ -463,6 +478,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         if over || done || played_hours >= horizon_hours - 1e-9 {
             break;
         }
+    }
+    if let Some(p) = persistent.take() {
+        p.finish();
     }
     let built = built(&svc)?;
     svc.post("/api/game/save", &json!({"name": "final"}))

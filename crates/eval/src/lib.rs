@@ -6,8 +6,9 @@
 //! `GET /api/stats`), `metrics` (named metrics over a history), `achievements`, `score`
 //! (episode scores and a run's aggregates), `service` (an episode's colonyd), `proxy` (the
 //! recording proxy; `proxy_path` normalises what it decides on, `proxy_ws` joins WebSockets),
-//! `agent` (one turn of the agent's process), `usage` (what the agent reports it spent),
-//! `guard` (nothing the agent starts outlives its turn), `episode` (the turn loop and the check that the game is still the episode's own),
+//! `agent` (one turn of the agent's process), `persistent` (one process per episode taking its
+//! turns on stdin), `usage` (what the agent reports it spent), `guard` (nothing the agent starts
+//! outlives its turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page);
 //! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
 //! reads results.json, `stats` has the IQM and the bootstrap intervals).
@@ -22,6 +23,7 @@ pub mod hazards;
 pub mod history;
 pub mod leaderboard;
 pub mod metrics;
+pub mod persistent;
 pub mod proxy;
 pub mod proxy_path;
 pub mod proxy_ws;
