@@ -19,10 +19,17 @@ and on stdout, so a reader can follow the game. Run it for one turn against a co
 `python3 agents/scripted.py`, or evaluate it:
 
     colony eval --scenario survive-60 --agent 'python3 agents/scripted.py' --seeds 1..10
+
+With `--persistent` it plays a whole episode in one process (`colony eval --agent-mode
+persistent`, docs/evaluation.md): one turn per JSON line on stdin, a reply line `{"done": true,
+"turn": N}` on stdout when the turn is played. It plays each turn exactly as a fresh process would
+(nothing is carried from one turn to the next), so both modes give the same game; only the start
+of Python and the client is saved each turn.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -710,13 +717,29 @@ def play(c: colony.Colony) -> None:
         need(t)
 
 
+def persistent(c: colony.Colony) -> None:
+    """Persistent mode: a turn per line on stdin, a reply line per turn, until stdin closes. An
+    error ends the process, as it ends the turn's process in per-turn mode: the harness counts the
+    turn as failed and starts the agent again for the next one."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        turn = json.loads(line)
+        play(c)
+        print(json.dumps({"done": True, "turn": turn["turn"]}), flush=True)
+
+
 def main() -> None:
-    if not sys.stdin.isatty():
+    keep_running = "--persistent" in sys.argv[1:]
+    if not keep_running and not sys.stdin.isatty():
         sys.stdin.read()
     host = os.environ.get("COLONY_HOST", "127.0.0.1")
     port = int(os.environ.get("COLONY_PORT", "8085"))
     with colony.Colony(host=host, port=port) as c:
-        play(c)
+        if keep_running:
+            persistent(c)
+        else:
+            play(c)
 
 
 if __name__ == "__main__":

@@ -60,3 +60,27 @@ def test_the_scripted_agent_keeps_both_factions_alive_for_20_days(
     # The agent explains itself: one line per decision in the agent log.
     log = (out / "episodes" / results["episodes"][0]["id"] / "agent.log").read_text()
     assert "placed WaterPump" in log, log[:2000]
+
+
+def test_the_scripted_agent_plays_the_same_game_persistent(tmp_path: Path) -> None:
+    """`scripted.py --persistent` (one process for the episode, `--agent-mode persistent`) plays
+    exactly the game of one process per turn: the same final save, byte for byte."""
+    f = tmp_path / "survive.toml"
+    f.write_text(SCENARIO.format(days=6, faction="Folktails", suffix=""))
+    agent = f"{sys.executable} {REPO / 'agents' / 'scripted.py'}"
+    saves = []
+    for mode, extra in (("per-turn", ""), ("persistent", " --persistent")):
+        out = tmp_path / mode
+        subprocess.run(
+            [_colony_bin(), "eval", "--scenario", str(f), "--seeds", "1"]
+            + ["--agent-mode", mode, "--agent", agent + extra, "--out", str(out), "--quiet"]
+            + ["--colonyd", os.environ["COLONYD"]],
+            check=True,
+        )
+        results = json.loads((out / "results.json").read_text())
+        assert results["harness"]["agentMode"] == mode
+        (ep,) = results["episodes"]
+        assert ep["agentFailures"] == 0 and ep["turns"] == 6, ep
+        assert ep.get("agentProcesses") == (1 if mode == "persistent" else None), ep
+        saves.append((out / "episodes" / ep["id"] / "final.colony.json").read_bytes())
+    assert saves[0] == saves[1], "the two modes played different games"

@@ -4,7 +4,8 @@
 //! command runs in the agent's notes folder (`COLONY_AGENT_STATE_DIR`) under a guard
 //! (`guard`) that kills everything it started when it exits or its time is up. An agent driven
 //! through MCP gets the command that starts `colony mcp` against the same proxy in
-//! `COLONY_MCP_COMMAND`, and an `mcpServers` file with it in `COLONY_MCP_CONFIG`.
+//! `COLONY_MCP_COMMAND`, and an `mcpServers` file with it in `COLONY_MCP_CONFIG`. The other
+//! agent mode, one process per episode taking its turns on stdin, is `persistent`.
 
 use crate::guard;
 use serde::Serialize;
@@ -13,6 +14,26 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// How the agent command runs (`--agent-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AgentMode {
+    /// Once per turn: the prompt on stdin, the turn ends when the process exits.
+    #[default]
+    PerTurn,
+    /// Once per episode: one JSON line per turn on stdin, one reply line per turn on stdout.
+    Persistent,
+}
+
+impl AgentMode {
+    /// The mode's name, as the flag, `COLONY_AGENT_MODE` and results.json spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentMode::PerTurn => "per-turn",
+            AgentMode::Persistent => "persistent",
+        }
+    }
+}
 
 /// What the harness tells the agent about a turn.
 pub struct TurnEnv<'a> {
@@ -89,8 +110,13 @@ pub struct TurnRun {
     pub exit: Option<i32>,
     pub seconds: f64,
     pub timed_out: bool,
-    /// The agent could not be started, or exited non-zero.
+    /// The agent could not be started, or exited non-zero (persistent mode: exited during the
+    /// turn, or replied that it failed).
     pub failed: bool,
+    /// Persistent mode only: whether the agent's process was started for this turn (the first
+    /// turn, and the turn after one whose process timed out or exited).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started: Option<bool>,
 }
 
 /// The agent command as it runs from its notes folder: when the command is plain words (no shell
@@ -121,21 +147,15 @@ pub fn resolve_command(command: &str, launch: &Path) -> String {
     shell_join(&words)
 }
 
-/// Runs the agent command once, under a guard; its stdout and stderr are appended to `log`.
-pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path) -> TurnRun {
-    let start = Instant::now();
-    let open = || {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-    };
-    if let Ok(mut f) = open() {
-        let _ = writeln!(f, "--- turn {} (day {}) ---", env.turn, env.day);
-    }
-    let (Ok(out), Ok(err)) = (open(), open()) else {
-        return failed(start);
-    };
+/// The guard command that runs the agent (`colony eval __turn-guard MS COMMAND`, see `guard`)
+/// for at most `limit`, in the notes folder, in its own process group, with the turn's
+/// environment (`mode`: `COLONY_AGENT_MODE`). `None` when this executable cannot be found.
+pub fn guarded_command(
+    command: &str,
+    env: &TurnEnv<'_>,
+    limit: Duration,
+    mode: &str,
+) -> Option<Command> {
     // PATH gains the folder of this executable, so the agent can call `colony` itself.
     let mut path = std::env::var_os("PATH").unwrap_or_default();
     if let Some(dir) = std::env::current_exe()
@@ -147,13 +167,12 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
         p.push(&path);
         path = p;
     }
-    let Ok(me) = std::env::current_exe() else {
-        return failed(start);
-    };
-    let limit_ms = timeout.as_millis().to_string();
+    let me = std::env::current_exe().ok()?;
+    let limit_ms = limit.as_millis().to_string();
     let mut cmd = Command::new(me);
     cmd.args(["eval", guard::ARG, &limit_ms, command])
         .env("PATH", path)
+        .env("COLONY_AGENT_MODE", mode)
         .env("COLONY_PROMPT", env.prompt)
         .env("COLONY_GOAL", env.goal)
         .env("COLONY_MODE", "eval")
@@ -179,8 +198,29 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
         .env("COLONY_MCP_CONFIG", env.mcp_config)
         .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
         .current_dir(env.state_dir)
-        .process_group(0)
-        .stdin(Stdio::piped())
+        .process_group(0);
+    Some(cmd)
+}
+
+/// Runs the agent command once, under a guard; its stdout and stderr are appended to `log`.
+pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path) -> TurnRun {
+    let start = Instant::now();
+    let open = || {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+    };
+    if let Ok(mut f) = open() {
+        let _ = writeln!(f, "--- turn {} (day {}) ---", env.turn, env.day);
+    }
+    let (Ok(out), Ok(err)) = (open(), open()) else {
+        return failed(start);
+    };
+    let Some(mut cmd) = guarded_command(command, env, timeout, "per-turn") else {
+        return failed(start);
+    };
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::from(out))
         .stderr(Stdio::from(err));
     let Ok(mut child) = guard::spawn_known(&mut cmd) else {
@@ -223,10 +263,11 @@ pub fn run_turn(command: &str, env: &TurnEnv<'_>, timeout: Duration, log: &Path)
         seconds: secs(start),
         timed_out,
         failed: timed_out || code != Some(0),
+        started: None,
     }
 }
 
-fn secs(start: Instant) -> f64 {
+pub(crate) fn secs(start: Instant) -> f64 {
     (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0
 }
 
@@ -236,6 +277,7 @@ fn failed(start: Instant) -> TurnRun {
         seconds: secs(start),
         timed_out: false,
         failed: true,
+        started: None,
     }
 }
 

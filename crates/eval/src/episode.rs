@@ -9,7 +9,7 @@
 //! clock where the harness's last advance left it, and the game paused. Anything else means the
 //! agent reached colonyd around the proxy: the episode ends as `tampered`, with score 0.
 
-use crate::agent::{self, TurnEnv, TurnRun};
+use crate::agent::{self, AgentMode, TurnEnv, TurnRun};
 use crate::hazards::HazardSpell;
 use crate::history::{Row, Stats};
 use crate::metrics::Outcome;
@@ -17,6 +17,7 @@ use crate::proxy::{ApiCall, Proxy};
 use crate::scenario::Scenario;
 use crate::score;
 use crate::service::Service;
+use crate::usage::{self, Usage};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -28,6 +29,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct PlayOpts {
     pub agent: String,
+    /// Once per turn, or one process per episode.
+    pub agent_mode: AgentMode,
     /// Replaces the scenario's turn length.
     pub turn_hours: Option<f64>,
     pub turn_timeout: Duration,
@@ -74,6 +77,12 @@ pub struct EpisodeResult {
     pub agent_failures: u32,
     pub api_calls: usize,
     pub api_errors: usize,
+    /// Persistent mode: the agent processes started (1 unless one timed out or exited).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_processes: Option<u32>,
+    /// What the agent reported it spent, summed over its turns; absent when it reported nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_usage: Option<Usage>,
     pub metrics: BTreeMap<String, f64>,
     /// Each drought and badtide: stores before it, lows, births and deaths by cause during it.
     pub hazards: Vec<HazardSpell>,
@@ -93,6 +102,9 @@ struct TurnRecord<'a> {
     day: u32,
     prompt: &'a str,
     agent: &'a TurnRun,
+    /// What the agent reported it spent on this turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_usage: Option<&'a Usage>,
     requests: &'a [ApiCall],
     /// The last history row after the turn's advance.
     row: Option<&'a Row>,
@@ -137,6 +149,8 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         agent_failures: 0,
         api_calls: 0,
         api_errors: 0,
+        agent_processes: None,
+        agent_usage: None,
         metrics: BTreeMap::new(),
         hazards: Vec::new(),
         error: None,
@@ -387,6 +401,11 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     let horizon_hours = s.horizon_days * 24.0;
     let mut rows: Vec<Row> = new_rows(&svc, 1, 0)?;
     let mut played_hours = 0.0;
+    let log = dir.join("agent.log");
+    // Persistent mode: one process for the episode (stopped when this returns, however).
+    let mut persistent = (opts.agent_mode == AgentMode::Persistent)
+        .then(|| crate::persistent::Persistent::new(&opts.agent, log.clone()));
+    let mut reports: Vec<Usage> = Vec::new();
     for turn in 1..=turns {
         let day = rows.last().map_or(1, |l| l.day);
         let days_left = (horizon_hours - played_hours) / 24.0;
@@ -410,8 +429,24 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             mcp_config: &mcp_config,
             launch_dir: &opts.launch_dir,
         };
-        let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &dir.join("agent.log"));
+        proxy.open_turn();
+        let (run, used) = match persistent.as_mut() {
+            Some(p) => p.turn(&env, opts.turn_timeout, turns - turn + 1),
+            None => {
+                let run = agent::run_turn(&opts.agent, &env, opts.turn_timeout, &log);
+                (run, usage::take_file(&state_dir, &log))
+            }
+        };
+        proxy.close_turn(Duration::from_secs(10));
         let calls = proxy.take_calls();
+        r.agent_processes = persistent.as_ref().map(|p| p.starts);
+        reports.extend(used.clone());
+        r.agent_usage = usage::sum(&reports);
+        let out = TurnOut {
+            run: &run,
+            usage: used.as_ref(),
+            calls: &calls,
+        };
         r.turns = turn;
         r.timeouts += u32::from(run.timed_out);
         r.agent_failures += u32::from(run.failed);
@@ -421,14 +456,14 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             .filter(|c| c.error.is_some() || c.status >= 400)
             .count();
         if let Err(e) = check_seal(&svc, &sealed) {
-            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last());
             r.rows = rows;
             return Err(e);
         }
         let hours = turn_hours.min(horizon_hours - played_hours);
         let advanced = svc.post("/api/game/advance", &json!({"hours": hours}));
         if let Err(e) = advanced {
-            write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last());
             r.rows = rows;
             return Err(format!("advancing the game failed: {e}"));
         }
@@ -436,7 +471,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         played_hours += hours;
         let last = rows.last().map_or((1, 0), |l| (l.day, l.ticks));
         rows.extend(new_rows(&svc, last.0, last.1)?);
-        write_turn(&mut traj, turn, day, &text, &run, &calls, rows.last());
+        write_turn(&mut traj, turn, day, &text, &out, rows.last());
         let now = rows.last().map_or(1, |l| l.day);
         (ep.progress)(id, now, s.horizon_days);
         let over = rows
@@ -454,6 +489,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             break;
         }
     }
+    if let Some(p) = persistent.take() {
+        p.finish();
+    }
     let built = built(&svc)?;
     svc.post("/api/game/save", &json!({"name": "final"}))
         .map_err(|e| format!("saving the final game failed: {e}"))?;
@@ -463,21 +501,28 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     Ok(Outcome { rows, built })
 }
 
+/// What a turn of the agent gave: how its process did, the usage it reported, its requests.
+struct TurnOut<'a> {
+    run: &'a TurnRun,
+    usage: Option<&'a Usage>,
+    calls: &'a [ApiCall],
+}
+
 fn write_turn(
     f: &mut std::fs::File,
     turn: u32,
     day: u32,
     prompt: &str,
-    run: &TurnRun,
-    calls: &[ApiCall],
+    out: &TurnOut<'_>,
     row: Option<&Row>,
 ) {
     let rec = TurnRecord {
         turn,
         day,
         prompt,
-        agent: run,
-        requests: calls,
+        agent: out.run,
+        agent_usage: out.usage,
+        requests: out.calls,
         row,
     };
     if let Ok(line) = serde_json::to_string(&rec) {

@@ -1,11 +1,12 @@
-//! Nothing an agent starts outlives its turn. Each turn runs under a guard, a small process of
-//! this program (`colony eval __turn-guard MS COMMAND`) that makes itself a child subreaper
+//! Nothing an agent starts outlives its turn (in persistent mode, its process). Each turn (each
+//! persistent agent process) runs under a guard, a small process of this program
+//! (`colony eval __turn-guard MS COMMAND`) that makes itself a child subreaper
 //! (`PR_SET_CHILD_SUBREAPER`): every process the agent starts, however it detaches (`setsid`,
 //! double forks, its own process group), stays a descendant of the guard, and when the agent's
-//! command exits or its time is up the guard kills and reaps every descendant before it exits
-//! itself. The harness is a subreaper too, and sweeps (kills and reaps) any child of its own it
-//! did not start (what an agent leaves if it kills its guard) after every turn and before it
-//! writes results.
+//! command exits, its time is up or the harness stops it (SIGTERM) the guard kills and reaps
+//! every descendant before it exits itself. The harness is a subreaper too, and sweeps (kills
+//! and reaps) any child of its own it did not start (what an agent leaves if it kills its guard)
+//! after every turn and before it writes results.
 //!
 //! This is not a sandbox: a hostile program with the user's rights can still reach anything the
 //! user can. It ends what an agent leaves running.
@@ -18,6 +19,16 @@ use std::time::{Duration, Instant};
 
 /// The guard's exit code when it cut the agent off at its time limit.
 pub const TIMED_OUT: i32 = 124;
+
+/// The guard's exit code when the harness stopped it (SIGTERM; a persistent agent's end).
+pub const STOPPED: i32 = 128 + libc::SIGTERM;
+
+/// Set by SIGTERM: the guard ends the agent and everything it started, then exits.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_sigterm(_: libc::c_int) {
+    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+}
 
 /// The hidden first argument of `colony eval` that runs a guard.
 pub const ARG: &str = "__turn-guard";
@@ -139,7 +150,8 @@ fn kill_all_descendants() {
 
 /// The guard: `ARGS = [time limit in ms, command]`. Runs `sh -c COMMAND` (stdin, stdout, stderr,
 /// environment and folder inherited), waits for it or its time limit, then kills every
-/// descendant. Exits with the command's exit code, 128 + its signal, or [`TIMED_OUT`].
+/// descendant. Exits with the command's exit code, 128 + its signal, or [`TIMED_OUT`]. SIGTERM
+/// ends it the same way before its time ([`STOPPED`]): how the harness stops a persistent agent.
 pub fn main(args: &[String]) -> i32 {
     let [limit_ms, command] = args else {
         eprintln!("usage: colony eval {ARG} MILLISECONDS COMMAND");
@@ -150,6 +162,14 @@ pub fn main(args: &[String]) -> i32 {
         return 2;
     };
     become_subreaper();
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe; the command
+    // started below gets the default disposition back on exec.
+    unsafe {
+        libc::signal(
+            libc::SIGTERM,
+            on_sigterm as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
     let child = Command::new("sh")
         .arg("-c")
         .arg(command)
@@ -177,12 +197,13 @@ pub fn main(args: &[String]) -> i32 {
             // An orphaned descendant that ended: reaped, go on.
             continue;
         }
-        if start.elapsed() >= limit {
+        let stopped = STOP.load(std::sync::atomic::Ordering::SeqCst);
+        if stopped || start.elapsed() >= limit {
             // SAFETY: kill(2) with a negative pid signals the process group.
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
             }
-            break TIMED_OUT;
+            break if stopped { STOPPED } else { TIMED_OUT };
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -8,7 +8,8 @@
 //! scores, computed by `colony-score`, and a run's aggregates), `service` (an episode's
 //! colonyd), `proxy` (the recording proxy; `proxy_path` normalises what it decides on,
 //! `proxy_ws` joins WebSockets),
-//! `agent` (one turn of the agent's process), `guard` (nothing the agent starts outlives its
+//! `agent` (one turn of the agent's process), `persistent` (one process per episode taking its
+//! turns on stdin), `usage` (what the agent reports it spent), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page),
 //! `score` also holds an episode's score by term;
@@ -25,6 +26,7 @@ pub mod hazards;
 pub use ::score::history;
 pub mod leaderboard;
 pub mod metrics;
+pub mod persistent;
 pub mod proxy;
 pub mod proxy_path;
 pub mod proxy_ws;
@@ -35,6 +37,7 @@ pub mod scenario;
 pub mod score;
 pub mod service;
 pub mod stats;
+pub mod usage;
 
 /// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` and
 /// `leaderboard` as a first argument pick those subcommands, anything else plays a run.

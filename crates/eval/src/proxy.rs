@@ -10,6 +10,12 @@
 //! forwarded, so no spelling of a path reaches colonyd past the list. colonyd runs with a token
 //! only the proxy holds (added to each forwarded request); colonyd's own ports are replaced by the
 //! proxy's in every answer (the OpenAPI document's `servers`, error texts).
+//!
+//! The proxy forwards only while the agent's turn is open ([`Proxy::open_turn`]): between turns,
+//! while the harness checks and advances the game, every request is refused with
+//! `{"error": "disabled: ..."}` (and recorded with the next turn), and closing the turn waits for
+//! the requests already forwarded. A persistent agent that acts after its reply therefore cannot
+//! race the advance, and the episode's world depends on the agent's turns alone.
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -17,8 +23,8 @@ use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
 use axum::response::Response;
 use serde::Serialize;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::proxy_path::Target;
 
@@ -82,6 +88,41 @@ struct Shared {
     calls: Mutex<Vec<ApiCall>>,
     /// (colonyd's address text, the proxy's) pairs replaced in answers.
     scrub: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Whether the agent's turn is open, and the requests being forwarded.
+    gate: Mutex<Gate>,
+    /// Signalled when a forwarded request ends.
+    idle: Condvar,
+}
+
+#[derive(Default)]
+struct Gate {
+    open: bool,
+    in_flight: usize,
+}
+
+/// A forwarded request, counted in flight until dropped (also when the agent hangs up).
+struct InFlight(Arc<Shared>);
+
+impl InFlight {
+    /// Counts a request in, if the turn is open.
+    fn enter(shared: &Arc<Shared>) -> Option<InFlight> {
+        let mut g = shared.gate.lock().expect("not poisoned");
+        if !g.open {
+            return None;
+        }
+        g.in_flight += 1;
+        Some(InFlight(shared.clone()))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut g = self.0.gate.lock().expect("not poisoned");
+        g.in_flight -= 1;
+        if g.in_flight == 0 {
+            self.0.idle.notify_all();
+        }
+    }
 }
 
 /// A running proxy; dropped with the runtime that serves it.
@@ -123,6 +164,8 @@ impl Proxy {
                 .map_err(std::io::Error::other)?,
             calls: Mutex::new(Vec::new()),
             scrub,
+            gate: Mutex::new(Gate::default()),
+            idle: Condvar::new(),
         });
         let app = axum::Router::new()
             .fallback(forward)
@@ -135,6 +178,23 @@ impl Proxy {
             port,
             ws_port,
         })
+    }
+
+    /// Opens the agent's turn: requests are forwarded until [`Proxy::close_turn`].
+    pub fn open_turn(&self) {
+        self.shared.gate.lock().expect("not poisoned").open = true;
+    }
+
+    /// Closes the agent's turn: later requests are refused; waits (at most `wait`) for the
+    /// requests already being forwarded. Not to be called on the runtime's threads.
+    pub fn close_turn(&self, wait: Duration) {
+        let mut g = self.shared.gate.lock().expect("not poisoned");
+        g.open = false;
+        let _ = self
+            .shared
+            .idle
+            .wait_timeout_while(g, wait, |g| g.in_flight > 0)
+            .expect("not poisoned");
     }
 
     /// Takes the calls recorded since the last take.
@@ -220,7 +280,15 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
             .iter()
             .find(|(m, p, _)| t.method.as_str() == *m && plain == *p)
     });
-    let (status, body, headers) = if let Err(why) = &target {
+    let admitted = InFlight::enter(&shared);
+    let (status, body, headers) = if admitted.is_none() {
+        let body = error_body(
+            "disabled: the agent's turn is over (the harness is advancing the game); act during \
+             your next turn"
+                .into(),
+        );
+        (StatusCode::OK, body, HeaderMap::new())
+    } else if let Err(why) = &target {
         let body = error_body(format!(
             "invalid_param: {why}; send the route's path as the API lists it (GET /api/openapi.json)"
         ));
@@ -251,6 +319,8 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         error: error_code(&body),
         ms: (start.elapsed().as_secs_f64() * 1e4).round() / 10.0,
     });
+    // Recorded before the turn may close on it.
+    drop(admitted);
     let mut resp = json_response(status, String::new());
     if !headers.is_empty() {
         resp.headers_mut().clear();

@@ -2,6 +2,7 @@
 //! progress on stderr, and writes `results.json` and `report.html` into the output folder.
 
 use crate::achievements;
+use crate::agent::AgentMode;
 use crate::episode::{self, EpisodeResult, PlayOpts, Status};
 use crate::report;
 use crate::scenario::{self, Scenario, Split};
@@ -27,9 +28,15 @@ pub struct EvalArgs {
     /// Scenario ids or .toml files (repeat or comma-separate).
     #[arg(long, value_delimiter = ',')]
     pub scenario: Vec<String>,
-    /// The agent's shell command, run once per turn.
+    /// The agent's shell command, run once per turn (or once per episode with
+    /// `--agent-mode persistent`).
     #[arg(long)]
     pub agent: Option<String>,
+    /// `per-turn`: the command runs once per turn, the prompt on stdin. `persistent`: once per
+    /// episode, a JSON line per turn on stdin, a reply line `{"done": true}` per turn on stdout
+    /// (docs/evaluation.md, "Agent modes").
+    #[arg(long, value_enum, default_value = "per-turn")]
+    pub agent_mode: AgentMode,
     /// Seeds replacing the split's: `7,8,9`, `1..10` (the results then name the split `custom`).
     #[arg(long, conflicts_with_all = ["episodes", "split"])]
     pub seeds: Option<String>,
@@ -46,7 +53,8 @@ pub struct EvalArgs {
     /// Game hours per turn (default: each scenario's own).
     #[arg(long)]
     pub turn_hours: Option<f64>,
-    /// Seconds an agent's turn may take before its process group is killed.
+    /// Seconds an agent's turn may take before its process group is killed (persistent mode:
+    /// before the turn counts as timed out and the agent is stopped, to be started again).
     #[arg(long, default_value_t = 120.0)]
     pub turn_timeout: f64,
     /// Output folder (created; existing results in it are replaced).
@@ -83,7 +91,7 @@ pub struct Version {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Harness {
-    /// `per-turn`: the agent command runs once per turn.
+    /// `per-turn`: the agent command runs once per turn; `persistent`: once per episode.
     pub agent_mode: &'static str,
     /// The agent command as run (relative paths made absolute).
     pub agent_resolved: String,
@@ -147,6 +155,10 @@ pub struct Results {
     /// Episodes whose game was changed around the harness (scored 0).
     pub tampered_episodes: usize,
     pub wall_seconds: f64,
+    /// What the agent reported it spent, summed over every episode; absent when it reported
+    /// nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_usage: Option<crate::usage::Usage>,
     /// Achievement id -> share of all episodes that unlocked it.
     pub achievements: BTreeMap<String, f64>,
     /// Achievement id -> title.
@@ -309,7 +321,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
         },
         seeds,
         harness: Harness {
-            agent_mode: "per-turn",
+            agent_mode: a.agent_mode.name(),
             agent_resolved: resolved.clone(),
             turn_timeout_seconds: a.turn_timeout,
             turn_hours: a.turn_hours,
@@ -318,6 +330,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     };
     let opts = PlayOpts {
         agent: resolved,
+        agent_mode: a.agent_mode,
         turn_hours: a.turn_hours,
         turn_timeout: Duration::from_secs_f64(a.turn_timeout),
         colonyd,
@@ -349,8 +362,9 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     };
     if !quiet {
         eprintln!(
-            "colony eval: {total} episodes, {} at once, agent: {agent}",
-            a.parallel.max(1)
+            "colony eval: {total} episodes, {} at once, agent ({}): {agent}",
+            a.parallel.max(1),
+            a.agent_mode.name()
         );
     }
     std::thread::scope(|scope| {
@@ -520,6 +534,7 @@ pub fn summarize(
         invalid_episodes: count(Status::Invalid),
         tampered_episodes: count(Status::Tampered),
         wall_seconds: (wall * 100.0).round() / 100.0,
+        agent_usage: crate::usage::sum(episodes.iter().filter_map(|e| e.agent_usage.as_ref())),
         achievements: overall,
         achievement_titles: achievements::ALL
             .iter()

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// A two-day scenario on a small map, half-day turns.
-fn scenario(dir: &Path, extra: &str) -> String {
+pub(crate) fn scenario(dir: &Path, extra: &str) -> String {
     let text = format!(
         r#"
 id = "test-short"
@@ -41,7 +41,7 @@ target = 1
 }
 
 /// An agent script (Python, standard library only) written into `dir`.
-fn agent(dir: &Path, name: &str, body: &str) -> String {
+pub(crate) fn agent(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, body).unwrap();
     format!("python3 {}", path.display())
@@ -68,7 +68,7 @@ if not os.path.exists(marker):
     open(marker, "w").write("yes")
 "#;
 
-fn eval(args: &[&str], out: &Path) -> Output {
+pub(crate) fn eval(args: &[&str], out: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_colony"))
         .arg("eval")
         .args(args)
@@ -80,7 +80,7 @@ fn eval(args: &[&str], out: &Path) -> Output {
         .expect("run colony eval")
 }
 
-fn results(out: &Path) -> Value {
+pub(crate) fn results(out: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
 }
 
@@ -98,7 +98,7 @@ fn drop_timings(v: &mut Value) {
     }
 }
 
-fn lines(path: &Path) -> Vec<Value> {
+pub(crate) fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

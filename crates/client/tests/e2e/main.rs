@@ -5,6 +5,7 @@ mod commands;
 mod compare;
 mod connector;
 mod eval;
+mod eval_modes;
 mod eval_sealed;
 mod mcp;
 mod readme;

@@ -132,9 +132,39 @@ fn real_results_files_match_the_schema_and_changed_ones_do_not() {
             .map(|e| e["status"].as_str().unwrap().to_owned())
             .collect()
     };
+    // A persistent agent reporting usage: agentMode, agentProcesses and agentUsage.
+    let agent = dir.path().join("persistent.py");
+    std::fs::write(
+        &agent,
+        "import json, sys\nfor line in sys.stdin:\n    usage = {\"model\": \"m\", \"promptTokens\": 5, \"cost\": 0.5}\n    print(json.dumps({\"done\": True, \"usage\": usage}), flush=True)\n",
+    )
+    .unwrap();
+    let persistent = eval(
+        &[
+            "--scenario",
+            ok_sc.to_str().unwrap(),
+            "--agent-mode",
+            "persistent",
+            "--agent",
+            &format!("python3 {}", agent.display()),
+            "--seeds",
+            "7",
+        ],
+        &dir.path().join("persistent"),
+    );
     assert_eq!(status(&ok), ["ok", "ok"]);
     assert_eq!(status(&crash), ["error", "invalid"], "{crash:#}");
-    for r in [&ok, &crash] {
+    assert_eq!(status(&persistent), ["ok"], "{persistent:#}");
+    assert_eq!(persistent["harness"]["agentMode"], "persistent");
+    assert_eq!(
+        persistent["episodes"][0]["agentProcesses"], 1,
+        "{persistent:#}"
+    );
+    assert_eq!(
+        persistent["agentUsage"]["promptTokens"], 10,
+        "{persistent:#}"
+    );
+    for r in [&ok, &crash, &persistent] {
         assert_eq!(errors(&schema, r), Vec::<String>::new(), "{r:#}");
     }
 

@@ -490,6 +490,8 @@ mod tests {
             agent_failures: 3,
             api_calls: 0,
             api_errors: 0,
+            agent_processes: None,
+            agent_usage: None,
             metrics: BTreeMap::new(),
             hazards: Vec::new(),
             error: None,
