@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+"""The industry reference agent: the lab quotas (planks-lab, bread-lab, gears-lab).
+
+It builds on the scripted reference player (``scripted.py``: its ``Turn`` and its needs for
+streets, pumps, storage and wood) and adds the industry each lab asks for:
+
+- **planks** (planks-lab): lumber mills, each beside a power wheel (50 hp, walked by a worker;
+  a mill asks 50 hp), fed by lumberjacks and a pile for the logs;
+- **gears** (gears-lab): a gear workshop (120 hp) beside three power wheels (3 x 50 hp), with the
+  stored planks as input;
+- **bread** (bread-lab): a bakery set to bake bread from the stored wheat flour (it burns a
+  little log per batch).
+
+Which lab it plays it reads from the turn's prompt (the scenario's goal text), else from what is
+unlocked. Every lab is a race against the clock from a fixed start with water and food stored, so
+it keeps the colony small: gatherers for berries, pumps only where the horizon outlasts the water
+stored, no homes, and work all day long (``POST /api/workhours`` with 24: beavers still eat and
+drink when they need to; only sleep goes short, which costs walking speed, not lives).
+
+Stateless like ``scripted.py``: every turn it reads the colony and places what is missing.
+Run it with ``colony eval --scenario planks-lab --agent 'python3 agents/industry.py'``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import colony
+import scripted
+from scripted import Turn
+
+# Work never stops (the API's 1-24; 24: no off hours). Manufactories, power wheels and lumberjacks
+# all work only in working hours, so this is the quota's largest lever.
+WORK_END_HOUR = 24
+# Power wheels per consumer: a wheel gives 50 hp with its worker inside (data/buildings.json).
+WHEELS = {"LumberMill": 1, "GearWorkshop": 3}
+# Buildings placed per turn at most (the scripted agent's 4 is too few for a first turn that lays
+# out the whole lab).
+scripted.MAX_NEW_SITES = 8
+
+
+def lab_of(t: Turn, prompt: str) -> str:
+    """Which quota this game is about: from the prompt's first line (the scenario and its
+    title), else from what is unlocked."""
+    text = prompt.strip().splitlines()[0].lower() if prompt.strip() else ""
+    for word, lab in (("bread", "bread"), ("gear", "gears"), ("plank", "planks")):
+        if word in text:
+            return lab
+    if t.name("Bakery") in t.costs():
+        return "bread"
+    if t.name("GearWorkshop") in t.costs():
+        return "gears"
+    return "planks"
+
+
+# --- geometry ----------------------------------------------------------------------------------
+
+
+def size_of(t: Turn, prefab: str) -> tuple[int, int]:
+    if not hasattr(t, "_sizes"):
+        t._sizes = {p["name"]: (p["sizeX"], p["sizeY"]) for p in t.c.prefabs()}
+    return t._sizes[prefab]
+
+
+def rect(t: Turn, b: dict[str, Any]) -> tuple[int, int, int, int]:
+    """A building's footprint (x, y, w, d): east and west turn the catalogue's size."""
+    sx, sy = size_of(t, b["name"])
+    o = str(b.get("orientation", "south")).lower()
+    if o in ("east", "west", "1", "3"):
+        sx, sy = sy, sx
+    return b["x"], b["y"], sx, sy
+
+
+def touching(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Two footprints side to side (power links: 4-adjacent voxels)."""
+    ax, ay, aw, ad = a
+    bx, by, bw, bd = b
+    x_overlap = ax < bx + bw and bx < ax + aw
+    y_overlap = ay < by + bd and by < ay + ad
+    return (x_overlap and (ay + ad == by or by + bd == ay)) or (
+        y_overlap and (ax + aw == bx or bx + bw == ax)
+    )
+
+
+def covers(r: tuple[int, int, int, int], x: int, y: int) -> bool:
+    return r[0] <= x < r[0] + r[2] and r[1] <= y < r[1] + r[3]
+
+
+def network(t: Turn, consumer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The power wheels linked to a consumer, directly or through other wheels."""
+    wheels = [b for b in t.buildings if b["name"] == t.name("PowerWheel")]
+    group = [rect(t, consumer)]
+    linked: list[dict[str, Any]] = []
+    grew = True
+    while grew:
+        grew = False
+        for w in wheels:
+            if w in linked or w["z"] != consumer["z"]:
+                continue
+            if any(touching(rect(t, w), g) for g in group):
+                linked.append(w)
+                group.append(rect(t, w))
+                grew = True
+    return linked
+
+
+# --- placing beside a building -----------------------------------------------------------------
+
+
+def place_beside(
+    t: Turn, base: str, others: list[dict[str, Any]], why: str
+) -> dict[str, Any] | None:
+    """Places `base` touching one of `others` (same level), joined to the district's paths,
+    leaving their doorsteps free."""
+    prefab = t.name(base)
+    if not t.affordable(base, keep=t.reserved) or t.new_sites >= scripted.MAX_NEW_SITES:
+        return None
+    rects = [rect(t, o) for o in others]
+    doors = [(o.get("entranceX"), o.get("entranceY")) for o in others]
+    sx, sy = size_of(t, prefab)
+    reach = max(sx, sy)
+    tried: set[tuple[int, int, str]] = set()
+    for o, r in zip(others, rects):
+        x, y, w, d = r
+        # Strips of origins along each side: a result holds ten spots at most.
+        strips = [
+            (x - reach, y + d, x + w, y + d),  # north
+            (x - reach, y - reach, x + w, y - 1),  # south
+            (x + w, y - reach, x + w, y + d),  # east
+            (x - reach, y - reach + 1, x - 1, y + d),  # west
+        ]
+        for x1, y1, x2, y2 in strips:
+            box = {
+                "x1": max(0, x1),
+                "y1": max(0, y1),
+                "x2": min(t.map_w - 1, x2),
+                "y2": min(t.map_h - 1, y2),
+            }
+            try:
+                found = t.c.placement_find(prefab=prefab, **box)["placements"]
+            except colony.ColonyError:
+                continue
+            for s in found:
+                key = (s["x"], s["y"], str(s["orientation"]))
+                if key in tried:
+                    continue
+                tried.add(key)
+                sr = rect(t, {**s, "name": prefab})
+                if s["z"] != o["z"] or not any(touching(sr, q) for q in rects):
+                    continue
+                if any(covers(sr, dx, dy) for dx, dy in doors if dx is not None):
+                    continue
+                if not scripted.joinable(s, plaza=2):
+                    continue
+                placed = put(t, base, s, why)
+                if placed:
+                    return placed
+    return None
+
+
+def put(t: Turn, base: str, s: dict[str, Any], why: str) -> dict[str, Any] | None:
+    """Places a prefab on a spot the service offered and joins it by a path (as Turn.place)."""
+    prefab = t.name(base)
+    try:
+        placed = t.c.building_place(
+            prefab=prefab, x=s["x"], y=s["y"], z=s["z"], orientation=s["orientation"]
+        )
+    except colony.ColonyError:
+        return None
+    if not s.get("pathAccess") and not t.connect(s):
+        t.c.building_demolish(id=placed["id"])
+        return None
+    for good, n in t.costs()[prefab].items():
+        t.stock[good] = int(t.stock.get(good, 0) - n)
+    t.new_sites += 1
+    b = {
+        "id": placed["id"],
+        "name": prefab,
+        "x": s["x"],
+        "y": s["y"],
+        "z": s["z"],
+        "orientation": s["orientation"],
+        "finished": False,
+        "entranceX": s["entranceX"],
+        "entranceY": s["entranceY"],
+    }
+    t.buildings.append(b)
+    t.say(f"placed {base} at ({s['x']}, {s['y']}) {s['orientation']}: {why}")
+    return b
+
+
+# --- the labs' needs ---------------------------------------------------------------------------
+
+
+def work_all_day(t: Turn) -> None:
+    try:
+        if t.c.workhours().get("endHours") != WORK_END_HOUR:
+            t.c.set_workhours(end_hours=WORK_END_HOUR)
+            t.say(
+                f"work hours now end at {WORK_END_HOUR}: the quota runs on working hours"
+            )
+    except colony.ColonyError as e:
+        t.say(f"could not set the work hours: {e}")
+
+
+def gatherers(t: Turn, most: int = 2) -> None:
+    """Gatherer flags (free) by the nearest bush clusters: the stored berries last four days."""
+    dc = (t.dc["x"], t.dc["y"])
+    clusters = sorted(
+        [k for k in t.summary.get("foodClusters") or [] if k["total"] >= 3],
+        key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
+    )
+    for k in clusters[t.count(t.kit.gatherer) : most]:
+        g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
+        if g:
+            t.prioritize(g)
+
+
+def lumberjacks(t: Turn, wanted: int) -> None:
+    """Lumberjack flags by the nearest forests, every grown tree around them marked."""
+    dc = (t.dc["x"], t.dc["y"])
+    flags = t.of(t.kit.lumberjack)
+    if t.summary["trees"]["markedGrown"] < 15:
+        for lj in flags:
+            t.c.cutting_area(**t.box(lj["x"], lj["y"], 16), z=lj["z"], marked=True)
+    clusters = sorted(
+        [
+            k
+            for k in t.summary.get("treeClusters") or []
+            if k["grown"] >= 8
+            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 10 for f in flags)
+        ],
+        key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
+    )
+    for k in clusters[: max(0, wanted - len(flags))]:
+        placed = t.place(
+            t.kit.lumberjack, (k["x"], k["y"]), 6, f"{k['grown']} grown trees there"
+        )
+        if placed:
+            t.prioritize(placed)
+            t.c.cutting_area(**t.box(k["x"], k["y"], 12), z=k["z"], marked=True)
+
+
+def pile_for(t: Turn, good: str, why: str) -> None:
+    """A large pile reserved for one good (a pile holds one good at a time)."""
+    piles = t.of(t.kit.log_pile)
+    if any(p.get("storage", {}).get("good") == good for p in piles if p.get("storage")):
+        return
+    have = [p for p in piles if pile_good(p) == good]
+    if have:
+        return
+    placed = t.place(t.kit.log_pile, (t.dc["x"], t.dc["y"]), 12, why)
+    if placed:
+        t.prioritize(placed, workplace=False)
+        try:
+            t.c.building_storage(id=placed["id"], good=good)
+        except colony.ColonyError as e:
+            t.say(f"could not reserve the pile for {good}: {e}")
+
+
+def warehouses_for(t: Turn, good: str, units: int, why: str) -> None:
+    """Small warehouses reserved for a good (30 units each) until `units` fit."""
+    have = [w for w in t.of(t.kit.warehouse) if pile_good(w) == good]
+    while 30 * len(have) < units:
+        placed = t.place(t.kit.warehouse, (t.dc["x"], t.dc["y"]), 12, why)
+        if placed is None:
+            return
+        t.prioritize(placed, workplace=False)
+        try:
+            t.c.building_storage(id=placed["id"], good=good)
+        except colony.ColonyError as e:
+            t.say(f"could not reserve the warehouse for {good}: {e}")
+            return
+        placed["allowedGood"] = good
+        have.append(placed)
+
+
+def pile_good(b: dict[str, Any]) -> str | None:
+    """The good a storage building is reserved for, as the full building view tells it."""
+    for key in ("storage", "stockpile"):
+        v = b.get(key)
+        if isinstance(v, dict):
+            for k in ("good", "allowedGood", "reserved"):
+                if v.get(k):
+                    return v[k]
+    return b.get("allowedGood") or b.get("storedGood")
+
+
+def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return (
+        a[0] < b[0] + b[2]
+        and b[0] < a[0] + a[2]
+        and a[1] < b[1] + b[3]
+        and b[1] < a[1] + a[3]
+    )
+
+
+def wheel_spots(
+    t: Turn, spot: dict[str, Any], prefab: str, count: int
+) -> list[dict[str, Any]] | None:
+    """`count` power wheel spots that link to a consumer planned on `spot` (touching it or a
+    wheel already chosen), none on its footprint or doorstep, or `None`."""
+    wheel = t.name("PowerWheel")
+    rects = [rect(t, {**spot, "name": prefab})]
+    doors = [(spot["entranceX"], spot["entranceY"])]
+    x, y, w, d = rects[0]
+    r = 3
+    box = {
+        "x1": max(0, x - r - 1),
+        "y1": max(0, y - r - 1),
+        "x2": min(t.map_w - 1, x + w + r),
+        "y2": min(t.map_h - 1, y + d + r),
+    }
+    # A result holds ten spots at most: ask strip by strip.
+    found: list[dict[str, Any]] = []
+    for yy in range(box["y1"], box["y2"] + 1):
+        try:
+            found += t.c.placement_find(
+                prefab=wheel, x1=box["x1"], y1=yy, x2=box["x2"], y2=yy
+            )["placements"]
+        except colony.ColonyError:
+            continue
+    chosen: list[dict[str, Any]] = []
+    while len(chosen) < count:
+        pick = None
+        for s in found:
+            sr = rect(t, {**s, "name": wheel})
+            if s["z"] != spot["z"] or not scripted.joinable(s, plaza=2):
+                continue
+            if any(overlaps(sr, q) for q in rects):
+                continue
+            if any(covers(sr, dx, dy) for dx, dy in doors):
+                continue
+            if any(covers(q, s["entranceX"], s["entranceY"]) for q in rects):
+                continue
+            if not any(touching(sr, q) for q in rects):
+                continue
+            pick = s
+            break
+        if pick is None:
+            return None
+        chosen.append(pick)
+        rects.append(rect(t, {**pick, "name": wheel}))
+        doors.append((pick["entranceX"], pick["entranceY"]))
+    return chosen
+
+
+def powered(
+    t: Turn, base: str, count: int, why: str, recipe: str | None = None
+) -> None:
+    """`count` consumers of a kind, each with its power wheels beside it, all first in line
+    for builders and workers."""
+    dc = (t.dc["x"], t.dc["y"])
+    wheels = WHEELS.get(base, 0)
+    prefab = t.name(base)
+    for b in t.of(base):
+        linked = network(t, b)
+        while len(linked) < wheels:
+            w = place_beside(t, "PowerWheel", [b, *linked], f"power for the {base}")
+            if w is None:
+                t.say(
+                    f"no power wheel spot beside the {base} at ({b['x']}, {b['y']}) yet"
+                )
+                break
+            t.prioritize(w)
+            linked.append(w)
+        if recipe and b.get("recipe") != recipe:
+            set_recipe(t, b, recipe)
+    if t.count(base) >= count or prefab not in t.costs():
+        return
+    need: dict[str, float] = dict(t.costs()[prefab])
+    wheel_cost = t.costs().get(t.name("PowerWheel"), {})
+    for g, n in wheel_cost.items():
+        need[g] = need.get(g, 0) + wheels * n
+    short = {g: n for g, n in need.items() if t.stock.get(g, 0) < n}
+    if short:
+        t.say(f"cannot afford another {base} with its power yet: short of {short}")
+        return
+    candidates: list[dict[str, Any]] = []
+    for cx, cy, radius in t.search_boxes(dc, 10):
+        box = t.box(cx, cy, radius)
+        try:
+            found = t.c.placement_find(prefab=prefab, **box)["placements"]
+        except colony.ColonyError:
+            continue
+        candidates += [s for s in found if scripted.joinable(s, plaza=3)]
+        if len(candidates) >= 12:
+            break
+    for spot in candidates[:12]:
+        plan = wheel_spots(t, spot, prefab, wheels) if wheels else []
+        if plan is None:
+            continue
+        b = put(t, base, spot, why)
+        if b is None:
+            continue
+        placed = [b]
+        for s in plan:
+            w = put(t, "PowerWheel", s, f"power for the {base}")
+            if w is None:
+                break
+            placed.append(w)
+        if len(placed) < 1 + wheels:
+            t.say(
+                f"could not join the {base} at ({spot['x']}, {spot['y']}) and its wheels"
+            )
+            for p in placed:
+                t.c.building_demolish(id=p["id"])
+                t.buildings = [x for x in t.buildings if x["id"] != p["id"]]
+                for g, n in t.costs()[p["name"]].items():
+                    t.stock[g] = int(t.stock.get(g, 0) + n)
+            continue
+        for p in placed:
+            t.prioritize(p)
+        if recipe:
+            set_recipe(t, b, recipe)
+        return
+    t.say(f"found no spot for a {base} with {wheels} power wheels beside it")
+
+
+def set_recipe(t: Turn, b: dict[str, Any], recipe: str) -> None:
+    try:
+        t.c.building_recipe(id=b["id"], recipe=recipe)
+    except colony.ColonyError as e:
+        t.say(f"could not set the recipe of {b['name']} to {recipe}: {e}")
+
+
+# --- the labs --------------------------------------------------------------------------------
+
+
+def planks(t: Turn) -> None:
+    """Lumber mills with a power wheel each; lumberjacks; piles for logs and planks."""
+    scripted.streets(t)
+    work_all_day(t)
+    pile_for(t, "Log", "room for logs: the district center takes no deliveries")
+    scripted.first_warehouse(t)
+    gatherers(t)
+    lumberjacks(t, wanted=3)
+    powered(t, "LumberMill", 2, "planks: a mill turns a log into a plank in 1.3 h")
+    pile_for(t, "Plank", "room for planks")
+
+
+def gears(t: Turn) -> None:
+    """A gear workshop with three power wheels; pumps once the stored water runs low."""
+    scripted.streets(t)
+    work_all_day(t)
+    scripted.first_warehouse(t)
+    gatherers(t)
+    powered(t, "GearWorkshop", 1, "gears: a plank becomes a gear in 3 h at 120 hp")
+    warehouses_for(t, "Gear", 30, "room for gears")
+    if t.summary["projections"].get("waterDays", 99) < 5:
+        scripted.pumps(t)
+        scripted.first_tank(t)
+
+
+def bread(t: Turn) -> None:
+    """A bakery on bread: 1 flour and 0.1 log make 5 bread in 0.42 h."""
+    scripted.streets(t)
+    work_all_day(t)
+    scripted.first_warehouse(t)
+    powered(t, "Bakery", 1, "bread: a batch of 5 from one flour", recipe="Bread")
+    # The bakery's own room holds 25 bread: without storage it stops after five batches.
+    warehouses_for(t, "Bread", 120, "room for bread")
+
+
+def play(c: colony.Colony, prompt: str) -> None:
+    t = Turn(c)
+    if t.summary.get("gameOver"):
+        return
+    lab = lab_of(t, prompt)
+    made = {
+        k: v.get("producedLastDay")
+        for k, v in (t.summary.get("flows") or {}).items()
+        if k in ("Plank", "Gear", "Bread", "Log")
+    }
+    t.say(
+        f"{lab} lab: {t.population} beavers, {t.logs()} logs, stock {t.stock}, "
+        f"made last day {made}"
+    )
+    {"planks": planks, "gears": gears, "bread": bread}[lab](t)
+
+
+def main() -> None:
+    prompt = "" if sys.stdin.isatty() else sys.stdin.read()
+    prompt = prompt or os.environ.get("COLONY_PROMPT", "")
+    host = os.environ.get("COLONY_HOST", "127.0.0.1")
+    port = int(os.environ.get("COLONY_PORT", "8085"))
+    with colony.Colony(host=host, port=port) as c:
+        play(c, prompt)
+
+
+if __name__ == "__main__":
+    main()
