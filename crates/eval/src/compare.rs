@@ -103,22 +103,9 @@ pub struct Listed {
 
 /// Runs `colony eval compare` with its arguments (after `compare`); returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
-    let a = match CompareArgs::try_parse_from(
-        std::iter::once("colony eval compare".to_owned()).chain(args),
-    ) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
-    match run(&a) {
-        Ok(out) => print_out(&out),
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    crate::cli::<CompareArgs>("colony eval compare", args, |a| {
+        run(a).map(|out| print_out(&out))
+    })
 }
 
 /// Writes `text` to stdout; a closed pipe (`... | head`) ends quietly with 0 instead of a panic

@@ -72,22 +72,7 @@ pub struct Board {
 
 /// Runs `colony eval leaderboard` with its arguments (after `leaderboard`); the exit code.
 pub fn main(args: Vec<String>) -> i32 {
-    let a = match LeaderboardArgs::try_parse_from(
-        std::iter::once("colony eval leaderboard".to_owned()).chain(args),
-    ) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
-    match run(&a) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    crate::cli::<LeaderboardArgs>("colony eval leaderboard", args, run)
 }
 
 enum Format {

@@ -39,6 +39,29 @@ pub mod service;
 pub mod stats;
 pub mod usage;
 
+/// Parses a subcommand's flags (`name` is how its usage names it) and runs it: a flag error is
+/// printed with exit 2 (`--help`, 0), a run's error as `error: ...` with exit 2.
+pub(crate) fn cli<A: clap::Parser>(
+    name: &str,
+    args: Vec<String>,
+    run: impl FnOnce(&A) -> Result<i32, String>,
+) -> i32 {
+    let a = match A::try_parse_from(std::iter::once(name.to_owned()).chain(args)) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(&a) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
 /// Runs `colony eval` with its arguments (after `eval`) and returns the exit code: `compare` and
 /// `leaderboard` as a first argument pick those subcommands, anything else plays a run.
 pub fn main(args: Vec<String>) -> i32 {

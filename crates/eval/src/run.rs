@@ -217,20 +217,7 @@ pub fn main(args: Vec<String>) -> i32 {
     if args.first().is_some_and(|a| a == crate::guard::ARG) {
         return crate::guard::main(&args[1..]);
     }
-    let a = match EvalArgs::try_parse_from(std::iter::once("colony eval".to_owned()).chain(args)) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
-    match run(&a) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    crate::cli::<EvalArgs>("colony eval", args, run)
 }
 
 /// The exit code of a run with invalid or tampered episodes (without `--allow-invalid`).
