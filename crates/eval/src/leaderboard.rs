@@ -31,6 +31,10 @@ pub struct LeaderboardArgs {
     /// Rank runs even when their rules or scenario files differ (or are unknown); warns instead.
     #[arg(long)]
     pub force: bool,
+    /// Markdown in two tables: the runs overall, then one row per scenario and run (narrow enough
+    /// to read with many scenarios; the HTML page is not changed by it).
+    #[arg(long)]
+    pub by_scenario: bool,
 }
 
 /// One scenario of one run.
@@ -105,6 +109,7 @@ fn run(a: &LeaderboardArgs) -> Result<i32, String> {
         eprintln!("note: {n}");
     }
     let text = match format {
+        Format::Markdown if a.by_scenario => markdown_by_scenario(&board),
         Format::Markdown => markdown(&board),
         Format::Html => html(&board),
     };
@@ -295,6 +300,53 @@ pub fn markdown(b: &Board) -> String {
     out
 }
 
+/// Markdown in two tables: the runs overall (rank, agent, version, episodes, overall IQM,
+/// Crafter), then a row per scenario and run, the runs of a scenario in rank order.
+pub fn markdown_by_scenario(b: &Board) -> String {
+    let names = names(b);
+    let mut out = String::from(
+        "| # | agent | version | episodes | overall IQM | Crafter |\n|---:|---|---|---:|---:|---:|\n",
+    );
+    for (i, (r, name)) in b.rows.iter().zip(&names).enumerate() {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {}{} | {} | {} |",
+            i + 1,
+            md(name),
+            md(&version(r)),
+            r.episodes,
+            if r.not_ok > 0 { "*" } else { "" },
+            est(&r.overall),
+            r.crafter.map_or("–".to_owned(), |c| format!("{c:.2}")),
+        );
+    }
+    out.push_str(
+        "\n| scenario | agent | episodes | mean | IQM | success |\n|---|---|---:|---:|---:|---:|\n",
+    );
+    for s in &b.scenarios {
+        for (r, name) in b.rows.iter().zip(&names) {
+            if let Some(c) = r.scenarios.get(s) {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {}{} | {} | {} | {:.0}% |",
+                    md(s),
+                    md(name),
+                    c.episodes,
+                    if c.not_ok > 0 { "*" } else { "" },
+                    est(&c.mean),
+                    est(&c.iqm),
+                    100.0 * c.success_rate,
+                );
+            }
+        }
+    }
+    let _ = writeln!(out, "\n{}", legend());
+    for n in &b.notes {
+        let _ = writeln!(out, "\nNote: {n}.");
+    }
+    out
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -468,6 +520,18 @@ mod tests {
         let board = build(&[a, b], true).unwrap();
         assert_eq!(board.notes.len(), 1, "{:?}", board.notes);
         assert!(markdown(&board).contains("| – | – | – |"));
+    }
+
+    #[test]
+    fn by_scenario_lists_each_scenario_and_run_once_in_rank_order() {
+        let a = run("a", "r", &[("x", &[1.0, 2.0]), ("y", &[3.0])]);
+        let b = run("b", "r", &[("x", &[5.0, 6.0])]);
+        let m = markdown_by_scenario(&build(&[a, b], true).unwrap());
+        let rows: Vec<&str> = m.lines().filter(|l| l.starts_with("| `")).collect();
+        assert_eq!(rows.len(), 3, "{m}");
+        assert!(rows[0].starts_with("| `x` | python3 agents/b.py |"), "{m}");
+        assert!(rows[1].starts_with("| `x` | python3 agents/a.py |"), "{m}");
+        assert!(rows[2].starts_with("| `y` | python3 agents/a.py |"), "{m}");
     }
 
     #[test]
