@@ -62,7 +62,7 @@ def test_the_scripted_agent_keeps_both_factions_alive_for_20_days(
     assert "placed WaterPump" in log, log[:2000]
 
 
-def test_the_scripted_agent_plays_the_same_game_persistent(tmp_path: Path) -> None:
+def test_the_scripted_agent_plays_the_same_game_persistent(tmp_path: Path, colony_bin: str) -> None:
     """`scripted.py --persistent` (one process for the episode, `--agent-mode persistent`) plays
     exactly the game of one process per turn: the same final save, byte for byte."""
     f = tmp_path / "survive.toml"
@@ -72,7 +72,7 @@ def test_the_scripted_agent_plays_the_same_game_persistent(tmp_path: Path) -> No
     for mode, extra in (("per-turn", ""), ("persistent", " --persistent")):
         out = tmp_path / mode
         subprocess.run(
-            [_colony_bin(), "eval", "--scenario", str(f), "--seeds", "1"]
+            [colony_bin, "eval", "--scenario", str(f), "--seeds", "1"]
             + ["--agent-mode", mode, "--agent", agent + extra, "--out", str(out), "--quiet"]
             + ["--colonyd", os.environ["COLONYD"]],
             check=True,
