@@ -10,10 +10,11 @@ and adds what its scenario asks, reading the scenario from the first line of the
   per work-hour each, data/buildings.json ``SciencePoints``), and every turn the cheapest
   unlockables the points buy. The five cheapest Folktails unlocks cost 30 + 40 + 50 + 50 + 70 = 240
   points: 7.5 days of two inventors at 16 work-hours.
-- **two-districts** (a second district alive at day 40): a district center placed on the first
-  turn some 30 steps of path from the first, first in the builders' queue; once it stands, a few
-  adults migrate to it, the district crossing is unlocked (the 600 points the scenario gives) and
-  placed beside the joining path, its two doorsteps on either district's side.
+- **two-districts** (a second district founded, the colony alive at day 40): a district center
+  placed on the first turn on the farthest joinable spot 34 to 14 tiles from the first center's
+  doorstep (nearer rings only where the land farther off is out of a path's reach), first in the
+  builders' queue. Adults migrate to it only once its own stores hold water and food (no crossing
+  is built yet: that is what a better agent adds).
 - **feed-40**: the scripted player, with more farms and homes (see ``feed``).
 
 Stateless like ``scripted.py``: every turn it reads the colony and does what is missing. Per-turn
@@ -117,14 +118,22 @@ def second_center(t: Turn) -> dict[str, Any] | None:
 def place_second_center(t: Turn) -> None:
     prefab = t.name("DistrictCenter")
     door = (t.dc["entranceX"], t.dc["entranceY"])
-    d = SECOND_DC_DISTANCE
+    # The start area is one level; land farther off often lies higher or lower, out of a path's
+    # reach: the farthest joinable spot wins, nearer rings only when no farther one is.
+    for d in range(SECOND_DC_DISTANCE, 13, -4):
+        if place_center_at(t, prefab, door, d):
+            return
+    t.say("found no spot for a second district center")
+
+
+def place_center_at(t: Turn, prefab: str, door: tuple[int, int], d: int) -> bool:
     offsets = [(0, -d), (d, 0), (0, d), (-d, 0), (d, d), (-d, d), (d, -d), (-d, -d)]
     for dx, dy in offsets:
         cx, cy = door[0] + dx, door[1] + dy
         if not (4 <= cx < t.map_w - 4 and 4 <= cy < t.map_h - 4):
             continue
         try:
-            found = t.c.placement_find(prefab=prefab, **t.box(cx, cy, 8))["placements"]
+            found = t.c.placement_find(prefab=prefab, **t.box(cx, cy, 6))["placements"]
         except colony.ColonyError:
             continue
         for s in found:
@@ -157,8 +166,8 @@ def place_second_center(t: Turn) -> None:
             for good, n in t.costs().get(prefab, {}).items():
                 t.stock[good] = int(t.stock.get(good, 0) - n)
             t.reserved += 60
-            return
-    t.say("found no spot for a second district center")
+            return True
+    return False
 
 
 def second_district(t: Turn) -> None:
@@ -174,6 +183,17 @@ def second_district(t: Turn) -> None:
         return
     first, second = districts[0], districts[1]
     pop2 = second["population"]["adults"]
+    # Migrants live on the second district's own stores: without water and food there (no
+    # crossing yet carries any) they would die of thirst, as they did in the first tries.
+    res = second.get("resources") or {}
+
+    def held(good: str) -> float:
+        v = res.get(good, 0)
+        return float(v.get("all", 0) if isinstance(v, dict) else v)
+
+    food = sum(held(g) for g in res if g not in ("Water", "Log", "Plank"))
+    if held("Water") < 10 * MIGRANTS or food < 10 * MIGRANTS:
+        return
     if pop2 < MIGRANTS and first["population"]["adults"] > 6:
         try:
             t.c.district_migrate(
