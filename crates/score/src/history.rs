@@ -33,6 +33,7 @@ pub struct Row {
     pub consumed: BTreeMap<String, f64>,
     pub weather: String,
     pub power_networks: u32,
+    pub water_powered: BTreeMap<String, u32>,
     pub districts: u32,
     pub game_over: bool,
 }

@@ -102,6 +102,10 @@ pub const PARAM_METRICS: &[(&str, &str)] = &[
         "deaths of the cause over the episode (thirst, hunger, oldAge, deterioration), e.g. deaths_by.thirst",
     ),
     (
+        "water_powered",
+        "the most buildings of the prefab at work at once in a network water wheels fed, e.g. water_powered.LumberMill",
+    ),
+    (
         "buildings_role",
         "finished buildings of the role at the end, e.g. buildings_role.water",
     ),
@@ -217,6 +221,7 @@ impl Outcome {
                 "stock" => end(&|r| r.stock.get(arg).copied().unwrap_or(0).into()),
                 "stock_max" => max(&|r| r.stock.get(arg).copied().unwrap_or(0).into()),
                 "deaths_by" => sum(&|r| r.deaths.get(arg).copied().unwrap_or(0).into()),
+                "water_powered" => max(&|r| r.water_powered.get(arg).copied().unwrap_or(0).into()),
                 "buildings_role" => end(&|r| r.buildings.get(arg).copied().unwrap_or(0).into()),
                 "built" => self.built.get(arg).copied().unwrap_or(0).into(),
                 other => unreachable!("metric {other}.* is listed but not computed"),

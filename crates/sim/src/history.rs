@@ -56,6 +56,10 @@ pub struct HistoryRow {
     pub weather: String,
     /// Power networks with supply.
     pub power_networks: u32,
+    /// Consumers at work in a network water wheels feed, by prefab base name (at the row's
+    /// moment): whether water, not beavers or wind, powers a building.
+    #[serde(default)]
+    pub water_powered: BTreeMap<String, u32>,
     pub districts: u32,
     pub game_over: bool,
 }
@@ -210,6 +214,7 @@ impl crate::world::World {
                 _ => "temperate".to_owned(),
             },
             power_networks: self.supplied_network_count(),
+            water_powered: self.water_powered(),
             districts: self.colony.districts.len() as u32,
             game_over: self.colony.game_over,
         };

@@ -243,6 +243,34 @@ impl World {
         evals.iter().filter(|e| e.supply > 0.0).count() as u32
     }
 
+    /// Consumers at work (asking power) in a network that water wheels feed at this moment, by
+    /// prefab base name: what water powers, for the hourly history (`waterPowered`).
+    pub(crate) fn water_powered(&self) -> BTreeMap<String, u32> {
+        let (grid, evals) = self.grid_and_evals();
+        let mut out = BTreeMap::new();
+        for (n, e) in grid.nets.iter().zip(evals.iter()) {
+            let water: f64 = n
+                .members
+                .iter()
+                .zip(&e.outputs)
+                .filter(|(m, _)| {
+                    grid::generator_kind(self.colony.buildings[m].spec()) == Some(grid::Gen::Water)
+                })
+                .map(|(_, o)| *o)
+                .sum();
+            if water <= 0.0 {
+                continue;
+            }
+            for (m, d) in n.members.iter().zip(&e.demands) {
+                if *d > 0.0 {
+                    let base = &self.colony.buildings[m].spec().base_name;
+                    *out.entry(base.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        out
+    }
+
     pub fn power_networks(&self) -> Vec<PowerNetworkView> {
         let (grid, evals) = self.grid_and_evals();
         grid.nets

@@ -454,6 +454,14 @@ fn a_water_wheel_on_the_river_powers_a_lumber_mill_until_a_drought_stops_the_flo
     let made = planks(&w) - before;
     assert!(made >= 2, "made {made} planks");
     assert!(w.colony.buildings[&mill].has("Log") < 10);
+    // The hourly history records the mill as powered by water while it works.
+    assert!(
+        w.history()
+            .rows
+            .iter()
+            .any(|r| r.water_powered.get("LumberMill") == Some(&1)),
+        "waterPowered names the mill"
+    );
 
     // A drought: the river stops, the wheel stands still, the mill stops.
     w.weather.temperate_days = w.day() + 1 - w.weather.start_day;
@@ -619,6 +627,11 @@ fn a_power_wheel_turns_while_a_beaver_works_it() {
     }
     assert_eq!(w.colony.buildings[&wheel].workers.len(), 1);
     assert!(turning > 4 * HOUR as u32, "turned {turning} ticks");
+    // Walked power is not water power: the history never names the mill as water-powered.
+    assert!(
+        w.history().rows.iter().all(|r| r.water_powered.is_empty()),
+        "a power wheel is not a water wheel"
+    );
     assert!(
         at_night <= HOUR as u32,
         "a shift may end after hours: {at_night}"
