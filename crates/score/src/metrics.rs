@@ -262,6 +262,15 @@ impl Outcome {
         for (k, v) in &self.built {
             out.insert(format!("built.{k}"), (*v).into());
         }
+        let powered: std::collections::BTreeSet<&String> = self
+            .rows
+            .iter()
+            .flat_map(|r| r.water_powered.keys())
+            .collect();
+        for p in powered {
+            let v = self.metric(&MetricName::Param("water_powered", p.clone()));
+            out.insert(format!("water_powered.{p}"), v);
+        }
         out.values_mut().for_each(|v| *v = round3(*v));
         out
     }
