@@ -44,6 +44,9 @@ pub const MAX_BODY_SECONDS: i64 = 3600;
 pub const MIN_CONNECTIONS: i64 = 8;
 pub const MAX_CONNECTIONS: i64 = 65536;
 
+/// The shortest `authToken` accepted while the service listens beyond loopback.
+pub const MIN_NETWORK_TOKEN_CHARS: usize = 16;
+
 /// How long run-time changes wait for more changes before the file is rewritten.
 pub const REWRITE_DEBOUNCE: Duration = Duration::from_secs(1);
 /// The longest a change waits for the rewrite while more changes keep coming.
@@ -534,6 +537,15 @@ impl SettingsStore {
         {
             return Err(format!(
                 "authToken may not be empty while listenAddress is {open} (beyond loopback): anyone on the network could drive the game; set a token, or listen on 127.0.0.1 and restart first"
+            ));
+        }
+        let chars = resolved.settings.auth_token.chars().count();
+        if chars > 0
+            && chars < MIN_NETWORK_TOKEN_CHARS
+            && let Some(open) = listening.iter().find(|a| !crate::is_loopback(a))
+        {
+            return Err(format!(
+                "authToken must be at least {MIN_NETWORK_TOKEN_CHARS} characters while listenAddress is {open} (beyond loopback), got {chars}; set a longer token (e.g. 32 random letters and digits)"
             ));
         }
         guard.raw = raw;

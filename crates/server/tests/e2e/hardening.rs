@@ -116,11 +116,11 @@ async fn a_settings_file_with_a_bad_cors_origin_or_unlimited_body_loads_the_rest
 #[tokio::test]
 async fn the_token_cannot_be_cleared_while_the_service_listens_beyond_loopback() {
     let s = Server::start_with(Opts {
-        settings: json!({"listenAddress": "0.0.0.0", "authToken": "sesame"}),
+        settings: json!({"listenAddress": "0.0.0.0", "authToken": "sesame-sesame-sesame"}),
         ..Default::default()
     })
     .await;
-    for token in ["", "   "] {
+    for token in ["", "   ", "x", "fifteen-chars15"] {
         let (_, body) = s.post("/api/settings", json!({"authToken": token})).await;
         assert_eq!(code(&body), "invalid_param", "{token:?}: {body}");
         assert!(
@@ -147,6 +147,21 @@ async fn a_whitespace_token_is_no_token_and_the_start_up_guard_refuses_it() {
         crate::support::run_to_exit(json!({"listenAddress": "0.0.0.0", "authToken": "   "}));
     assert!(!ok);
     assert!(stderr.contains("refusing to start"), "{stderr}");
+}
+
+#[tokio::test]
+async fn a_short_token_is_refused_beyond_loopback() {
+    let (ok, stderr) =
+        crate::support::run_to_exit(json!({"listenAddress": "0.0.0.0", "authToken": "x"}));
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("refusing to start") && stderr.contains("at least 16 characters"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("authToken is x"),
+        "the token is not echoed: {stderr}"
+    );
 }
 
 #[tokio::test]
