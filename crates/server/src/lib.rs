@@ -108,6 +108,16 @@ pub async fn run(args: cli::Args) -> i32 {
         );
         return 2;
     }
+    let token_chars = cfg.auth_token.chars().count();
+    if !is_loopback(&cfg.listen_address) && token_chars < settings::MIN_NETWORK_TOKEN_CHARS {
+        eprintln!(
+            "colonyd: refusing to start: listenAddress {} is not loopback and authToken is {token_chars} characters; a token for the network must be at least {} characters (e.g. 32 random letters and digits): set a longer authToken in {} or listen on 127.0.0.1",
+            cfg.listen_address,
+            settings::MIN_NETWORK_TOKEN_CHARS,
+            settings_path.display()
+        );
+        return 2;
+    }
     let (http_addr, ws_addr) = match (
         bind_addr(&cfg.listen_address, cfg.http_port),
         bind_addr(&cfg.listen_address, cfg.ws_port),

@@ -74,16 +74,26 @@ pub fn list(dir: &Path) -> Vec<SaveInfo> {
     out
 }
 
-/// Reads and decodes a save, by name in `dir` or, when `name_or_path` names an existing file, by path.
+/// Reads and decodes a save by name, from `dir` only (`POST /api/game/load`): a name is never
+/// taken as a path, so nothing outside the saves folder (colonyd's working directory above all)
+/// can be read through the API.
+pub fn read_named(dir: &Path, name: &str) -> Result<sim::World, ApiError> {
+    validate_name(name)?;
+    read_file(dir, &path_of(dir, name), name)
+}
+
+/// Reads and decodes a save, by name in `dir` or, when `name_or_path` names an existing file, by
+/// path: the command line's `--load`, where the user may name any file.
 pub fn read(dir: &Path, name_or_path: &str) -> Result<sim::World, ApiError> {
     let direct = Path::new(name_or_path);
-    let path = if direct.is_file() {
-        direct.to_path_buf()
-    } else {
-        validate_name(name_or_path)?;
-        path_of(dir, name_or_path)
-    };
-    let bytes = std::fs::read(&path).map_err(|e| {
+    if direct.is_file() {
+        return read_file(dir, direct, name_or_path);
+    }
+    read_named(dir, name_or_path)
+}
+
+fn read_file(dir: &Path, path: &Path, name_or_path: &str) -> Result<sim::World, ApiError> {
+    let bytes = std::fs::read(path).map_err(|e| {
         let names: Vec<String> = list(dir).into_iter().map(|s| s.name).collect();
         ApiError::new(
             ErrorCode::NotFound,
@@ -148,8 +158,22 @@ mod tests {
     #[test]
     fn names_are_checked() {
         assert!(validate_name("my save-1.b").is_ok());
-        for bad in ["", ".hidden", "../x", "a/b", &"x".repeat(65)] {
+        for bad in ["", ".hidden", "../x", "a/b", "a\\b", "..", &"x".repeat(65)] {
             assert!(validate_name(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_name_is_read_from_the_saves_folder_only() {
+        let saves = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        let stray = other.path().join("stray");
+        std::fs::write(&stray, b"not a save").unwrap();
+        // The API's read never takes the name as a path, even one that exists.
+        let e = read_named(saves.path(), stray.to_str().unwrap()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidParam);
+        // The command line's may.
+        let e = read(saves.path(), stray.to_str().unwrap()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::OperationFailed, "{}", e.message());
     }
 }

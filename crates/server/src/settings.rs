@@ -15,7 +15,10 @@ use tokio::sync::Notify;
 pub const MAX_WRITE_BUDGET_MS: f64 = 1000.0;
 pub const MAX_WRITE_QUEUE: i64 = 65_536;
 pub const MAX_AUTOSAVE_DAYS: i64 = 3650;
-pub const MAX_BODY_LIMIT: i64 = 1 << 30;
+/// The largest `maxBodyBytes` (64 MiB): one request cannot hold more memory than this.
+pub const MAX_BODY_LIMIT: i64 = 64 << 20;
+/// The longest `corsOrigin` (an origin is `scheme://host[:port]`; DNS names end at 253).
+pub const MAX_CORS_ORIGIN_LEN: usize = 270;
 
 /// Keys the contract retired; present in a file they are ignored with a notice.
 pub const DEPRECATED_KEYS: &[&str] = &[
@@ -41,8 +44,13 @@ pub const MAX_BODY_SECONDS: i64 = 3600;
 pub const MIN_CONNECTIONS: i64 = 8;
 pub const MAX_CONNECTIONS: i64 = 65536;
 
+/// The shortest `authToken` accepted while the service listens beyond loopback.
+pub const MIN_NETWORK_TOKEN_CHARS: usize = 16;
+
 /// How long run-time changes wait for more changes before the file is rewritten.
 pub const REWRITE_DEBOUNCE: Duration = Duration::from_secs(1);
+/// The longest a change waits for the rewrite while more changes keep coming.
+pub const REWRITE_MAX_WAIT: Duration = Duration::from_secs(5);
 
 /// Every setting, resolved to its effective value.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +60,7 @@ pub struct Settings {
     pub ws_enabled: bool,
     pub listen_address: String,
     pub auth_token: String,
-    /// 0 means unlimited.
+    /// 1 to [`MAX_BODY_LIMIT`] bytes.
     pub max_body_bytes: u64,
     pub debug_endpoint_enabled: bool,
     pub write_budget_ms: f64,
@@ -189,10 +197,11 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 None => bad("a string"),
             },
             "maxBodyBytes" => match int() {
-                Some(n) if n > MAX_BODY_LIMIT => warnings.push(format!(
-                    "settings: maxBodyBytes {n} is above {MAX_BODY_LIMIT} (1 GiB); ignored, using the default"
+                Some(n) if n > MAX_BODY_LIMIT || n == 0 => warnings.push(format!(
+                    "settings: maxBodyBytes {n} must be 1-{MAX_BODY_LIMIT} (64 MiB; 0 no longer means unlimited); \
+                     ignored, using the default"
                 )),
-                Some(n) if n >= 0 => s.max_body_bytes = n as u64,
+                Some(n) if n > 0 => s.max_body_bytes = n as u64,
                 Some(_) => {}
                 None => bad("an integer byte count"),
             },
@@ -210,7 +219,18 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
                 None => bad("a number of milliseconds"),
             },
             "corsOrigin" => match value.as_str() {
-                Some(o) => s.cors_origin = o.to_string(),
+                Some(o) if valid_origin(o) => s.cors_origin = o.to_string(),
+                Some(o) => {
+                    let shown: String = o.chars().take(80).collect();
+                    let more = if shown.len() < o.len() { "..." } else { "" };
+                    warnings.push(format!(
+                        "settings: corsOrigin {shown:?}{more} ({} characters) is not an origin; \
+                         use scheme://host[:port] with http or https and no path (e.g. \
+                         http://localhost:3000), at most {MAX_CORS_ORIGIN_LEN} characters, * for any \
+                         page, or empty for none; ignored, using the default",
+                        o.chars().count()
+                    ))
+                }
                 None => bad("a string"),
             },
             "actionLoggingEnabled" => match value.as_bool() {
@@ -286,6 +306,61 @@ pub fn resolve(raw: &Map<String, Value>) -> Loaded {
         warnings,
         raw: raw.clone(),
     }
+}
+
+/// Whether `o` may be `corsOrigin`: empty, `*`, or `http(s)://host[:port]` (a DNS name, an IPv4
+/// address or a bracketed IPv6 address; no path, no user, no control characters), at most
+/// [`MAX_CORS_ORIGIN_LEN`] characters. It is echoed in a response header, so anything else (a
+/// newline, 70,000 characters) would break the answers.
+pub fn valid_origin(o: &str) -> bool {
+    if o.is_empty() || o == "*" {
+        return true;
+    }
+    if o.len() > MAX_CORS_ORIGIN_LEN {
+        return false;
+    }
+    let Some(rest) = o
+        .strip_prefix("http://")
+        .or_else(|| o.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let (host, port) = if let Some(v6) = rest.strip_prefix('[') {
+        let Some((addr, after)) = v6.split_once(']') else {
+            return false;
+        };
+        if addr.parse::<std::net::Ipv6Addr>().is_err() {
+            return false;
+        }
+        match after {
+            "" => ("v6", None),
+            p => match p.strip_prefix(':') {
+                Some(p) => ("v6", Some(p)),
+                None => return false,
+            },
+        }
+    } else {
+        match rest.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (rest, None),
+        }
+    };
+    let host_ok = !host.is_empty()
+        && host.len() <= 253
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    let port_ok = port.is_none_or(|p| {
+        !p.is_empty()
+            && p.len() <= 5
+            && p.chars().all(|c| c.is_ascii_digit())
+            && p.parse::<u32>().is_ok_and(|n| (1..=65535).contains(&n))
+    });
+    host_ok && port_ok
 }
 
 /// Reads a settings file. A missing or empty file gives the defaults. A file that cannot be read,
@@ -464,6 +539,15 @@ impl SettingsStore {
                 "authToken may not be empty while listenAddress is {open} (beyond loopback): anyone on the network could drive the game; set a token, or listen on 127.0.0.1 and restart first"
             ));
         }
+        let chars = resolved.settings.auth_token.chars().count();
+        if chars > 0
+            && chars < MIN_NETWORK_TOKEN_CHARS
+            && let Some(open) = listening.iter().find(|a| !crate::is_loopback(a))
+        {
+            return Err(format!(
+                "authToken must be at least {MIN_NETWORK_TOKEN_CHARS} characters while listenAddress is {open} (beyond loopback), got {chars}; set a longer token (e.g. 32 random letters and digits)"
+            ));
+        }
         guard.raw = raw;
         guard.settings = Arc::new(resolved.settings.clone());
         drop(guard);
@@ -500,16 +584,30 @@ impl SettingsStore {
         Ok(())
     }
 
-    /// Runs forever: after each change, waits until no change came for the debounce interval,
-    /// then rewrites the file atomically.
+    /// Runs forever: after each change, waits until no change came for the debounce interval
+    /// (or, while changes keep coming, at most [`REWRITE_MAX_WAIT`] since the first), then
+    /// rewrites the file atomically.
     pub async fn run_writer(self) {
+        self.run_writer_with(REWRITE_DEBOUNCE, REWRITE_MAX_WAIT)
+            .await
+    }
+
+    async fn run_writer_with(self, debounce: Duration, max_wait: Duration) {
         loop {
             self.changed.notified().await;
-            // Another change within the interval restarts the wait.
-            while tokio::time::timeout(REWRITE_DEBOUNCE, self.changed.notified())
-                .await
-                .is_ok()
-            {}
+            let deadline = tokio::time::Instant::now() + max_wait;
+            // Another change within the interval restarts the wait, up to the deadline.
+            loop {
+                let wait =
+                    debounce.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+                if wait.is_zero()
+                    || tokio::time::timeout(wait, self.changed.notified())
+                        .await
+                        .is_err()
+                {
+                    break;
+                }
+            }
             let store = self.clone();
             let res = tokio::task::spawn_blocking(move || store.write_now()).await;
             match res {
@@ -551,11 +649,91 @@ mod tests {
         assert_eq!(l.settings.max_body_bytes, 1_048_576);
         assert_eq!(l.settings.write_budget_ms, 1.0);
         let l = resolve(&obj(
-            json!({"maxBodyBytes": 0, "httpPort": 9000, "writeBudgetMs": 2.5}),
+            json!({"maxBodyBytes": 2048, "httpPort": 9000, "writeBudgetMs": 2.5}),
         ));
-        assert_eq!(l.settings.max_body_bytes, 0);
+        assert_eq!(l.settings.max_body_bytes, 2048);
         assert_eq!(l.settings.http_port, 9000);
         assert_eq!(l.settings.write_budget_ms, 2.5);
+    }
+
+    #[test]
+    fn max_body_bytes_is_finite() {
+        // 0 meant unlimited: one request could hold a gigabyte.
+        for n in [0, MAX_BODY_LIMIT + 1, 1 << 30] {
+            let l = resolve(&obj(json!({"maxBodyBytes": n})));
+            assert_eq!(l.settings.max_body_bytes, 1_048_576, "{n}");
+            assert!(l.warnings[0].contains("64 MiB"), "{:?}", l.warnings);
+        }
+        let l = resolve(&obj(json!({"maxBodyBytes": MAX_BODY_LIMIT})));
+        assert_eq!(l.settings.max_body_bytes, MAX_BODY_LIMIT as u64);
+    }
+
+    #[test]
+    fn cors_origin_must_be_an_origin() {
+        for good in [
+            "",
+            "*",
+            "http://localhost:3000",
+            "https://example.com",
+            "http://127.0.0.1:8085",
+            "http://[::1]:8080",
+        ] {
+            assert!(valid_origin(good), "{good}");
+        }
+        let long = format!("http://{}.com", "a".repeat(70_000));
+        for bad in [
+            "http://a\r\nSet-Cookie: x=1",
+            "http://a\n",
+            "ftp://example.com",
+            "example.com",
+            "http://example.com/",
+            "http://example.com/path",
+            "http://user@example.com",
+            "http://example.com:0",
+            "http://example.com:99999",
+            "http://",
+            "http://[zz]:1",
+            long.as_str(),
+        ] {
+            assert!(!valid_origin(bad), "{bad:?}");
+        }
+        // In the file: ignored with a warning naming it, the rest loads (and the warning is
+        // short, whatever the value's length).
+        let l = resolve(&obj(json!({"corsOrigin": long, "httpPort": 9001})));
+        assert_eq!(
+            (l.settings.cors_origin.as_str(), l.settings.http_port),
+            ("", 9001)
+        );
+        assert!(
+            l.warnings[0].contains("corsOrigin") && l.warnings[0].len() < 600,
+            "{:?}",
+            l.warnings
+        );
+    }
+
+    #[tokio::test]
+    async fn changes_that_keep_coming_are_written_after_the_maximum_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let store = SettingsStore::new(path.clone(), resolve(&Map::new()));
+        tokio::spawn(
+            store
+                .clone()
+                .run_writer_with(Duration::from_millis(200), Duration::from_millis(600)),
+        );
+        // A change every 100 ms for 1.5 s: the debounce alone would never fire.
+        for i in 0..15 {
+            store
+                .update(&obj(json!({"writeBudgetMs": 2.0 + i as f64})))
+                .unwrap();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let written: Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("written meanwhile")).unwrap();
+        assert!(
+            written["writeBudgetMs"].as_f64().unwrap() > 2.0,
+            "{written}"
+        );
     }
 
     #[test]

@@ -301,7 +301,7 @@ async fn load_game(
     let _loading = state.host.loading_guard();
     let dir = state.saves_dir.clone();
     let name = body.name.clone();
-    let world = blocking(move || saves::read(&dir, &name)).await?;
+    let world = blocking(move || saves::read_named(&dir, &name)).await?;
     swap_in(&state, world).await?;
     Ok(Json(game_info(&state, Some(body.name))))
 }

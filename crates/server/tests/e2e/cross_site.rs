@@ -170,3 +170,29 @@ async fn the_bearer_scheme_is_case_insensitive() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 401);
 }
+
+#[tokio::test]
+async fn the_dashboard_cannot_be_framed() {
+    let s = Server::start().await;
+    for path in [
+        "/",
+        "/dashboard/",
+        "/dashboard/index.html",
+        "/dashboard/js/app.js",
+    ] {
+        let r = reqwest::get(s.url(path)).await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        let h = r.headers();
+        assert_eq!(h.get("x-frame-options").unwrap(), "DENY", "{path}");
+        let csp = h
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("{path}: no CSP"))
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-eval"),
+            "{csp}"
+        );
+    }
+}

@@ -203,6 +203,22 @@ async fn save_load_and_new_game_reset_the_gate_and_epoch() {
     );
     let (_, body) = s.post("/api/game/save", json!({"name": "../evil"})).await;
     assert_eq!(code(&body), "invalid_param");
+    // A load comes from the saves folder only: a path, or `..`, is refused, and a bare name is
+    // never read from colonyd's working directory (the tests run it in crates/server, which
+    // holds a Cargo.toml).
+    for name in ["../evil", "/etc/passwd", "a/b", ".."] {
+        let (_, body) = s.post("/api/game/load", json!({ "name": name })).await;
+        assert_eq!(code(&body), "invalid_param", "{name}: {body}");
+    }
+    assert!(std::path::Path::new("Cargo.toml").is_file());
+    let (_, body) = s
+        .post("/api/game/load", json!({"name": "Cargo.toml"}))
+        .await;
+    assert_eq!(
+        code(&body),
+        "not_found",
+        "not read from the working directory: {body}"
+    );
     std::fs::write(
         s.data_dir().join("saves").join("junk.colony.json"),
         b"not a save",

@@ -14,7 +14,21 @@ async fn out_of_range_settings_are_refused_and_the_game_keeps_running() {
         ("autosaveDays", json!(4294967296u64), "0-3650"),
         ("listenAddress", json!("x"), "not an IP address"),
         ("authToken", json!("ab\u{0}cd"), "control characters"),
-        ("maxBodyBytes", json!(1u64 << 40), "1 GiB"),
+        ("maxBodyBytes", json!(1u64 << 40), "64 MiB"),
+        // 0 meant unlimited: one request could hold a gigabyte.
+        ("maxBodyBytes", json!(0), "64 MiB"),
+        // Echoed in a header: a newline would split it, 70,000 characters break clients.
+        (
+            "corsOrigin",
+            json!("http://a.example\r\nX-Evil: 1"),
+            "scheme://host[:port]",
+        ),
+        (
+            "corsOrigin",
+            json!(format!("http://{}.example", "a".repeat(70_000))),
+            "scheme://host[:port]",
+        ),
+        ("corsOrigin", json!("http://a.example/path"), "no path"),
         ("wsPingSeconds", json!(0x7fff_ffff), "1-3600"),
     ] {
         let (_, body) = s.post("/api/settings", json!({ key: value })).await;
@@ -26,6 +40,11 @@ async fn out_of_range_settings_are_refused_and_the_game_keeps_running() {
     }
     let (_, view) = s.get("/api/settings?format=json").await;
     assert_eq!(view["settings"]["writeBudgetMs"], 1.0, "{view}");
+    assert_eq!(
+        view["settings"]["corsOrigin"], "",
+        "nothing changed: {view}"
+    );
+    assert_eq!(view["settings"]["maxBodyBytes"], 1_048_576, "{view}");
     // The host is alive: writes apply and the clock moves.
     let (_, sp) = s.post("/api/speed", json!({"speed": 3})).await;
     assert_eq!(sp["speed"], 3);
@@ -67,13 +86,41 @@ async fn a_settings_file_with_out_of_range_values_starts_with_the_defaults() {
 }
 
 #[tokio::test]
-async fn the_token_cannot_be_cleared_while_the_service_listens_beyond_loopback() {
+async fn a_settings_file_with_a_bad_cors_origin_or_unlimited_body_loads_the_rest() {
     let s = Server::start_with(Opts {
-        settings: json!({"listenAddress": "0.0.0.0", "authToken": "sesame"}),
+        settings: json!({
+            "corsOrigin": "http://a.example\r\nX-Evil: 1",
+            "maxBodyBytes": 0,
+            "writeBudgetMs": 2.5,
+        }),
         ..Default::default()
     })
     .await;
-    for token in ["", "   "] {
+    let r = reqwest::get(s.url("/api/time")).await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(
+        r.headers().get("access-control-allow-origin").is_none()
+            && r.headers().get("x-evil").is_none(),
+        "{:?}",
+        r.headers()
+    );
+    let (_, view) = s.get("/api/settings?format=json").await;
+    let v = &view["settings"];
+    assert_eq!(
+        (&v["corsOrigin"], &v["maxBodyBytes"], &v["writeBudgetMs"]),
+        (&json!(""), &json!(1_048_576), &json!(2.5)),
+        "{view}"
+    );
+}
+
+#[tokio::test]
+async fn the_token_cannot_be_cleared_while_the_service_listens_beyond_loopback() {
+    let s = Server::start_with(Opts {
+        settings: json!({"listenAddress": "0.0.0.0", "authToken": "sesame-sesame-sesame"}),
+        ..Default::default()
+    })
+    .await;
+    for token in ["", "   ", "x", "fifteen-chars15"] {
         let (_, body) = s.post("/api/settings", json!({"authToken": token})).await;
         assert_eq!(code(&body), "invalid_param", "{token:?}: {body}");
         assert!(
@@ -100,6 +147,21 @@ async fn a_whitespace_token_is_no_token_and_the_start_up_guard_refuses_it() {
         crate::support::run_to_exit(json!({"listenAddress": "0.0.0.0", "authToken": "   "}));
     assert!(!ok);
     assert!(stderr.contains("refusing to start"), "{stderr}");
+}
+
+#[tokio::test]
+async fn a_short_token_is_refused_beyond_loopback() {
+    let (ok, stderr) =
+        crate::support::run_to_exit(json!({"listenAddress": "0.0.0.0", "authToken": "x"}));
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("refusing to start") && stderr.contains("at least 16 characters"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("authToken is x"),
+        "the token is not echoed: {stderr}"
+    );
 }
 
 #[tokio::test]
