@@ -335,7 +335,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/speed', None, None)
 
     def stats(self, *, from_: int | Unset = UNSET, to: int | Unset = UNSET) -> Any:
-        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, districts, gameOver}` (births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
+        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
         return self._call('GET', '/api/stats', body('from', from_, 'to', to), None)
 
     def summary(self) -> Any:
@@ -619,7 +619,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/speed', None, None)
 
     async def stats(self, *, from_: int | Unset = UNSET, to: int | Unset = UNSET) -> Any:
-        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, districts, gameOver}` (births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
+        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
         return await self._call('GET', '/api/stats', body('from', from_, 'to', to), None)
 
     async def summary(self) -> Any:
