@@ -10,7 +10,9 @@ use protocol::frame::HeartbeatPayload;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Lines kept in the action log.
 pub const ACTION_LOG_LINES: usize = 500;
@@ -25,6 +27,10 @@ pub const MAX_PROMPT_BYTES: usize = 65536;
 pub const MAX_STATUS_BYTES: usize = 4096;
 /// Longest `last_error` a heartbeat may set, in bytes (likewise).
 pub const MAX_LAST_ERROR_BYTES: usize = 4096;
+/// Heartbeats write the state file at most once in this long: a change within it is written
+/// when it ends (the newest state), and at shutdown. `POST /api/agent/config` always writes
+/// before it answers.
+pub const HEARTBEAT_WRITE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// One line of the action log.
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
@@ -51,6 +57,12 @@ pub struct AgentStore {
     file_lock: Arc<Mutex<()>>,
     path: Arc<PathBuf>,
     hub: Hub,
+    /// When the state file was last written.
+    last_write: Arc<Mutex<Option<Instant>>>,
+    /// A heartbeat's change waits for a deferred write (which takes the newest state).
+    deferred: Arc<AtomicBool>,
+    /// State-file writes so far.
+    writes: Arc<AtomicU64>,
 }
 
 /// A connector that sent no heartbeat for this long is taken as gone (it sends one every 30 s;
@@ -101,6 +113,9 @@ impl AgentStore {
             file_lock: Arc::new(Mutex::new(())),
             path: Arc::new(path),
             hub,
+            last_write: Arc::new(Mutex::new(None)),
+            deferred: Arc::new(AtomicBool::new(false)),
+            writes: Arc::new(AtomicU64::new(0)),
         };
         store.publish();
         (store, warning)
@@ -136,7 +151,51 @@ impl AgentStore {
             last_error: state.last_error,
         };
         let bytes = serde_json::to_vec_pretty(&p).expect("agent state serializes");
-        crate::fsutil::write_atomic(&self.path, &bytes)
+        crate::fsutil::write_atomic(&self.path, &bytes)?;
+        self.writes.fetch_add(1, Ordering::Relaxed);
+        *self.last_write.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        Ok(())
+    }
+
+    /// How many times the state file has been written.
+    pub fn writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
+    }
+
+    /// Writes a heartbeat's change: now when the last write is [`HEARTBEAT_WRITE_INTERVAL`] old,
+    /// else once when that interval ends, with the newest state then (one deferred write however
+    /// many changes come meanwhile).
+    async fn persist_coalesced(&self) {
+        let since = *self.last_write.lock().unwrap_or_else(|e| e.into_inner());
+        let wait = since.map_or(Duration::ZERO, |t| {
+            HEARTBEAT_WRITE_INTERVAL.saturating_sub(t.elapsed())
+        });
+        if wait.is_zero() && !self.deferred.load(Ordering::SeqCst) {
+            if let Err(e) = self.persist_async().await {
+                tracing::error!("{e}");
+            }
+            return;
+        }
+        if self.deferred.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let store = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            // Cleared before the write reads the state: a later change schedules its own.
+            store.deferred.store(false, Ordering::SeqCst);
+            if let Err(e) = store.persist_async().await {
+                tracing::error!("{e}");
+            }
+        });
+    }
+
+    /// Writes a change still waiting for its deferred write (at shutdown).
+    pub fn flush(&self) -> std::io::Result<()> {
+        if self.deferred.swap(false, Ordering::SeqCst) {
+            self.persist()?;
+        }
+        Ok(())
     }
 
     /// Persists on a blocking thread; the caller's response waits for the write to be durable.
@@ -264,8 +323,8 @@ impl AgentStore {
             }
             (inner.state.clone(), changed, persist)
         };
-        if persist && let Err(e) = self.persist_async().await {
-            tracing::error!("{e}");
+        if persist {
+            self.persist_coalesced().await;
         }
         (state, changed)
     }
@@ -397,6 +456,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn heartbeat_errors_are_written_at_most_once_an_interval_and_the_newest_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("agent.json");
+        let (s, _) = AgentStore::open(path.clone(), Hub::default(), false);
+        let beat = |i: usize| HeartbeatPayload {
+            last_error: Some(Some(format!("error {i}"))),
+            ..Default::default()
+        };
+        let read = || {
+            let p: PersistedAgentState =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            p.last_error
+        };
+        for i in 0..200 {
+            s.heartbeat(&beat(i), 1).await;
+        }
+        // The first change is written at once, the other 199 by one deferred write.
+        assert_eq!(s.writes(), 1, "a burst of changes is not written each time");
+        assert_eq!(read(), Some("error 0".into()));
+        tokio::time::sleep(HEARTBEAT_WRITE_INTERVAL + Duration::from_millis(300)).await;
+        assert_eq!(s.writes(), 2);
+        assert_eq!(read(), Some("error 199".into()), "the newest state lands");
+        // A change waiting for its interval is written by a flush (shutdown).
+        s.heartbeat(&beat(500), 1).await;
+        s.flush().unwrap();
+        assert_eq!(read(), Some("error 500".into()));
+        let after = s.writes();
+        tokio::time::sleep(HEARTBEAT_WRITE_INTERVAL + Duration::from_millis(300)).await;
+        assert!(s.writes() <= after + 1);
+        assert_eq!(read(), Some("error 500".into()));
+    }
+
+    #[tokio::test]
     async fn persisted_fields_survive_reopen_and_memory_fields_do_not() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("agent.json");
@@ -415,6 +507,9 @@ mod tests {
         .await;
         s.set_ready(true);
         s.request("p".into(), false).unwrap();
+        // The heartbeat came within a write interval of the configure: its change is written
+        // when the interval ends, or at shutdown, as here.
+        s.flush().unwrap();
         let (again, warn) = AgentStore::open(path, Hub::default(), false);
         assert!(warn.is_none());
         let st = again.state();

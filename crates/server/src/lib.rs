@@ -254,7 +254,7 @@ pub async fn run(args: cli::Args) -> i32 {
     let listen_settings = store.clone();
     let ws_state = ws::WsState {
         settings: store.clone(),
-        agent,
+        agent: agent.clone(),
         hub: hub.clone(),
         host_form,
         http_port: http_listener
@@ -294,6 +294,9 @@ pub async fn run(args: cli::Args) -> i32 {
         }
     }
     hub.close_all();
+    if let Err(e) = agent.flush() {
+        eprintln!("colonyd: cannot write the agent state at shutdown: {e}");
+    }
     if let Err(e) = store.flush() {
         eprintln!("colonyd: cannot write settings at shutdown: {e}");
     }
