@@ -5,8 +5,8 @@
 //! episode's folder.
 //!
 //! After every agent turn the harness checks that the game is still the episode's own: the same
-//! game (the agent-state epoch, which changes on every new game and load), the same faction, the
-//! clock where the harness's last advance left it, and the game paused. Anything else means the
+//! game (the agent-state epoch, which changes on every new game and load, so faction, seed and
+//! mode with it), the clock where the harness's last advance left it, and the game paused. Anything else means the
 //! agent reached colonyd around the proxy: the episode ends as `tampered`, with score 0.
 
 use crate::agent::{self, AgentMode, TurnEnv, TurnRun};
@@ -40,10 +40,11 @@ pub struct PlayOpts {
 }
 
 /// How an episode counts.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     /// Played as intended.
+    #[default]
     Ok,
     /// The agent failed (non-zero exit, crash, time-out) on more than half of its turns.
     Invalid,
@@ -54,7 +55,7 @@ pub enum Status {
 }
 
 /// What results.json says of one episode.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EpisodeResult {
     pub id: String,
@@ -135,26 +136,8 @@ pub fn play(ep: &Episode<'_>) -> EpisodeResult {
         id: id.to_owned(),
         scenario: s.id.clone(),
         seed,
-        status: Status::Ok,
-        score: 0.0,
-        score_terms: Vec::new(),
-        success: false,
-        achievements: Vec::new(),
-        days_survived: 0.0,
-        game_over: false,
-        wall_seconds: 0.0,
-        turns: 0,
         turn_hours,
-        timeouts: 0,
-        agent_failures: 0,
-        api_calls: 0,
-        api_errors: 0,
-        agent_processes: None,
-        agent_usage: None,
-        metrics: BTreeMap::new(),
-        hazards: Vec::new(),
-        error: None,
-        rows: Vec::new(),
+        ..EpisodeResult::default()
     };
     let outcome = match run_turns(ep, turn_hours, &mut r) {
         Ok(o) => o,
@@ -249,42 +232,42 @@ fn set_up(svc: &Service, s: &Scenario, seed: u64) -> Result<(), String> {
 /// The start of the error of a tampered episode.
 const TAMPERED: &str = "tampered:";
 
-/// What the harness knows of its game between turns.
+/// What the harness knows of its game between turns. The faction, seed and mode are not read:
+/// only a new game or a load changes them, and either changes the epoch.
 #[derive(Debug, PartialEq)]
 pub struct Seal {
     pub epoch: String,
-    pub faction: String,
     pub ticks: u64,
     pub speed: f64,
 }
 
-fn field<'v>(v: &'v Value, path: &[&str], route: &str) -> Result<&'v Value, String> {
-    let mut at = v;
-    for k in path {
-        at = at
-            .get(k)
-            .ok_or_else(|| format!("{route} answered without `{}`", path.join(".")))?;
-    }
-    Ok(at)
+/// `route`'s member `key`, or an error naming both.
+fn member<'v>(v: &'v Value, key: &str, route: &str) -> Result<&'v Value, String> {
+    v.get(key)
+        .ok_or_else(|| format!("{route} answered without `{key}`"))
 }
 
-/// Reads the game's identity and clock.
+/// Reads the game's identity (the agent-state epoch) and clock (ticks and speed), with the
+/// cheap reads that hold them.
 pub fn seal(svc: &Service) -> Result<Seal, String> {
-    let state = svc
-        .get("/api/agent/state")
-        .map_err(|e| format!("reading /api/agent/state failed: {e}"))?;
-    let time = svc
-        .get("/api/summary")
-        .map_err(|e| format!("reading /api/summary failed: {e}"))?;
-    let text =
-        |v: &Value, p: &[&str], r| field(v, p, r).map(|x| x.as_str().unwrap_or("").to_owned());
+    let read = |route: &str| {
+        svc.get(route)
+            .map_err(|e| format!("reading {route} failed: {e}"))
+    };
+    let (state, time, speed) = (
+        read("/api/agent/state")?,
+        read("/api/time")?,
+        read("/api/speed")?,
+    );
     Ok(Seal {
-        epoch: text(&state, &["epoch"], "/api/agent/state")?,
-        faction: text(&time, &["faction"], "/api/summary")?,
-        ticks: field(&time, &["time", "ticks"], "/api/summary")?
+        epoch: member(&state, "epoch", "/api/agent/state")?
+            .as_str()
+            .unwrap_or("")
+            .to_owned(),
+        ticks: member(&time, "ticks", "/api/time")?
             .as_u64()
             .unwrap_or(u64::MAX),
-        speed: field(&time, &["time", "speed"], "/api/summary")?
+        speed: member(&speed, "speed", "/api/speed")?
             .as_f64()
             .unwrap_or(f64::NAN),
     })
@@ -297,12 +280,6 @@ pub fn check_seal(svc: &Service, expected: &Seal) -> Result<(), String> {
     let mut changed = Vec::new();
     if now.epoch != expected.epoch {
         changed.push("a new game was started or a save loaded (the epoch changed)".to_owned());
-    }
-    if now.faction != expected.faction {
-        changed.push(format!(
-            "the faction is {} instead of {}",
-            now.faction, expected.faction
-        ));
     }
     if now.ticks != expected.ticks {
         changed.push(format!(

@@ -93,18 +93,14 @@ fn reap(pid: i32) {
     }
 }
 
-/// Kills and reaps every child of this process the harness did not start, until none is left
-/// (a killed child's own children are handed to this subreaper and killed in the next round).
-pub fn sweep() {
+/// Kills and reaps every child of this process but those `keep` names, until none is left (a
+/// killed child's own children are handed to this subreaper and killed in the next round), or
+/// for 5 s at most.
+fn kill_children(keep: impl Fn(i32) -> bool) {
     let me = std::process::id() as i32;
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let known = KNOWN.lock().expect("not poisoned");
-        let strays: Vec<i32> = children_of(me)
-            .into_iter()
-            .filter(|p| !known.contains(p))
-            .collect();
-        drop(known);
+        let strays: Vec<i32> = children_of(me).into_iter().filter(|&p| !keep(p)).collect();
         if strays.is_empty() || Instant::now() > deadline {
             return;
         }
@@ -118,34 +114,10 @@ pub fn sweep() {
     }
 }
 
-/// Kills and reaps every descendant of this guard (all of them are its children or become so).
-fn kill_all_descendants() {
-    let me = std::process::id() as i32;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let kids = children_of(me);
-        for &p in &kids {
-            kill(p);
-        }
-        // Reap whatever has ended, blocking briefly for the ones just killed.
-        loop {
-            let mut status = 0;
-            // SAFETY: waitpid writes the status into a local integer.
-            let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-            if r <= 0 {
-                break;
-            }
-        }
-        if kids.is_empty() || Instant::now() > deadline {
-            let mut status = 0;
-            // SAFETY: as above; -1 with WNOHANG returns -1 (ECHILD) when no child is left.
-            let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-            if r < 0 || Instant::now() > deadline {
-                return;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+/// Kills and reaps every child of this process the harness did not start (what an agent left
+/// if it killed its guard).
+pub fn sweep() {
+    kill_children(|p| KNOWN.lock().expect("not poisoned").contains(&p));
 }
 
 /// The guard: `ARGS = [time limit in ms, command]`. Runs `sh -c COMMAND` (stdin, stdout, stderr,
@@ -207,6 +179,7 @@ pub fn main(args: &[String]) -> i32 {
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    kill_all_descendants();
+    // Every descendant of the guard is its child by now, or becomes one as its parent dies.
+    kill_children(|_| false);
     code
 }

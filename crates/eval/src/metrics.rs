@@ -5,16 +5,8 @@ pub use ::score::metrics::*;
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use crate::history::Row;
-
-    /// An hourly row for tests.
-    pub fn row(day: u32, hour: u32, adults: u32) -> Row {
-        Row {
-            day,
-            hour,
-            adults,
-            weather: "temperate".into(),
-            ..Row::default()
-        }
+    /// An hourly row for the harness's tests (`score::history::Row::temperate`).
+    pub fn row(day: u32, hour: u32, adults: u32) -> crate::history::Row {
+        crate::history::Row::temperate(day, hour, adults)
     }
 }

@@ -87,7 +87,7 @@ struct Shared {
     client: reqwest::Client,
     calls: Mutex<Vec<ApiCall>>,
     /// (colonyd's address text, the proxy's) pairs replaced in answers.
-    scrub: Vec<(Vec<u8>, Vec<u8>)>,
+    scrub: Scrub,
     /// Whether the agent's turn is open, and the requests being forwarded.
     gate: Mutex<Gate>,
     /// Signalled when a forwarded request ends.
@@ -146,15 +146,9 @@ impl Proxy {
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let port = listener.local_addr()?.port();
         let ws_port = crate::proxy_ws::start(upstream_ws_port, token.to_owned()).await?;
-        let mut scrub = Vec::new();
-        for host in ["127.0.0.1", "localhost"] {
-            for (theirs, ours) in [(upstream_port, port), (upstream_ws_port, ws_port)] {
-                scrub.push((
-                    format!("{host}:{theirs}").into_bytes(),
-                    format!("{host}:{ours}").into_bytes(),
-                ));
-            }
-        }
+        let scrub = Scrub {
+            ports: vec![(upstream_port, port), (upstream_ws_port, ws_port)],
+        };
         let shared = Arc::new(Shared {
             upstream: format!("http://127.0.0.1:{upstream_port}"),
             auth: format!("Bearer {token}"),
@@ -217,31 +211,50 @@ fn passes(name: &HeaderName) -> bool {
     )
 }
 
-/// `body` with every occurrence of each pair's first text (an address ending in a port, so one
-/// not followed by a further digit) replaced by its second.
-fn scrubbed(body: Bytes, pairs: &[(Vec<u8>, Vec<u8>)]) -> Bytes {
-    let mut body = body;
-    for (from, to) in pairs {
-        let at = |b: &[u8], i: usize| {
-            b[i..].starts_with(from) && !b.get(i + from.len()).is_some_and(u8::is_ascii_digit)
-        };
-        if !(0..body.len()).any(|i| at(&body, i)) {
-            continue;
-        }
-        let mut out = Vec::with_capacity(body.len());
-        let mut i = 0;
-        while i < body.len() {
-            if at(&body, i) {
-                out.extend_from_slice(to);
-                i += from.len();
-            } else {
-                out.push(body[i]);
-                i += 1;
+/// colonyd's ports replaced by the proxy's wherever an answer names a loopback address.
+struct Scrub {
+    /// (colonyd's port, the proxy's).
+    ports: Vec<(u16, u16)>,
+}
+
+impl Scrub {
+    /// The hosts an address of colonyd is written with, each with its colon.
+    const HOSTS: [&'static [u8]; 2] = [b"127.0.0.1:", b"localhost:"];
+
+    /// `body` with every `HOST:PORT` naming one of colonyd's ports (the whole run of digits, so
+    /// `:40001` is not `:4000`) naming the proxy's instead; the body itself when none does. One
+    /// search per host over the body, and a copy only when something is replaced.
+    fn apply(&self, body: Bytes) -> Bytes {
+        let mut hits: Vec<(usize, usize, u16)> = Vec::new();
+        for host in Self::HOSTS {
+            for at in memchr::memmem::find_iter(&body, host) {
+                let start = at + host.len();
+                let digits = body[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let port = std::str::from_utf8(&body[start..start + digits])
+                    .ok()
+                    .and_then(|d| d.parse::<u16>().ok());
+                if let Some(&(_, ours)) = self.ports.iter().find(|(t, _)| Some(*t) == port) {
+                    hits.push((start, start + digits, ours));
+                }
             }
         }
-        body = Bytes::from(out);
+        if hits.is_empty() {
+            return body;
+        }
+        hits.sort_unstable();
+        let mut out = Vec::with_capacity(body.len());
+        let mut from = 0;
+        for (start, end, ours) in hits {
+            out.extend_from_slice(&body[from..start]);
+            out.extend_from_slice(ours.to_string().as_bytes());
+            from = end;
+        }
+        out.extend_from_slice(&body[from..]);
+        Bytes::from(out)
     }
-    body
 }
 
 fn error_code(body: &[u8]) -> Option<String> {
@@ -302,7 +315,7 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         let t = target.as_ref().expect("checked above");
         let fwd = forwarded.as_deref().unwrap_or(&path);
         match send(&shared, t.method.clone(), fwd, req).await {
-            Ok((status, body, headers)) => (status, scrubbed(body, &shared.scrub), headers),
+            Ok((status, body, headers)) => (status, shared.scrub.apply(body), headers),
             Err(e) => {
                 let body = error_body(format!(
                     "operation_failed: the evaluation proxy could not reach colonyd: {e}"
@@ -376,11 +389,18 @@ mod tests {
 
     #[test]
     fn colonyd_addresses_are_replaced_by_the_proxys() {
-        let pairs = vec![(b"127.0.0.1:4000".to_vec(), b"127.0.0.1:51234".to_vec())];
+        let scrub = Scrub {
+            ports: vec![(4000, 51234)],
+        };
         let body = Bytes::from_static(br#"{"url":"http://127.0.0.1:4000","b":"127.0.0.1:40001"}"#);
         assert_eq!(
-            &scrubbed(body, &pairs)[..],
+            &scrub.apply(body)[..],
             br#"{"url":"http://127.0.0.1:51234","b":"127.0.0.1:40001"}"#
+        );
+        let body = Bytes::from_static(b"ws://localhost:4000/api/ws and localhost:9");
+        assert_eq!(
+            &scrub.apply(body)[..],
+            b"ws://localhost:51234/api/ws and localhost:9"
         );
     }
 }

@@ -39,6 +39,18 @@ pub struct Row {
 }
 
 impl Row {
+    /// A temperate hour with `adults` alive and nothing else recorded: the start of a row in
+    /// tests and examples (`Row { deaths, .., ..Row::temperate(1, 5, 3) }`).
+    pub fn temperate(day: u32, hour: u32, adults: u32) -> Row {
+        Row {
+            day,
+            hour,
+            adults,
+            weather: "temperate".into(),
+            ..Row::default()
+        }
+    }
+
     /// Everyone alive: adults, children and bots.
     pub fn population(&self) -> u32 {
         self.adults + self.children + self.bots

@@ -332,13 +332,7 @@ pub(crate) mod tests {
 
     /// An hourly row for tests.
     pub fn row(day: u32, hour: u32, adults: u32) -> Row {
-        Row {
-            day,
-            hour,
-            adults,
-            weather: "temperate".into(),
-            ..Row::default()
-        }
+        Row::temperate(day, hour, adults)
     }
 
     fn m(o: &Outcome, name: &str) -> f64 {

@@ -477,25 +477,14 @@ mod tests {
             scenario: "t".into(),
             seed,
             status,
-            score: 0.0,
-            score_terms: Vec::new(),
-            success: false,
-            achievements: Vec::new(),
             days_survived: 1.0,
-            game_over: false,
             wall_seconds: 0.1,
             turns: 4,
             turn_hours: 12.0,
             timeouts: 1,
             agent_failures: 3,
-            api_calls: 0,
-            api_errors: 0,
-            agent_processes: None,
-            agent_usage: None,
-            metrics: BTreeMap::new(),
-            hazards: Vec::new(),
-            error: None,
             rows,
+            ..EpisodeResult::default()
         }
     }
 

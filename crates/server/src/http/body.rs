@@ -48,34 +48,29 @@ fn unreadable(e: &(dyn std::error::Error + 'static)) -> AppError {
     ))
 }
 
-/// Reads the raw body, at most `limit` bytes (0 = unlimited).
+/// Reads the raw body, at most `limit` bytes (`maxBodyBytes`, which settings keep between 1 B
+/// and 64 MiB).
 pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes, AppError> {
-    if limit > 0
-        && let Some(len) = req
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+    if let Some(len) = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
         && len > limit
     {
         return Err(too_large(limit));
     }
-    let body = req.into_body();
-    let collected = if limit > 0 {
-        http_body_util::Limited::new(body, limit as usize)
-            .collect()
-            .await
-            .map_err(|e| {
-                if e.downcast_ref::<http_body_util::LengthLimitError>()
-                    .is_some()
-                {
-                    too_large(limit)
-                } else {
-                    unreadable(&*e)
-                }
-            })?
-    } else {
-        body.collect().await.map_err(|e| unreadable(&e))?
-    };
+    let collected = http_body_util::Limited::new(req.into_body(), limit as usize)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some()
+            {
+                too_large(limit)
+            } else {
+                unreadable(&*e)
+            }
+        })?;
     Ok(collected.to_bytes())
 }
 
