@@ -44,6 +44,7 @@ pub use event::{Event, names as event_names};
 pub use land::{
     Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Occupant, PlantTally,
     PlantView, RuinView, Spot, TileRegion, TileView, WaterSource, WaterTotals, WindView,
+    water_step_ticks,
 };
 pub use map::{Map, River, RiverAxis};
 pub use power::{ClutchView, PowerNetworkBuilding, PowerNetworkView, PowerState};

@@ -10,11 +10,11 @@ use sha2::{Digest, Sha256};
 
 /// Bumped whenever the game's code changes what a seed and the same commands produce (a rule, a
 /// constant, the order of a system). Data-file edits need no bump: they are digested directly.
-pub const RULES_REVISION: u32 = 1;
+pub const RULES_REVISION: u32 = 2;
 
 /// The state hash of the reference game (seed 5, Folktails, Normal, 64x64, 3 days, no commands)
 /// under [`RULES_REVISION`]; see the test `the_reference_game_matches_the_rules_revision`.
-pub const REFERENCE_STATE_HASH: u64 = 0x6b0d_200d_b53f_42f6;
+pub const REFERENCE_STATE_HASH: u64 = 0xc943_ee5f_71f9_5158;
 
 /// Every data file the game embeds, by name.
 const DATA: &[(&str, &str)] = &[

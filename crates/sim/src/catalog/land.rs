@@ -44,8 +44,9 @@ pub struct WaterSimulation {
     pub pipe_stability: f64,
     /// Share of pipe flow lost per step.
     pub friction: f64,
-    /// Extra share lost per step while a pipe flows against the surface slope.
-    pub uphill_friction: f64,
+    /// Drive per metre of the difference of the two tiles' last rises (dimensionless, like
+    /// `pipe_stability`): damps oscillations, nothing in steady flow.
+    pub damping: f64,
     /// Water thinner than this evaporates at once.
     pub min_depth: f64,
     /// Below this depth the shallow evaporation rate applies.

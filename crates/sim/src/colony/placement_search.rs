@@ -505,7 +505,7 @@ impl World {
                 s.science_cost, self.science.points
             ),
             "no_flow" => format!(
-                "no spot {at} has water flowing under {name}'s wheel (at least {} m3/s; still water turns nothing): search on the river where it runs (GET /api/tiles shows water), not on pools or dry land; a river still at rest starts running after about a day",
+                "no spot {at} has water flowing under {name}'s wheel (at least {} m3/s; still water turns nothing): search on the river where it runs (GET /api/tiles shows water), not on pools or dry land",
                 crate::power::power_rules().water_wheel_min_flow.value
             ),
             "no_water" => format!(

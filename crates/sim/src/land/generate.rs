@@ -20,10 +20,39 @@ use crate::map::{Map, RiverAxis};
 use crate::rng::WorldRng;
 
 use super::plants::in_start_area;
-use super::{LAND_STREAM, Land, Soil, Water, WaterSource, Wind};
+use super::{LAND_STREAM, Land, Soil, Water, WaterParams, WaterSource, Wind};
 
-/// Depth above the river banks the channel starts filled to.
+/// Depth above the river banks the channel is filled to before the water is run to rest.
 const PREFILL_ABOVE_BANK: f32 = 0.3;
+/// The water counts as at rest when no tile's depth changed more than this (m) over the
+/// settle check's 16 steps (a tenth of a millimetre a step: a faster drift would still dry
+/// the films on the banks that moisten the land above them within days).
+const SETTLE_TOLERANCE: f32 = 0.0016;
+/// Game days of water the settling runs at most.
+const SETTLE_MAX_DAYS: usize = 12;
+
+/// How many times a river flooding the start area is weakened at most, and by how much each
+/// time.
+const WEAKEN_TRIES: usize = 4;
+const WEAKEN: f32 = 0.75;
+/// Water on the start area's land deeper than this (m) counts as flooding it.
+const START_WET: f32 = 0.02;
+
+/// Whether water stands on the land of the 11x11 square around the start spot (the river's
+/// channel excluded).
+fn start_land_wet(water: &Water, map: &Map) -> bool {
+    let (sx, sy, _) = map.start_spot();
+    let w = map.width() as usize;
+    (sy.saturating_sub(5)..=(sy + 5).min(map.height() - 1)).any(|y| {
+        (sx.saturating_sub(5)..=(sx + 5).min(map.width() - 1))
+            .any(|x| !map.is_river(x, y) && water.depth[y as usize * w + x as usize] > START_WET)
+    })
+}
+
+/// Water steps in a game day.
+fn steps_per_day() -> usize {
+    (crate::clock::ticks_per_day() / u64::from(super::water::water_step_ticks())) as usize
+}
 
 /// The edge tiles of the river's upstream end (tile indexes), closed to outflow.
 pub(crate) fn upstream_edge(map: &Map) -> Vec<usize> {
@@ -93,7 +122,6 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             }
         }
     }
-    water.totals.initial = water.stored();
     // The dormant badwater source.
     let (sx, sy, _) = map.start_spot();
     let far = |x: u32, y: u32| x.abs_diff(sx).max(y.abs_diff(sy));
@@ -124,6 +152,26 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             badwater: true,
             capped: false,
         });
+    }
+    // The water at rest: the river as it will flow, before the soil and plants read it. A river
+    // too strong for its channel beside the start area would flood the start: its sources are
+    // weakened and the water settled again from the filled channel.
+    let filled = water.clone();
+    for attempt in 0..=WEAKEN_TRIES {
+        water.settle(
+            map.terrain(),
+            &WaterParams::from_rules(),
+            SETTLE_TOLERANCE,
+            SETTLE_MAX_DAYS * steps_per_day(),
+        );
+        if attempt == WEAKEN_TRIES || !start_land_wet(&water, map) {
+            break;
+        }
+        let sources = water.sources.clone();
+        water = filled.clone();
+        for (s, before) in water.sources.iter_mut().zip(sources) {
+            s.strength = ((before.strength * WEAKEN * 100.0).round() / 100.0).max(0.01);
+        }
     }
     let mut soil = Soil::new(n);
     soil.recompute(map.terrain(), &water);

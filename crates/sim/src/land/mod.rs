@@ -39,7 +39,7 @@ pub(crate) use save::LandSave;
 pub use views::{
     ClusterView, FlowView, GatherableView, Occupant, PlantTally, RuinView, TileRegion, TileView,
 };
-pub use water::{WaterSource, WaterTotals};
+pub use water::{WaterSource, WaterTotals, water_step_ticks};
 pub use wind::WindView;
 
 pub(crate) use generate::generate;

@@ -6,9 +6,14 @@
 //! `bad / depth`). Every edge between two 4-neighbours is a pipe with a signed flux (m3/s). One
 //! water step (every `water.simulation.stepTicks` ticks, so `dt = stepTicks x 0.6 s`):
 //! 1. each pipe's flux keeps `1 - friction` of itself and accelerates by `A x dt x (surface
-//!    difference)`, with `A = pipeStability / dt^2` (the explicit scheme is stable for
-//!    `pipeStability <= 0.25`); a pipe never carries water into a tile whose floor lies at or above
-//!    the giving tile's surface, so barriers hold water below their height and spill above it;
+//!    difference) + B x dt x (difference of the two tiles' rises in the last step)`, with
+//!    `A = pipeStability / dt^2` (the explicit scheme is stable for `pipeStability <= 0.25`) and
+//!    `B = damping / dt^2`. A tile's rise is what its pipes and its source added to it in the
+//!    last step, worked out from the stored fluxes, so the damping needs no state of its own:
+//!    in steady flow every rise is 0 and the river flows as undamped; in standing water the term
+//!    opposes each oscillation in proportion to how fast the surfaces move, so lakes come to rest.
+//!    A pipe never carries water into a tile whose floor lies at or above the giving tile's
+//!    surface, so barriers hold water below their height and spill above it;
 //! 2. pipes out of a tile are scaled down together so they never take more than it holds: depths
 //!    never go negative;
 //! 3. depths (and badwater, carried at the giving tile's share) move along the pipes;
@@ -22,6 +27,9 @@
 //! `edgeLost`) close the balance: stored water = initial + added - evaporated - edgeLost, up to f32
 //! rounding.
 //!
+//! A new map's water is run to rest before anything grows on it ([`Water::settle`]), so a game
+//! starts with its river flowing as it will flow and its soil moist where it stays moist.
+//!
 //! Why a coarse step: the whole land step must run well over 10 game days a second on 128x128; at
 //! one water step per 4 ticks that is 192 steps a day. The friction and the pipe constant are chosen
 //! for that step (data `water.simulation`), not the game's own `flowFactor`.
@@ -33,6 +41,11 @@ use crate::catalog::world_rules;
 /// Seconds of water time per tick (real seconds at 1x, as the data's rates use).
 pub(crate) fn seconds_per_tick() -> f64 {
     crate::clock::real_seconds_per_tick_at_1x()
+}
+
+/// Ticks between two water steps (`water.simulation.stepTicks`).
+pub fn water_step_ticks() -> u32 {
+    world_rules().water.simulation.value.step_ticks
 }
 
 /// What sources do this step, from the weather.
@@ -75,6 +88,20 @@ impl WaterSource {
     }
 }
 
+impl WaterSource {
+    /// What it emits under `mode`: m3/s, and the badwater share of it.
+    fn emission(&self, mode: SourceMode) -> (f32, f32) {
+        match (self.badwater, mode) {
+            (false, SourceMode::Temperate) => (self.strength, 0.0),
+            (false, SourceMode::Drought) | (true, SourceMode::Temperate | SourceMode::Drought) => {
+                (0.0, 0.0)
+            }
+            (false, SourceMode::Badtide(share)) => (self.strength, share),
+            (true, SourceMode::Badtide(_)) => (self.strength, 1.0),
+        }
+    }
+}
+
 /// Running totals of water that entered or left the world (m3).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -101,8 +128,9 @@ fn is_zero(v: &f64) -> bool {
 pub(crate) struct WaterParams {
     dt: f32,
     accel_dt: f32,
+    /// The drive per metre of the difference of the two tiles' last rises (the damping).
+    damp_dt: f32,
     keep: f32,
-    keep_uphill: f32,
     normal_evap: f32,
     shallow_evap: f32,
     shallow_depth: f32,
@@ -119,8 +147,8 @@ impl WaterParams {
         WaterParams {
             dt: dt as f32,
             accel_dt: (accel * dt) as f32,
+            damp_dt: (sim.damping / dt) as f32,
             keep: (1.0 - sim.friction) as f32,
-            keep_uphill: ((1.0 - sim.friction) * (1.0 - sim.uphill_friction)) as f32,
             normal_evap: (ev.normal_per_second * dt) as f32,
             shallow_evap: (ev.shallow_per_second * dt) as f32,
             shallow_depth: ev.shallow_below_depth.max(sim.shallow_depth) as f32,
@@ -213,6 +241,9 @@ pub(crate) struct Water {
     pub sources: Vec<WaterSource>,
     pub totals: WaterTotals,
     surface: Vec<f32>,
+    /// How much each tile's surface rose in the last step by the pipes and sources (scratch of
+    /// `step`, worked out from the stored fluxes).
+    rise: Vec<f32>,
     out: Vec<f32>,
     /// Badwater share of each tile before the move (scratch of `step`).
     share: Vec<f32>,
@@ -243,6 +274,7 @@ impl Water {
             sources: Vec::new(),
             totals: WaterTotals::default(),
             surface: vec![0.0; n],
+            rise: vec![0.0; n],
             out: vec![0.0; n],
             share: vec![0.0; n],
             span: vec![(0, 0); height as usize],
@@ -402,13 +434,16 @@ impl Water {
                 }
             }
         }
-        let (keep, keep_up, a) = (p.keep, p.keep_uphill, p.accel_dt);
+        // 1b. Each tile's rise in the last step by its pipes and its source: the damping's
+        // input (0 in steady flow, whatever the flux).
+        self.last_rises(mode, p.dt);
+        let (keep, a, b) = (p.keep, p.accel_dt, p.damp_dt);
         // A pipe's new flux from `f`, the giving-side surfaces and floors (`floor` is the surface
         // less the depth, as the surface was made): 0 where it would flow onto a floor at or
         // above the giver's surface.
-        let pipe = |f: f32, s0: f32, s1: f32, floor0: f32, floor1: f32| -> f32 {
-            let drive = a * (s0 - s1);
-            let v = f * if f * drive < 0.0 { keep_up } else { keep } + drive;
+        let pipe = |f: f32, s0: f32, s1: f32, floor0: f32, floor1: f32, r0: f32, r1: f32| -> f32 {
+            let drive = a * (s0 - s1) + b * (r0 - r1);
+            let v = f * keep + drive;
             // (Non-short-circuit tests, so the loops over a row compile to vector selects.)
             let stop = ((v > 0.0) & (s0 <= floor1)) | ((v < 0.0) & (s1 <= floor0));
             if stop { 0.0 } else { v }
@@ -417,6 +452,7 @@ impl Water {
         // pipes).
         {
             let s = &self.surface;
+            let rise = &self.rise;
             let depth = &self.depth;
             let out = &mut self.out;
             // 2a. East-west pipes of each row's span.
@@ -445,8 +481,18 @@ impl Water {
                 // The pipe between tiles j and j + 1 of the span is fr[j].
                 let m = n - 1;
                 let (s0, s1, d0, d1) = (&sr[..m], &sr[1..][..m], &dr[..m], &dr[1..][..m]);
+                let rr = &rise[row + lo..row + hi][..n];
+                let (r0, r1) = (&rr[..m], &rr[1..][..m]);
                 for j in 0..m {
-                    fr[j] = pipe(fr[j], s0[j], s1[j], s0[j] - d0[j], s1[j] - d1[j]);
+                    fr[j] = pipe(
+                        fr[j],
+                        s0[j],
+                        s1[j],
+                        s0[j] - d0[j],
+                        s1[j] - d1[j],
+                        r0[j],
+                        r1[j],
+                    );
                 }
                 // Each tile's outflow: its west pipe, then its east pipe (a pipe adds to the
                 // tile it flows out of; adding the other tile's +0 changes nothing, as an
@@ -494,8 +540,17 @@ impl Water {
                 let ob = &mut below[b..b + n];
                 let ot = &mut above[lo..lo + n];
                 let fr = &mut self.fy[t..t + n];
+                let (rb, rt) = (&rise[b..b + n], &rise[t..t + n]);
                 for j in 0..n {
-                    let v = pipe(fr[j], sb[j], st[j], sb[j] - db[j], st[j] - dt[j]);
+                    let v = pipe(
+                        fr[j],
+                        sb[j],
+                        st[j],
+                        sb[j] - db[j],
+                        st[j] - dt[j],
+                        rb[j],
+                        rt[j],
+                    );
                     fr[j] = v;
                     ob[j] += east_out(v);
                     ot[j] += west_out(v);
@@ -537,13 +592,7 @@ impl Water {
         // 5. Sources.
         for src in self.sources.iter().filter(|s| !s.capped) {
             let i = src.y as usize * w + src.x as usize;
-            let (amount, bad_share) = match (src.badwater, mode) {
-                (false, SourceMode::Temperate) => (src.strength, 0.0),
-                (false, SourceMode::Drought)
-                | (true, SourceMode::Temperate | SourceMode::Drought) => (0.0, 0.0),
-                (false, SourceMode::Badtide(share)) => (src.strength, share),
-                (true, SourceMode::Badtide(_)) => (src.strength, 1.0),
-            };
+            let (amount, bad_share) = src.emission(mode);
             let v = amount * dt;
             if v > 0.0 {
                 self.depth[i] += v;
@@ -614,6 +663,31 @@ impl Water {
             };
         }
         self.totals.evaporated += evaporated;
+    }
+
+    /// Each tile's rise (m) in the last step, from the stored fluxes (what the last move
+    /// carried) and its source's emission under `mode`, over the tiles this step visits.
+    fn last_rises(&mut self, mode: SourceMode, dt: f32) {
+        let w = self.width as usize;
+        for y in 0..self.height as usize {
+            let (lo, hi) = self.ext[y];
+            if lo >= hi {
+                continue;
+            }
+            let n = hi - lo;
+            let (row, frow) = (y * w, y * (w + 1));
+            let fxr = &self.fx[frow + lo..frow + hi + 1][..n + 1];
+            let fsr = &self.fy[row + lo..row + hi][..n];
+            let fnr = &self.fy[row + w + lo..row + w + hi][..n];
+            let ri = &mut self.rise[row + lo..row + hi][..n];
+            for j in 0..n {
+                ri[j] = (fxr[j] - fxr[j + 1] + fsr[j] - fnr[j]) * dt;
+            }
+        }
+        for src in self.sources.iter().filter(|s| !s.capped) {
+            let i = src.y as usize * w + src.x as usize;
+            self.rise[i] += src.emission(mode).0 * dt;
+        }
     }
 
     /// Step 3 for row `y`: each tile's scale factor, in place of its outflow total.
@@ -777,5 +851,6 @@ impl Water {
     }
 }
 
+mod settle;
 #[cfg(test)]
 mod tests;
