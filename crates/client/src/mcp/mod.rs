@@ -95,7 +95,7 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
         )));
     }
     let settings = crate::settings(cli)?;
-    let api = api::Api::new(&settings).map_err(|f| CliError::new(EXIT_OTHER, f.0))?;
+    let api = api::Api::new(&settings).map_err(|f| CliError::new(EXIT_OTHER, f.message))?;
     let ctx = Arc::new(tools::Ctx { api, settings });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

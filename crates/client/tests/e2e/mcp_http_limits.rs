@@ -1,6 +1,8 @@
 //! `colony mcp --http` under abuse, over raw HTTP: sessions are capped (a new one closes the least
 //! recently used) and expire when unused, so thousands of `initialize` calls do not grow its
-//! memory; malformed JSON-RPC gets a 400 with a JSON-RPC error saying what is wrong (not 415).
+//! memory; malformed JSON-RPC gets a 400 with a JSON-RPC error saying what is wrong (not 415); a
+//! tool call whose body colonyd refuses as too large says so, with the limit, instead of
+//! "unreachable".
 
 use crate::mcp::{McpHttp, mcp_http_with};
 use crate::support::Server;
@@ -182,4 +184,39 @@ fn malformed_json_rpc_gets_a_400_with_a_json_rpc_error_saying_what_is_wrong() {
         .unwrap();
     assert_eq!(resp.status(), 415);
     open_session(&http, &mcp);
+}
+
+#[test]
+fn a_body_colonyd_refuses_as_too_large_is_reported_so_with_the_limit() {
+    let server = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let mcp = mcp_http_with(&server, home.path(), &[]);
+    let http = Client::new();
+    let id = open_session(&http, &mcp);
+    // 4.1 MB: within what `colony mcp` takes (4 MiB), over colonyd's maxBodyBytes (1 MiB).
+    // colonyd answers 413 without reading such a body and closes the connection; about half the
+    // time the connection's reset loses that answer, which was reported as "unreachable".
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "log_message", "arguments": {"message": "x".repeat(4_100_000)}}})
+    .to_string();
+    let mut lost = 0;
+    for _ in 0..12 {
+        let resp = post(&http, &mcp, Some(&id), call.clone());
+        assert_eq!(resp.status(), 200);
+        let answer = messages(resp)
+            .into_iter()
+            .find(|m| m["id"] == 3)
+            .expect("the call's answer");
+        let result = &answer["result"];
+        assert_eq!(result["isError"], true, "{answer:.400}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            result["structuredContent"]["code"], "body_too_large",
+            "{text}"
+        );
+        assert!(text.contains("limit 1048576 bytes"), "{text}");
+        assert!(!text.contains("cannot reach"), "{text}");
+        lost += usize::from(text.contains("the request body is 4100"));
+    }
+    println!("colonyd's 413 lost with its connection in {lost} of 12 calls");
 }
