@@ -15,12 +15,16 @@
 //!   are the ones to go. A connection whose request is being worked on is never evicted; if every
 //!   connection is, the new one is closed at once.
 //!
+//! Every request carries its peer's address (`ConnectInfo<SocketAddr>`) and a [`Stall`] handle:
+//! a 401 slowed for repeated failures (`http::auth_throttle`) marks its connection as waiting for
+//! its client while it waits, so the cap may close it.
+//!
 //! A WebSocket leaves this accounting once it is upgraded (the hub and its pings look after it;
 //! `ws` refuses an upgrade while `maxConnections` WebSockets are open).
 
 use crate::settings::SettingsStore;
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderValue, header};
 use hyper::body::{Body as HttpBody, Bytes, Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -43,6 +47,8 @@ struct Activity {
     body_wait: AtomicBool,
     /// The request's body came too late: its answer closes the connection.
     body_timed_out: AtomicBool,
+    /// The request's answer is held back on purpose (a slowed 401): nothing is being worked on.
+    stalled: AtomicBool,
     /// When the client last made progress (opened the connection, sent a request head or body
     /// bytes, got its answer), in milliseconds since `epoch`.
     last_progress: AtomicU64,
@@ -56,6 +62,7 @@ impl Activity {
             busy: AtomicUsize::new(0),
             body_wait: AtomicBool::new(false),
             body_timed_out: AtomicBool::new(false),
+            stalled: AtomicBool::new(false),
             last_progress: AtomicU64::new(0),
             epoch,
         };
@@ -68,9 +75,34 @@ impl Activity {
             .store(self.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
     }
 
-    /// Idle, or waiting for its client to send the rest of a body: closing it loses no work.
+    /// Idle, waiting for its client to send the rest of a body, or holding back a slowed
+    /// answer: closing it loses no work.
     fn evictable(&self) -> bool {
-        self.busy.load(Ordering::Acquire) == 0 || self.body_wait.load(Ordering::Acquire)
+        self.busy.load(Ordering::Acquire) == 0
+            || self.body_wait.load(Ordering::Acquire)
+            || self.stalled.load(Ordering::Acquire)
+    }
+}
+
+/// A request's handle on its connection's accounting, in the request's extensions: a handler that
+/// holds its answer back on purpose says so, and the connection may then be closed to make room.
+#[derive(Clone)]
+pub struct Stall(Arc<Activity>);
+
+impl Stall {
+    /// The connection counts as waiting for its client until the guard is dropped.
+    pub fn begin(&self) -> StallGuard {
+        self.0.stalled.store(true, Ordering::Release);
+        StallGuard(self.0.clone())
+    }
+}
+
+/// Ends a [`Stall`] when dropped.
+pub struct StallGuard(Arc<Activity>);
+
+impl Drop for StallGuard {
+    fn drop(&mut self) {
+        self.0.stalled.store(false, Ordering::Release);
     }
 }
 
@@ -132,7 +164,7 @@ pub async fn serve(
     let epoch = Instant::now();
     let mut next_id: u64 = 0;
     loop {
-        let (stream, _peer) = match listener.accept().await {
+        let (stream, peer) = match listener.accept().await {
             Ok(conn) => conn,
             Err(e) => {
                 // Out of file descriptors (the cap is above the process's limit): free one held
@@ -181,13 +213,15 @@ pub async fn serve(
                 let mut router = router.clone();
                 let guard = BusyGuard::enter(activity.clone());
                 let activity = activity.clone();
-                let req = req.map(|body| {
+                let mut req = req.map(|body| {
                     if body.is_end_stream() {
                         axum::body::Body::new(body)
                     } else {
                         axum::body::Body::new(DeadlineBody::new(body, activity.clone(), body_limit))
                     }
                 });
+                req.extensions_mut().insert(ConnectInfo(peer));
+                req.extensions_mut().insert(Stall(activity.clone()));
                 async move {
                     let mut resp = router.call(req).await;
                     if activity.body_timed_out.load(Ordering::Acquire)
@@ -393,5 +427,16 @@ mod tests {
         assert_eq!(registry.lock().keys().copied().collect::<Vec<_>>(), [2]);
         assert!(!registry.make_room(1), "only a busy connection is left");
         assert!(registry.make_room(2), "under the cap");
+    }
+
+    #[test]
+    fn a_connection_whose_answer_is_held_back_on_purpose_may_be_evicted() {
+        let activity = Arc::new(Activity::new(Instant::now()));
+        activity.busy.store(1, Ordering::Relaxed);
+        assert!(!activity.evictable());
+        let guard = Stall(activity.clone()).begin();
+        assert!(activity.evictable(), "a slowed 401 is not work in progress");
+        drop(guard);
+        assert!(!activity.evictable());
     }
 }

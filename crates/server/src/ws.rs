@@ -1,12 +1,12 @@
-//! The WebSocket channel on `wsPort` at `/api/ws`: Host check and token (header or `?token=`)
-//! before the upgrade, a `state` frame right after it, inbound `heartbeat` and `ping` frames,
-//! `error` frames for anything malformed (never fatal), the 64 KiB inbound cap, server pings for
-//! liveness (every `wsPingSeconds`; a connection silent for three intervals is closed with reason
-//! `no response to pings`), and the close with reason `slow_consumer` when the hub finds the
-//! queue full. Both directions have a deadline of three ping intervals: the reader's wait for the
-//! next frame, and each write (a client that has not taken a frame within that time, its socket
-//! buffers full because it never reads, is dropped), so a connection's socket and descriptor are
-//! always freed.
+//! The WebSocket channel on `wsPort` at `/api/ws`: Host check and token (header or `?token=`; a
+//! peer that keeps failing is slowed as on HTTP, `http::auth_throttle`) before the upgrade, a
+//! `state` frame right after it, inbound `heartbeat` and `ping` frames, `error` frames for
+//! anything malformed (never fatal), the 64 KiB inbound cap, server pings for liveness (every
+//! `wsPingSeconds`; a connection silent for three intervals is closed with reason `no response to
+//! pings`), and the close with reason `slow_consumer` when the hub finds the queue full. Both
+//! directions have a deadline of three ping intervals: the reader's wait for the next frame, and
+//! each write (a client that has not taken a frame within that time, its socket buffers full
+//! because it never reads, is dropped), so a connection's socket and descriptor are always freed.
 
 use crate::agent::{AgentStore, MAX_LAST_ERROR_BYTES, MAX_STATUS_BYTES};
 use crate::http::error::error_response;
@@ -72,7 +72,7 @@ async fn upgrade(State(state): State<WsState>, req: Request) -> Response {
     }
     let settings = state.settings.get();
     if let Err(e) = check_token(req.headers(), &uri, &settings.auth_token, true) {
-        return error_response(&e);
+        return crate::http::auth_throttle::refuse(req.extensions(), &e).await;
     }
     if let Err(e) = check_origin(
         req.headers(),

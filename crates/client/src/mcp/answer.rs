@@ -100,9 +100,9 @@ fn build_error(
     r
 }
 
-/// The service could not be reached (or gave no usable answer).
+/// The service could not be reached, or gave no usable answer (`unreachable`, `body_too_large`...).
 pub fn failure(f: &Failure) -> CallToolResult {
-    error("unreachable", f.0.clone())
+    error(f.code, f.message.clone())
 }
 
 /// The JSON of a successful answer, or the tool result that reports why there is none (the

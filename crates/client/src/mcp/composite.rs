@@ -255,7 +255,7 @@ pub async fn build(api: &Api, args: &Map<String, Value>) -> CallToolResult {
                     );
                 }
                 Err(f) => {
-                    out.insert("path".into(), json!({"error": f.0}));
+                    out.insert("path".into(), json!({"error": f.message}));
                 }
             }
         }

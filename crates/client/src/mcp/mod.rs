@@ -4,6 +4,7 @@
 //! config file) and serves MCP over stdio, or over Streamable HTTP with `--http PORT`.
 //! See docs/mcp.md.
 
+mod admit;
 mod advance;
 mod answer;
 mod api;
@@ -14,27 +15,61 @@ mod resources;
 mod schema;
 mod serve;
 mod server;
+mod sessions;
 mod tools;
 
 use crate::args::{Arg, Cli};
 use crate::exit::{CliError, EXIT_OK, EXIT_OTHER};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// `colony help mcp`.
 pub const HELP: &str = "\n  Serves MCP over stdio (what Claude Code, Claude Desktop and Cursor start), or with\n  \
      --http PORT over Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; PORT 0 picks a\n  \
      free port, printed on stderr). With a token configured (--token, COLONY_TOKEN, auth_token),\n  \
      HTTP clients must send Authorization: Bearer <token>, and the token goes to colonyd too.\n  \
+     --max-sessions N (100) caps the HTTP sessions (a new one closes the least recently used\n  \
+     without a request in progress); --session-idle SECONDS (1800) closes an unused session.\n  \
      Tools: one per route an agent may use plus colony_overview, map, build, advance and\n  \
      wait_for_events; resources colony://summary, colony://map, colony://prefabs, colony://goal;\n  \
      the prompt play_turn. Tool list and examples: docs/mcp.md.\n  \
      Example: claude mcp add colony -- colony mcp\n";
 
+/// The most sessions `--max-sessions` may allow, and the longest `--session-idle`.
+const MAX_SESSIONS: usize = 100_000;
+const MAX_IDLE_SECONDS: u64 = 7 * 24 * 3600;
+
+/// A whole number in `min..=max` for `--flag`.
+fn number(flag: &str, v: &str, min: u64, max: u64) -> Result<u64, CliError> {
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "--{flag} needs a whole number {min}-{max}; got {v:?}"
+            ))
+        })
+}
+
 /// Runs `colony mcp` and returns the exit code.
 pub fn run(cli: &Cli) -> Result<i32, CliError> {
     let mut http_port = None;
+    let mut limits = sessions::Limits::default();
+    let mut session_flag = None;
     for a in &cli.args {
         match a {
+            Arg::Named(k, Some(v)) if k == "max-sessions" => {
+                limits.max = number(k, v, 1, MAX_SESSIONS as u64)? as usize;
+                session_flag = Some(k);
+            }
+            Arg::Named(k, Some(v)) if k == "session-idle" => {
+                limits.idle = Duration::from_secs(number(k, v, 1, MAX_IDLE_SECONDS)?);
+                session_flag = Some(k);
+            }
+            Arg::Named(k, None) if k == "max-sessions" || k == "session-idle" => {
+                return Err(CliError::usage(format!("--{k} needs a number")));
+            }
             Arg::Named(k, Some(v)) if k == "http" => {
                 http_port = Some(v.trim().parse::<u16>().map_err(|_| {
                     CliError::usage(format!("--http needs a port number 0-65535; got {v:?}"))
@@ -47,14 +82,20 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
             }
             a => {
                 return Err(CliError::usage(format!(
-                    "unknown argument {} for `mcp`; usage: colony mcp [--http PORT]",
+                    "unknown argument {} for `mcp`; usage: colony mcp [--http PORT \
+                     [--max-sessions N] [--session-idle SECONDS]]",
                     crate::show_arg(a)
                 )));
             }
         }
     }
+    if let (None, Some(flag)) = (http_port, session_flag) {
+        return Err(CliError::usage(format!(
+            "--{flag} applies to MCP over HTTP: give --http PORT too"
+        )));
+    }
     let settings = crate::settings(cli)?;
-    let api = api::Api::new(&settings).map_err(|f| CliError::new(EXIT_OTHER, f.0))?;
+    let api = api::Api::new(&settings).map_err(|f| CliError::new(EXIT_OTHER, f.message))?;
     let ctx = Arc::new(tools::Ctx { api, settings });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -63,7 +104,7 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
         .map_err(|e| CliError::new(EXIT_OTHER, format!("cannot start the runtime: {e}")))?;
     let outcome = runtime.block_on(async move {
         match http_port {
-            Some(port) => serve::http(ctx, port).await,
+            Some(port) => serve::http(ctx, port, limits).await,
             None => serve::stdio(ctx).await,
         }
     });

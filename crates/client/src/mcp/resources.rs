@@ -72,7 +72,7 @@ pub async fn read(api: &Api, uri: &str) -> Result<Option<ResourceContents>, Fail
                 .map(|t| t.text.clone())
                 .unwrap_or_default();
             if r.is_error == Some(true) {
-                return Err(Failure(text));
+                return Err(Failure::new("map", text));
             }
             text
         }
@@ -87,7 +87,10 @@ pub async fn read(api: &Api, uri: &str) -> Result<Option<ResourceContents>, Fail
 async fn flat(api: &Api, path: &str) -> Result<String, Failure> {
     match api.send(Method::Get, path, &Map::new(), false).await? {
         Answer::Ok(v) => Ok(output::toon(&v)),
-        Answer::Error { error, .. } => Err(Failure(error.message())),
+        Answer::Error { error, .. } => Err(Failure::new(
+            super::answer::code_of(&error),
+            error.message(),
+        )),
     }
 }
 

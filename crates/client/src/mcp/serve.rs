@@ -1,9 +1,13 @@
 //! The two transports of `colony mcp`: stdio (what desktop clients start) and Streamable HTTP
 //! on a loopback port at `/mcp`, which asks for `Authorization: Bearer <token>` when a token is
 //! configured (the service's token, compared in constant time; the scheme in any case) and
-//! refuses requests from web pages (any `Origin` header) and foreign `Host` headers.
+//! refuses requests from web pages (any `Origin` header) and foreign `Host` headers. Its
+//! sessions are capped and expire when unused (`sessions`); a POST's body is checked first
+//! (`admit`).
 
+use super::admit::{self, MAX_BODY_BYTES};
 use super::server::ColonyServer;
+use super::sessions::{CappedSessions, Limits};
 use super::tools::Ctx;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -11,10 +15,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 use subtle::ConstantTimeEq;
 
 /// Serves one client over stdin/stdout until it closes them.
@@ -34,18 +38,28 @@ pub async fn stdio(ctx: Arc<Ctx>) -> Result<(), String> {
 #[derive(Clone)]
 struct Token(Option<Arc<str>>);
 
-/// Serves Streamable HTTP on 127.0.0.1:`port` (0: a free port) until SIGINT or SIGTERM.
-pub async fn http(ctx: Arc<Ctx>, port: u16) -> Result<(), String> {
+/// Serves Streamable HTTP on 127.0.0.1:`port` (0: a free port) until SIGINT or SIGTERM, with at
+/// most `limits.max` sessions, each closed after `limits.idle` unused.
+pub async fn http(ctx: Arc<Ctx>, port: u16, limits: Limits) -> Result<(), String> {
     let token = Token(ctx.settings.token().map(Arc::from));
     let guarded = token.0.is_some();
+    let sessions = Arc::new(CappedSessions::new(limits));
     let service = StreamableHttpService::new(
         move || Ok(ColonyServer::new(ctx.clone())),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default().enforce_origin_validation(),
+        sessions.clone(),
+        StreamableHttpServerConfig::default()
+            .enforce_origin_validation()
+            .with_max_request_body_bytes(MAX_BODY_BYTES),
     );
+    // The token is checked first (outermost), so nothing else is read without it.
     let router = axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(
+            sessions.clone(),
+            admit::admit,
+        ))
         .layer(middleware::from_fn_with_state(token, require_token));
+    let sweeper = tokio::spawn(expire_idle(sessions, limits.idle));
     let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
         .await
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
@@ -60,10 +74,23 @@ pub async fn http(ctx: Arc<Ctx>, port: u16) -> Result<(), String> {
             ""
         }
     );
-    axum::serve(listener, router)
+    let served = axum::serve(listener, router)
         .with_graceful_shutdown(shutdown())
         .await
-        .map_err(|e| format!("the HTTP server failed: {e}"))
+        .map_err(|e| format!("the HTTP server failed: {e}"));
+    sweeper.abort();
+    served
+}
+
+/// Closes unused sessions, looking a few times per idle limit (at least every 30 s).
+async fn expire_idle(sessions: Arc<CappedSessions>, idle: Duration) {
+    let every = (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        sessions.expire_idle().await;
+    }
 }
 
 async fn shutdown() {

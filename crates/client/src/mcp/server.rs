@@ -116,7 +116,7 @@ impl ServerHandler for ColonyServer {
                 format!("no resource {:?}; resources/list names them", request.uri),
                 None,
             )),
-            Err(f) => Err(McpError::internal_error(f.0, None)),
+            Err(f) => Err(McpError::internal_error(f.message, None)),
         }
     }
 

@@ -8,6 +8,7 @@ mod eval;
 mod eval_modes;
 mod eval_sealed;
 mod mcp;
+mod mcp_http_limits;
 mod readme;
 mod results_schema;
 mod settings;

@@ -92,9 +92,15 @@ fn the_python_sdk_plays_through_stdio() {
 }
 
 /// A `colony mcp --http 0` child; killed on drop.
-struct McpHttp {
+pub struct McpHttp {
     child: Child,
-    url: String,
+    pub url: String,
+}
+
+impl McpHttp {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
 }
 
 impl Drop for McpHttp {
@@ -105,9 +111,15 @@ impl Drop for McpHttp {
 }
 
 fn mcp_http(server: &Server, home: &Path) -> McpHttp {
+    mcp_http_with(server, home, &[])
+}
+
+/// `colony mcp --http 0 EXTRA...` against `server`, once it listens.
+pub fn mcp_http_with(server: &Server, home: &Path, extra: &[&str]) -> McpHttp {
     let mut child = server
         .colony(home)
         .args(["mcp", "--http", "0"])
+        .args(extra)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -184,6 +196,25 @@ fn mcp_http_refuses_a_busy_port_and_bad_flags() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--http needs a port number"));
+    for (args, needle) in [
+        (
+            &["mcp", "--http", "0", "--max-sessions", "0"][..],
+            "--max-sessions needs a whole number 1-100000",
+        ),
+        (
+            &["mcp", "--http", "0", "--session-idle", "soon"][..],
+            "--session-idle needs a whole number 1-604800",
+        ),
+        (
+            &["mcp", "--session-idle", "60"][..],
+            "applies to MCP over HTTP",
+        ),
+    ] {
+        let out = colony(home.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
 }
 
 /// `colony eval` hands an agent the episode's MCP server: the agent starts it from

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod agent_routes;
+pub mod auth_throttle;
 pub mod automation;
 pub mod body;
 pub mod buildings;

@@ -1,5 +1,6 @@
 //! The request pipeline that wraps the router, in the order decisions.md fixes: Host check,
-//! lenient path normalization, OPTIONS preflight, bearer auth (401), ready gate (409), loading
+//! lenient path normalization, OPTIONS preflight, bearer auth (401, slowed for a peer that keeps
+//! failing: `http::auth_throttle`), ready gate (409), loading
 //! guard (503), then routing and the handler (a GET of a snapshot-only route through the
 //! per-snapshot read cache, `http::cache`, at most one rendering per core at once); afterwards
 //! the strict-status switch, CORS headers and panic containment (500 `internal_error`, never a
@@ -184,7 +185,7 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
     } else if path != "/api/ping"
         && let Err(e) = check_token(req.headers(), req.uri(), &settings.auth_token, false)
     {
-        error_response(&e)
+        super::auth_throttle::refuse(req.extensions(), &e).await
     } else if !gate_exempt(&path) && !state.agent.is_ready() {
         let mut body = ApiError::new(
             ErrorCode::GameNotReady,

@@ -2,6 +2,7 @@
 //! real HTTP and WebSocket.
 
 mod agent;
+mod auth_throttle;
 mod automation;
 mod colony;
 mod contract;
