@@ -188,6 +188,7 @@ fn orientation_schema() -> utoipa::openapi::schema::Schema {
         .item(
             ObjectBuilder::new()
                 .schema_type(Type::String)
+                .enum_values(Some(["south", "west", "north", "east", "0", "1", "2", "3"]))
                 .examples(["south"]),
         )
         .item(
