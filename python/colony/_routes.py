@@ -90,7 +90,7 @@ ROUTES: list[tuple[str, str, str]] = [
 class Routes(SyncBase):
     """A method per route (blocking)."""
 
-    def agent_config(self, *, mode: str | None | Unset = UNSET, goal: str | None | Unset = UNSET, last_error: str | None | Unset = UNSET) -> Any:
+    def agent_config(self, *, mode: str | Unset = UNSET, goal: str | None | Unset = UNSET, last_error: Any | None | Unset = UNSET) -> Any:
         """``POST /api/agent/config``: Changes mode, goal or dismisses lastError; persisted; broadcasts a state frame."""
         return self._call('POST', '/api/agent/config', None, body('mode', mode, 'goal', goal, 'lastError', last_error))
 
@@ -242,9 +242,9 @@ class Routes(SyncBase):
         """``GET /api/gatherables``: Gatherable bushes (paginated; same filters as trees)."""
         return self._call('GET', '/api/gatherables', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius), None)
 
-    def notifications(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET) -> Any:
+    def notifications(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET) -> Any:
         """``GET /api/notifications``: Notifications, newest first (paginated; `name` matches the subject; they have no position, so `x`/`y` are `invalid_param`): `{subject, description, cycle, cycleDay}`."""
-        return self._call('GET', '/api/notifications', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius), None)
+        return self._call('GET', '/api/notifications', body('limit', limit, 'offset', offset, 'name', name), None)
 
     def openapi(self) -> Any:
         """``GET /api/openapi.json``: The service's OpenAPI 3.1 document, generated from the code."""
@@ -259,7 +259,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/ping', None, None)
 
     def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then joinable (reachable now or by a new path), then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable now, then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first; an unreachable spot never outranks a reachable one. Pumps: reachable now first, then joinable by a new path (`groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then reachable now, then joinable by a new path, then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
@@ -374,7 +374,7 @@ class Routes(SyncBase):
 class AsyncRoutes(AsyncBase):
     """A method per route (asyncio)."""
 
-    async def agent_config(self, *, mode: str | None | Unset = UNSET, goal: str | None | Unset = UNSET, last_error: str | None | Unset = UNSET) -> Any:
+    async def agent_config(self, *, mode: str | Unset = UNSET, goal: str | None | Unset = UNSET, last_error: Any | None | Unset = UNSET) -> Any:
         """``POST /api/agent/config``: Changes mode, goal or dismisses lastError; persisted; broadcasts a state frame."""
         return await self._call('POST', '/api/agent/config', None, body('mode', mode, 'goal', goal, 'lastError', last_error))
 
@@ -526,9 +526,9 @@ class AsyncRoutes(AsyncBase):
         """``GET /api/gatherables``: Gatherable bushes (paginated; same filters as trees)."""
         return await self._call('GET', '/api/gatherables', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius), None)
 
-    async def notifications(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET, x: int | Unset = UNSET, y: int | Unset = UNSET, radius: int | Unset = UNSET) -> Any:
+    async def notifications(self, *, limit: int | Unset = UNSET, offset: int | Unset = UNSET, name: str | Unset = UNSET) -> Any:
         """``GET /api/notifications``: Notifications, newest first (paginated; `name` matches the subject; they have no position, so `x`/`y` are `invalid_param`): `{subject, description, cycle, cycleDay}`."""
-        return await self._call('GET', '/api/notifications', body('limit', limit, 'offset', offset, 'name', name, 'x', x, 'y', y, 'radius', radius), None)
+        return await self._call('GET', '/api/notifications', body('limit', limit, 'offset', offset, 'name', name), None)
 
     async def openapi(self) -> Any:
         """``GET /api/openapi.json``: The service's OpenAPI 3.1 document, generated from the code."""
@@ -543,7 +543,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/ping', None, None)
 
     async def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
-        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then joinable (reachable now or by a new path), then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable now, then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
+        """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first; an unreachable spot never outranks a reachable one. Pumps: reachable now first, then joinable by a new path (`groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then reachable now, then joinable by a new path, then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return await self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     async def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:

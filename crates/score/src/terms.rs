@@ -143,7 +143,10 @@ pub struct TermScore {
 /// The score's terms for an episode of `horizon_days`: each term's value, and its points of 100
 /// (unrounded). The terms must have passed [`ScoreTerm::check`].
 pub fn score_terms(terms: &[ScoreTerm], horizon_days: f64, o: &Outcome) -> Vec<TermScore> {
-    let total: f64 = terms.iter().map(|t| t.weight).sum();
+    // Weights relative to the largest: their sum stays finite however large they are (weights
+    // near f64::MAX summed to infinity and made every part NaN).
+    let max = terms.iter().map(|t| t.weight).fold(0.0, f64::max);
+    let total: f64 = terms.iter().map(|t| t.weight / max).sum();
     let lived = (o.days_survived() / horizon_days).clamp(0.0, 1.0);
     terms
         .iter()
@@ -158,7 +161,7 @@ pub fn score_terms(terms: &[ScoreTerm], horizon_days: f64, o: &Outcome) -> Vec<T
                 weight: t.weight,
                 lower_is_better: t.lower_is_better,
                 survival_scale: scale.map(round3),
-                points: 100.0 * t.weight * f / total,
+                points: 100.0 * (t.weight / max) * f / total,
             }
         })
         .collect()
@@ -191,6 +194,15 @@ mod tests {
     use super::*;
     use crate::history::Row;
     use crate::metrics::tests::row;
+
+    #[test]
+    fn weights_near_the_largest_float_still_score() {
+        let o = Outcome::default();
+        let terms = [term("alive", f64::MAX, 1.0), term("alive", f64::MAX, 1.0)];
+        let parts = score_terms(&terms, 10.0, &o);
+        assert!(parts.iter().all(|t| t.points.is_finite()), "{parts:?}");
+        assert!(episode_score(&terms, 10.0, &o).is_finite());
+    }
 
     fn term(metric: &str, weight: f64, target: f64) -> ScoreTerm {
         ScoreTerm {

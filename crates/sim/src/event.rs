@@ -35,6 +35,14 @@
 //! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
+//! Catalogue events the game never fires, and why (docs/websocket.md says the same):
+//! `building.unfinished` (nothing returns a building to being a site: construction only goes
+//! forward, and demolition removes a building or site at once, so there is no reverted state
+//! to announce), `demolish.marked` / `demolish.unmarked` (demolition is immediate, never
+//! marked), `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`,
+//! `zipline.activated`, `entity.renamed`, `speed.lock.changed`, `construction.mode.changed`,
+//! `faction.unlocked`. None of them has a name in [`names`], which lists only events that fire.
+//!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
 //! `cycle.start`, `weather.selected`, `cycle.day`, `drought.start`, `drought.approaching`), then
@@ -44,7 +52,8 @@
 
 use serde_json::Value;
 
-/// Catalogue names of the events this crate emits.
+/// Catalogue names of the events this crate emits (each one is emitted somewhere: a test
+/// checks it).
 pub mod names {
     pub const GAME_NEW: &str = "game.new";
     pub const BUILDING_UNLOCKED: &str = "building.unlocked";
@@ -77,7 +86,6 @@ pub mod names {
     pub const BUILDING_PLACED: &str = "building.placed";
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";
-    pub const BUILDING_UNFINISHED: &str = "building.unfinished";
     pub const BUILDING_DECONSTRUCTED: &str = "building.deconstructed";
     pub const CONSTRUCTION_STARTED: &str = "construction.started";
     pub const BLOCK_SET: &str = "block.set";
@@ -127,5 +135,44 @@ impl EventQueue {
 
     pub(crate) fn take(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every name in [`names`] is used by code that is not a test: a name the game never fires
+    /// is not listed (the module's documentation says which and why).
+    #[test]
+    fn every_listed_name_is_emitted_somewhere() {
+        fn sources(dir: &std::path::Path, out: &mut String) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if path.is_dir() {
+                    if name != "tests" {
+                        sources(&path, out);
+                    }
+                } else if name.ends_with(".rs") && !name.contains("tests") && name != "event.rs" {
+                    out.push_str(&std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        let mut code = String::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut code,
+        );
+        let listed: Vec<&str> = include_str!("event.rs")
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("pub const "))
+            .filter_map(|l| l.split(':').next())
+            .collect();
+        assert!(listed.len() > 40, "{listed:?}");
+        for name in listed {
+            assert!(
+                code.contains(&format!("names::{name}")),
+                "names::{name} is never emitted: remove it, or emit it"
+            );
+        }
     }
 }

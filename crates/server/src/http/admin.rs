@@ -36,6 +36,8 @@ async fn openapi(State(state): State<AppState>, headers: axum::http::HeaderMap) 
                 .unwrap_or_else(|| "http://127.0.0.1:8085".to_string());
             let mut doc = b.openapi.clone();
             doc["servers"] = serde_json::json!([{ "url": base, "description": "this colonyd" }]);
+            // The names the game being played takes (its faction's prefabs and crops).
+            super::openapi_requests::for_game(&mut doc, &state.host.snapshot());
             Json(doc).into_response()
         }
         None => StatusCode::SERVICE_UNAVAILABLE.into_response(),

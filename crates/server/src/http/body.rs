@@ -2,6 +2,8 @@
 //! answers a body that came too slowly with 408 `request_timeout` (`httpBodySeconds`), reports
 //! malformed JSON as 400 `invalid_body` with the expected format, and turns a missing or
 //! wrong-typed field into the route's error code naming the field and echoing what was sent.
+//! A number written with a fraction that is whole (`-428.0`, `1e3`) counts as the integer it
+//! is, so an integer member takes it, as JSON Schema's `integer` does.
 
 use super::error::AppError;
 use crate::http::AppState;
@@ -74,12 +76,13 @@ pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes,
     Ok(collected.to_bytes())
 }
 
-/// Parses body bytes as a JSON object; an empty body counts as `{}`.
+/// Parses body bytes as a JSON object; an empty body counts as `{}`. Whole numbers written
+/// as floats become integers ([`whole_floats_as_integers`]).
 pub fn parse_object(bytes: &[u8], example: &str) -> Result<Value, AppError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(Default::default()));
     }
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let mut value: Value = serde_json::from_slice(bytes).map_err(|e| {
         AppError(ApiError::new(
             ErrorCode::InvalidBody,
             format!("malformed JSON ({e}); expected a JSON object such as {example}"),
@@ -94,7 +97,29 @@ pub fn parse_object(bytes: &[u8], example: &str) -> Result<Value, AppError> {
             ),
         )));
     }
+    whole_floats_as_integers(&mut value);
     Ok(value)
+}
+
+/// Turns every float in `v` whose value is a whole number of magnitude below 2^53 (`-428.0`,
+/// `2e3`) into that integer, so members typed as integers take it: JSON Schema's `integer` is
+/// any number without a fraction, however it is written. Larger floats stay floats: from 2^53
+/// on, a float no longer tells which integer was written (an integer beyond the 64-bit range
+/// arrives as one, and must still be refused).
+pub fn whole_floats_as_integers(v: &mut Value) {
+    // 2^53: every integer of smaller magnitude is exactly one f64.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.abs() < EXACT {
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
+        Value::Object(members) => members.values_mut().for_each(whole_floats_as_integers),
+        _ => {}
+    }
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -208,6 +233,24 @@ mod tests {
                 .speed,
             2
         );
+    }
+
+    #[test]
+    fn whole_floats_fill_integer_fields() {
+        let v = parse_object(br#"{"speed": -428.0}"#, "{}").unwrap();
+        assert_eq!(from_object::<Speed>(v).unwrap().speed, -428);
+        let v = parse_object(
+            br#"{"speed": 2e3, "n": [1.0, 0.5, -0.0, 1e19, 1e300]}"#,
+            "{}",
+        )
+        .unwrap();
+        assert_eq!(v, json!({"speed": 2000, "n": [1, 0.5, 0, 1e19, 1e300]}));
+        // An integer beyond the 64-bit range is parsed as a float: still refused.
+        let v = parse_object(br#"{"speed": -9223372036854775809}"#, "{}").unwrap();
+        assert!(from_object::<Speed>(v).is_err());
+        // A fraction is still refused by an integer field.
+        let v = parse_object(br#"{"speed": 1.5}"#, "{}").unwrap();
+        assert!(from_object::<Speed>(v).is_err());
     }
 
     #[test]

@@ -188,6 +188,7 @@ fn orientation_schema() -> utoipa::openapi::schema::Schema {
         .item(
             ObjectBuilder::new()
                 .schema_type(Type::String)
+                .enum_values(Some(["south", "west", "north", "east", "0", "1", "2", "3"]))
                 .examples(["south"]),
         )
         .item(
@@ -337,15 +338,15 @@ impl SearchWorld {
     }
 }
 
-/// Up to 10 valid spots for a prefab in an area, distinct tiles, best first. Pumps: by whether
-/// a path can join them (`reachable` or `groundSteps` >= 0), then water depth (deepest first),
-/// only spots with water. Others: not flooded, then joinable (reachable now or by a new path),
-/// then what lies in reach for buildings that work with something there, most first
-/// (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all;
-/// farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus
-/// saplings; scavengers by ruins; water wheels by the flow under the wheel), then reachable
-/// now, then path distance from the district center's entrance (the network's, else
-/// `groundSteps`), then path access, then power. Spots where such a building would have nothing
+/// Up to 10 valid spots for a prefab in an area, distinct tiles, best first; an unreachable
+/// spot never outranks a reachable one. Pumps: reachable now first, then joinable by a new path
+/// (`groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not
+/// flooded, then reachable now, then joinable by a new path, then what lies in reach for
+/// buildings that work with something there, most first (`inReach`: lumberjacks by grown
+/// trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable
+/// soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water
+/// wheels by the flow under the wheel), then path distance from the district center's entrance
+/// (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing
 /// to work with are not offered (a water wheel never on dry land or still water).
 /// json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no
 /// spot is found; toon: the bare array of placement rows (the contract's shape), an empty one

@@ -18,6 +18,7 @@ pub mod land;
 pub mod lifecycle;
 pub mod list;
 pub mod openapi_doc;
+pub mod openapi_requests;
 pub mod origin;
 pub mod paths;
 pub mod pipeline;
@@ -131,6 +132,7 @@ pub fn app(state: AppState) -> Router {
     post_routes.sort();
     let mut openapi = serde_json::to_value(&openapi).expect("the OpenAPI document serializes");
     openapi_doc::complete(&mut openapi, "http://127.0.0.1:8085");
+    openapi_requests::constrain(&mut openapi);
     let router = router
         .merge(dashboard::routes(&state))
         .fallback(unknown_endpoint)

@@ -78,6 +78,9 @@ pub fn complete(doc: &mut Value, base_url: &str) {
             let is_get = method == "get";
             complete_operation(op, is_get);
             body_optional_unless_required(op, &schemas);
+            if method == "post" && path == "/api/placement/find" {
+                placement_rows(op);
+            }
             if method == "post" && path == "/api/settings" {
                 op["requestBody"] = json!({
                     "required": true,
@@ -140,6 +143,41 @@ fn complete_operation(op: &mut Value, is_get: bool) {
     }
 }
 
+/// `POST /api/placement/find` answers the bare array of placement rows unless json is asked
+/// for (the contract's shape): its 200 lists that alternative with the rows' keys.
+fn placement_rows(op: &mut Value) {
+    let row = json!({
+        "type": "object",
+        "description": "One spot as a flat row (`inReach` members, when the building works an area, as `inReach.<key>` columns)",
+        "required": ["x", "y", "z", "orientation", "entranceX", "entranceY", "pathAccess",
+            "reachable", "nearPower", "flooded", "distance", "groundSteps"],
+        "properties": {
+            "x": {"type": "integer", "minimum": 0},
+            "y": {"type": "integer", "minimum": 0},
+            "z": {"type": "integer", "minimum": 0},
+            "orientation": {"type": "string", "enum": ["south", "west", "north", "east"]},
+            "entranceX": {"type": "integer"},
+            "entranceY": {"type": "integer"},
+            "pathAccess": {"type": "integer", "enum": [0, 1]},
+            "reachable": {"type": "integer", "enum": [0, 1]},
+            "nearPower": {"type": "integer", "enum": [0, 1]},
+            "flooded": {"type": "integer", "enum": [0, 1]},
+            "waterDepth": {"type": "number"},
+            "distance": {"type": "number"},
+            "groundSteps": {"type": "integer"}
+        }
+    });
+    if let Some(choices) =
+        op["responses"]["200"]["content"]["application/json"]["schema"]["anyOf"].as_array_mut()
+    {
+        choices.push(json!({
+            "description": "format toon (the default): the spots, best first, as flat rows; none found: an empty array with headers X-Placement-Reason and X-Placement-Detail",
+            "type": "array",
+            "items": row
+        }));
+    }
+}
+
 /// A body whose members are all optional may be left out altogether (the service treats no body
 /// as `{}`), so its `requestBody` is not required.
 fn body_optional_unless_required(op: &mut Value, schemas: &Value) {
@@ -151,10 +189,17 @@ fn body_optional_unless_required(op: &mut Value, schemas: &Value) {
         Some(r) => &schemas[r.trim_start_matches("#/components/schemas/")],
         None => schema,
     };
-    let has_required = resolved["required"]
-        .as_array()
-        .is_some_and(|r| !r.is_empty())
-        || resolved["minProperties"].as_u64().is_some_and(|n| n > 0);
+    let requires = |s: &Value| {
+        s["required"].as_array().is_some_and(|r| !r.is_empty())
+            || s["minProperties"].as_u64().is_some_and(|n| n > 0)
+    };
+    // A flattened struct is an `allOf` of its parts (references or inline objects).
+    let parts = resolved["allOf"].as_array().cloned().unwrap_or_default();
+    let has_required = requires(resolved)
+        || parts.iter().any(|part| match part["$ref"].as_str() {
+            Some(r) => requires(&schemas[r.trim_start_matches("#/components/schemas/")]),
+            None => requires(part),
+        });
     body["required"] = Value::Bool(has_required);
 }
 

@@ -303,12 +303,18 @@ fn search_near(w: &mut World, prefab: &str, r: i64) -> super::PlacementSearch {
         .unwrap()
 }
 
-/// Among spots of one standing (flooded, joinable), the ranking key never rises.
+/// Among spots of one standing (flooded, reachable, joinable), the ranking key never rises.
 fn assert_ranked(
     spots: &[super::PlacementSpot],
     key: impl Fn(&super::PlacementSpot) -> (u64, u64),
 ) {
-    let standing = |p: &super::PlacementSpot| (p.flooded, p.reachable == 1 || p.ground_steps >= 0);
+    let standing = |p: &super::PlacementSpot| {
+        (
+            p.flooded,
+            p.reachable,
+            p.reachable == 1 || p.ground_steps >= 0,
+        )
+    };
     for pair in spots.windows(2) {
         if standing(&pair[0]) == standing(&pair[1]) {
             assert!(key(&pair[0]) >= key(&pair[1]), "{pair:?}");
@@ -528,4 +534,31 @@ fn a_building_says_what_lies_in_its_reach() {
         (Some(3), Some(2)),
         "{crops:?}"
     );
+}
+
+#[test]
+fn an_unreachable_spot_never_outranks_a_reachable_one() {
+    // Issue 32's case: seed 7, a path from (96,83) to (84,83), then gatherer and lumberjack flags
+    // searched in (66,53)-(126,113). Spots off the network had more in reach and ranked first.
+    let mut w = World::new(&crate::config::NewGame {
+        seed: 7,
+        ..Default::default()
+    });
+    w.place_path(96, 83, 84, 83, "direct", 0).unwrap();
+    for prefab in [
+        "GathererFlag.Folktails",
+        "LumberjackFlag.Folktails",
+        "WaterPump.Folktails",
+    ] {
+        let found = w.search_placements(prefab, 66, 53, 126, 113).unwrap();
+        let reachable: Vec<u8> = found.placements.iter().map(|p| p.reachable).collect();
+        if !prefab.starts_with("WaterPump") {
+            assert!(reachable.contains(&1), "{prefab}: {reachable:?}");
+        }
+        assert!(
+            reachable.windows(2).all(|p| p[0] >= p[1]),
+            "{prefab}: reachable spots first: {:?}",
+            found.placements
+        );
+    }
 }

@@ -181,6 +181,14 @@ pub(crate) struct Placement {
 impl World {
     /// Resolves a prefab name the world's faction may place: exact (case-insensitive) names of
     /// its own and the common prefabs; `invalid_prefab` with similar names otherwise.
+    /// The names of the buildings this game's faction may place (what `prefab` may name).
+    pub fn placeable_prefab_names(&self) -> Vec<&'static str> {
+        self.faction_buildings()
+            .filter(|b| b.player_placeable)
+            .map(|b| b.name.as_str())
+            .collect()
+    }
+
     pub(crate) fn resolve_prefab(&self, name: &str) -> Result<&'static Spec, CommandError> {
         let want = name.trim();
         let all: Vec<&'static Spec> = self

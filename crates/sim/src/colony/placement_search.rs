@@ -140,15 +140,16 @@ impl World {
         Ok((r.prefab, r.size_x, r.size_y, r.placements))
     }
 
-    /// Up to 10 valid placements of a prefab in an area, distinct tiles, best first. Water
-    /// buildings (pumps): joinable by a path first, then intake depth, deepest first, and only
-    /// spots with water. Others: not flooded, then joinable (reachable now, or by a new path),
-    /// then what lies in reach for buildings that work with something there, most first
-    /// (`reach::InReach::rank`: lumberjacks grown trees, gatherers ripe bushes, farmhouses crops and
-    /// plantable soil, foresters plantable soil and saplings, scavengers ruins, water wheels the
-    /// flow under the wheel; spots with nothing in reach, and wheels on dry land or still water,
-    /// are not offered), then reachable now, then distance, path access, near power; ties go to
-    /// the spot nearest the district center. With no spot, `none` says what blocked.
+    /// Up to 10 valid placements of a prefab in an area, distinct tiles, best first (the
+    /// placement-order ruling: an unreachable spot never outranks a reachable one). Water
+    /// buildings (pumps): reachable now first, then joinable by a new path, then intake depth,
+    /// deepest first, and only spots with water. Others: not flooded, then reachable now, then
+    /// joinable by a new path, then what lies in reach for buildings that work with something
+    /// there, most first (`reach::InReach::rank`: lumberjacks grown trees, gatherers ripe bushes,
+    /// farmhouses crops and plantable soil, foresters plantable soil and saplings, scavengers
+    /// ruins, water wheels the flow under the wheel; spots with nothing in reach, and wheels on
+    /// dry land or still water, are not offered), then distance, path access, near power; ties
+    /// go to the spot nearest the district center. With no spot, `none` says what blocked.
     pub fn search_placements(
         &mut self,
         prefab: &str,
@@ -394,8 +395,9 @@ impl World {
                 block("no_water");
             }
             found = best_distinct(found, MAX_SPOTS, |a, b| {
-                joinable(b)
-                    .cmp(&joinable(a))
+                b.reachable
+                    .cmp(&a.reachable)
+                    .then(joinable(b).cmp(&joinable(a)))
                     .then(
                         b.water_depth
                             .partial_cmp(&a.water_depth)
@@ -422,10 +424,9 @@ impl World {
                 };
                 (
                     p.flooded,
-                    // Joinable first; among them the most in reach; then the contract's order:
-                    // reachable now first. (For buildings without a purpose this is the
-                    // contract's reachable, then joinable by a new path.)
-                    (u8::from(!joinable(p)), rank(p), 1 - p.reachable),
+                    // The contract's order: reachable now first; then joinable by a new path;
+                    // among spots equal on these, the most in reach first.
+                    (1 - p.reachable, u8::from(!joinable(p)), rank(p)),
                     distance.to_bits(),
                     (1 - p.path_access, 1 - p.near_power),
                     near(p),

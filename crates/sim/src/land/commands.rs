@@ -118,15 +118,22 @@ impl World {
         Ok(z as u32)
     }
 
+    /// The crops and tree species this game's faction plants (what `crop` may name).
+    pub fn plantable_names(&self) -> Vec<&'static str> {
+        let cat = nature();
+        let faction = self.faction().as_str();
+        cat.plantable_names()
+            .iter()
+            .copied()
+            .filter(|n| cat.index(n).is_some_and(|i| cat.get(i).planted_by(faction)))
+            .collect()
+    }
+
     fn check_plantable(&self, crop: &str) -> Result<u16, CommandError> {
         let cat = nature();
         let faction = self.faction().as_str();
         let plantable = cat.plantable_names();
-        let valid: Vec<&str> = plantable
-            .iter()
-            .copied()
-            .filter(|n| cat.index(n).is_some_and(|i| cat.get(i).planted_by(faction)))
-            .collect();
+        let valid = self.plantable_names();
         match cat.index(crop) {
             Some(i) if valid.contains(&crop) => Ok(i),
             Some(i) if plantable.contains(&crop) => Err(CommandError::invalid_param(
