@@ -400,10 +400,10 @@ fn iron_teeth_breeding_pods_grow_the_colony() {
 
 #[test]
 fn a_busy_colony_is_deterministic_and_survives_save_load_continue() {
-    let mut a = World::new(&game(11, Faction::Folktails));
+    let mut a = World::new(&game(12, Faction::Folktails));
     sensible_opening(&mut a);
     let mut b = a.clone();
-    let mut c = World::new(&game(11, Faction::Folktails));
+    let mut c = World::new(&game(12, Faction::Folktails));
     sensible_opening(&mut c);
     assert_eq!(a.state_hash(), c.state_hash(), "same seed, same commands");
     a.advance_ticks(4 * ticks_per_day());
@@ -456,7 +456,7 @@ fn a_busy_colony_is_deterministic_and_survives_save_load_continue() {
 
 #[test]
 fn the_history_balances_every_good_produced_and_consumed() {
-    let mut w = World::new(&game(11, Faction::Folktails));
+    let mut w = World::new(&game(12, Faction::Folktails));
     sensible_opening(&mut w);
     // Start counting at a full hour, so the rows cover exactly the span.
     let hour = ticks_per_day() / 24;

@@ -3,15 +3,11 @@
 //! standing water does not slosh. The measurements over more seeds are the examples
 //! `settled_share` and `river_flows`.
 
-use sim::{NewGame, Setup, World, ticks_per_day, water_step_ticks};
+use sim::{NewGame, World, ticks_per_day, water_step_ticks};
 
 fn world(seed: u64) -> World {
     World::new(&NewGame {
         seed,
-        setup: Setup {
-            unlocked: vec!["WaterWheel".to_owned()],
-            ..Setup::default()
-        },
         ..NewGame::default()
     })
 }
