@@ -133,6 +133,9 @@ const LIST_PARAMS: [Param; 6] = [
 ];
 const LIST: &[Param] = &LIST_PARAMS;
 
+/// The query parameters of a list without positions (notifications): paging and `name` only.
+const UNPLACED_LIST: &[Param] = LIST_PARAMS.split_at(3).0;
+
 /// The query parameters of the entity lists (buildings, beavers): the list's, `detail` and `id`.
 const ENTITY_LIST: &[Param] = &{
     let mut all = [LIST_PARAMS[0]; 8];
@@ -742,7 +745,7 @@ pub const ROUTES: &[Route] = &[
         "/api/notifications",
         "notifications",
         "List notifications (births, deaths, hazards), newest first; paginated, name filter",
-        LIST,
+        UNPLACED_LIST,
     ),
     // Building actions.
     route(
@@ -1013,5 +1016,12 @@ mod tests {
         assert!(find(Method::Post, "/api/speed").is_some());
         assert!(find(Method::Get, "/api/ready").is_none());
         assert_eq!(by_command("speed").len(), 2);
+    }
+
+    #[test]
+    fn notifications_take_paging_and_name_but_no_position() {
+        let r = find(Method::Get, "/api/notifications").unwrap();
+        let names: Vec<&str> = r.params.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["limit", "offset", "name"]);
     }
 }

@@ -110,7 +110,7 @@ impl Entity for BuildingView {
         ("id" = Option<i64>, Query, description = "one building, full detail"),
         ("role" = Option<String>, Query, description = "only these roles, comma-separated (water, food, wood, housing, storage, paths, ...)"),
         ("exclude" = Option<String>, Query, description = "leave these roles out, comma-separated: exclude=paths drops paths and stairs")),
-    responses((status = 200, body = Vec<BuildingRow>)))]
+    responses((status = 200, description = "a page of BuildingRow (detail=basic) or Building (detail=full); limit=0: an array")))]
 async fn buildings(
     State(state): State<AppState>,
     ext: Extensions,

@@ -44,7 +44,7 @@ pub struct BeaverRow {
     pub is_bot: bool,
     /// Workplace name, empty if none.
     pub workplace: String,
-    /// Critical need ids joined by `+`.
+    /// Critical need ids joined by `+` (json: `Beaver.critical`, an array).
     pub critical: String,
 }
 
@@ -100,7 +100,7 @@ impl Entity for BeaverView {
     params(ListParams,
         ("detail" = Option<String>, Query, description = "basic (default: active needs) or full (every need with its group)"),
         ("id" = Option<i64>, Query, description = "one beaver or bot, full detail")),
-    responses((status = 200, body = Vec<BeaverRow>)))]
+    responses((status = 200, description = "a page of Beaver (json) or BeaverRow (toon); limit=0: an array")))]
 async fn beavers(
     State(state): State<AppState>,
     ext: Extensions,

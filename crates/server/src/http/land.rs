@@ -267,7 +267,7 @@ fn plant_key(p: &PlantRow) -> (&str, i64, i64) {
 /// Trees (paginated; `name`, `x`/`y`/`radius` filters).
 #[utoipa::path(get, path = "/api/trees", tag = "land",
     params(ListParams),
-    responses((status = 200, body = Vec<PlantRow>)))]
+    responses((status = 200, description = "a page of PlantRow (limit=0: an array)")))]
 async fn trees(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
@@ -278,7 +278,7 @@ async fn trees(
 /// Crops (paginated; same filters as trees).
 #[utoipa::path(get, path = "/api/crops", tag = "land",
     params(ListParams),
-    responses((status = 200, body = Vec<PlantRow>)))]
+    responses((status = 200, description = "a page of PlantRow (limit=0: an array)")))]
 async fn crops(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
@@ -300,7 +300,7 @@ pub struct GatherableRow {
 /// Gatherable bushes (paginated; same filters as trees).
 #[utoipa::path(get, path = "/api/gatherables", tag = "land",
     params(ListParams),
-    responses((status = 200, body = Vec<GatherableRow>)))]
+    responses((status = 200, description = "a page of GatherableRow (limit=0: an array)")))]
 async fn gatherables(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
@@ -331,7 +331,7 @@ pub struct ClusterRow {
     pub grown: u32,
     pub total: u32,
     /// json: species name to count; toon: `Name:N/Name:N`.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, u32>)]
     pub species: Value,
 }
 

@@ -17,8 +17,10 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod openapi_answers;
 pub mod openapi_doc;
 pub mod openapi_requests;
+mod openapi_views;
 pub mod origin;
 pub mod paths;
 pub mod pipeline;
@@ -91,7 +93,13 @@ pub struct Built {
     components(schemas(
         protocol::agent::AgentState,
         protocol::agent::PendingRequest,
-        protocol::agent::AgentMode
+        protocol::agent::AgentMode,
+        colony::BeaverRow,
+        buildings::BuildingRow,
+        land::PlantRow,
+        land::GatherableRow,
+        land::TileJson,
+        land::Occupant
     ))
 )]
 struct ApiDoc;
@@ -133,6 +141,7 @@ pub fn app(state: AppState) -> Router {
     let mut openapi = serde_json::to_value(&openapi).expect("the OpenAPI document serializes");
     openapi_doc::complete(&mut openapi, "http://127.0.0.1:8085");
     openapi_requests::constrain(&mut openapi);
+    openapi_answers::describe(&mut openapi);
     let router = router
         .merge(dashboard::routes(&state))
         .fallback(unknown_endpoint)

@@ -4,7 +4,7 @@
 //!
 //! - `servers`: this colonyd's own address; the optional bearer token (`securitySchemes`).
 //! - `format` on every GET (`toon`, the default, flat rows; `json`, nested; `toon-text`, TOON text
-//!   as `text/toon`).
+//!   as `text/toon`); the answer of each format is `openapi_answers`'.
 //! - The error body (`Error`) on every operation: with the transport statuses the pipeline uses
 //!   (400, 401, 403, 408, 409, 413, 415, 500, 503), the statuses domain errors get with
 //!   `strictHttpStatus` (400, 404, 405, 422), and inside the 200 answer, because domain errors
@@ -117,17 +117,8 @@ fn complete_operation(op: &mut Value, is_get: bool) {
             .get("schema")
             .cloned()
             .unwrap_or_else(|| json!({}));
-        let mut choices = vec![declared, error_ref.clone()];
-        if is_get {
-            // Two alternatives, not one `type: [object, array]`: some tools do not read type lists.
-            for ty in ["object", "array"] {
-                choices.push(json!({
-                    "description": "format=toon (the default): the same answer with every list as flat rows (nested members joined into one value per column)",
-                    "type": ty
-                }));
-            }
-        }
-        json_media["schema"] = json!({ "anyOf": choices });
+        // A GET's forms (json, toon) are set by `openapi_answers::describe`.
+        json_media["schema"] = json!({ "anyOf": [declared, error_ref.clone()] });
         if is_get {
             content["text/toon"] = json!({"schema": {"type": "string"}});
         }

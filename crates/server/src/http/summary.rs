@@ -27,7 +27,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub const CLUSTER_RADIUS: u32 = 40;
 
 /// Goods the toon row always carries (0 when the colony has none), besides every good it holds.
-const ALWAYS_LISTED: [&str; 4] = ["Water", "Log", "Plank", "Gear"];
+pub(crate) const ALWAYS_LISTED: [&str; 4] = ["Water", "Log", "Plank", "Gear"];
 
 /// `time`: the Time fields plus `speed`.
 #[derive(Serialize, ToSchema)]

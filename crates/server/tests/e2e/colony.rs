@@ -29,7 +29,7 @@ async fn dc_door(s: &Server) -> (i64, i64) {
 
 /// The area within 12 tiles of the district center's doorstep (clamped to the map by the
 /// routes).
-async fn near_dc(s: &Server) -> (i64, i64, i64, i64) {
+pub(crate) async fn near_dc(s: &Server) -> (i64, i64, i64, i64) {
     let (ex, ey) = dc_door(s).await;
     (ex - 12, ey - 12, ex + 12, ey + 12)
 }
@@ -53,7 +53,7 @@ fn keys(v: &Value) -> Vec<&str> {
 
 /// Finds spots for a prefab near the district center and places it at the best one; returns
 /// the place answer.
-async fn place_best(s: &Server, prefab: &str) -> Value {
+pub(crate) async fn place_best(s: &Server, prefab: &str) -> Value {
     let (x1, y1, x2, y2) = near_dc(s).await;
     let (_, spots) = s
         .post(
@@ -74,7 +74,7 @@ async fn place_best(s: &Server, prefab: &str) -> Value {
 }
 
 /// Lays a street of six paths out of the district center's door.
-async fn lay_street(s: &Server) {
+pub(crate) async fn lay_street(s: &Server) {
     let (ex, ey) = dc_door(s).await;
     let (_, street) = s
         .post(

@@ -13,6 +13,7 @@ mod hardening;
 mod http_rules;
 mod land;
 mod limits;
+mod openapi_answers;
 mod openapi_requests;
 mod paths;
 mod power;
