@@ -51,7 +51,7 @@ fn water_wheel_spots_exist_from_the_first_day() {
         let mut w = world(seed);
         let (mw, mh) = (i64::from(w.map().width()), i64::from(w.map().height()));
         let spots = |w: &mut World| {
-            w.find_placements("WaterWheel", 0, 0, mw - 1, mh - 1)
+            w.find_placements("WaterWheel.Folktails", 0, 0, mw - 1, mh - 1)
                 .expect("search runs")
                 .3
                 .len()
