@@ -46,6 +46,8 @@ pub mod reach;
 pub mod rules;
 mod status;
 mod steps;
+mod summary;
+pub use summary::{ColonySummary, GroupWellbeing, SUMMARY_ROLES};
 mod views;
 pub mod wonder;
 mod work_plans;
