@@ -40,6 +40,7 @@ pub mod nav;
 mod path_place;
 mod place;
 mod placement_search;
+mod plant_lists;
 pub mod prefab;
 mod production;
 pub mod reach;
