@@ -80,12 +80,14 @@ fn beavers_full(bencher: Bencher) {
     bencher.bench_local(|| w.beavers(true));
 }
 
-/// The read models `/api/summary` is built from, one by one.
-#[divan::bench(args = ["districts", "wellbeing", "alerts", "alert_counts", "roles", "stock", "flows", "trees", "tree_tallies", "crop_tallies", "tree_clusters", "food_clusters"], sample_count = 20)]
+/// The read models `/api/summary` is built from, one by one (`colony_summary`: districts,
+/// wellbeing, stock and roles in one walk, what the summary uses).
+#[divan::bench(args = ["colony_summary", "districts", "wellbeing", "alerts", "alert_counts", "roles", "stock", "flows", "trees", "tree_tallies", "crop_tallies", "tree_clusters", "food_clusters"], sample_count = 20)]
 fn summary_part(bencher: Bencher, part: &str) {
     let w = large();
     let [x, y, z] = w.districts()[0].dc;
     bencher.bench_local(|| match part {
+        "colony_summary" => w.colony_summary().districts.len(),
         "districts" => w.districts().len(),
         "wellbeing" => w.wellbeing().categories.len(),
         "alerts" => w.alerts().len(),

@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::{Format, json_off_runtime};
-use super::list::{ListParams, Page, listed};
+use super::list::{ListParams, ListQuery, Page, listed};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
@@ -260,10 +260,6 @@ fn plant_rows(plants: Vec<sim::PlantView>) -> Vec<PlantRow> {
         .collect()
 }
 
-fn plant_key(p: &PlantRow) -> (&str, i64, i64) {
-    (&p.name, p.x as i64, p.y as i64)
-}
-
 /// Trees (paginated; `name`, `x`/`y`/`radius` filters).
 #[utoipa::path(get, path = "/api/trees", tag = "land",
     params(ListParams),
@@ -272,7 +268,11 @@ async fn trees(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Page<PlantRow>, AppError> {
-    listed(&q, plant_rows(state.host.snapshot().trees()), plant_key)
+    // Filtered and paged on the plants' keys; only the page's views are built.
+    let w = state.host.snapshot();
+    let list = ListQuery::parse(&q)?;
+    let (total, ids) = list.select(w.tree_keys());
+    Ok(Page::of(&list, total, plant_rows(w.plant_views_of(&ids))))
 }
 
 /// Crops (paginated; same filters as trees).
@@ -283,7 +283,11 @@ async fn crops(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Page<PlantRow>, AppError> {
-    listed(&q, plant_rows(state.host.snapshot().crops()), plant_key)
+    // Filtered and paged on the plants' keys; only the page's views are built.
+    let w = state.host.snapshot();
+    let list = ListQuery::parse(&q)?;
+    let (total, ids) = list.select(w.crop_keys());
+    Ok(Page::of(&list, total, plant_rows(w.plant_views_of(&ids))))
 }
 
 /// A gatherable bush.

@@ -7,14 +7,12 @@ use super::colony::Population;
 use super::format::Format;
 use super::game::{TimeResponse, WeatherResponse};
 use super::land::{ClusterRow, cluster_rows};
-use super::rows::{Row, pairs_text};
-use axum::Json;
 use axum::extract::State;
 use axum::http::Extensions;
+use axum::response::Response;
 use serde::Serialize;
-use serde_json::Value;
 use sim::World;
-use sim::colony::DistrictView;
+use sim::colony::{DistrictView, SUMMARY_ROLES};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -288,12 +286,10 @@ fn crop_summary(w: &World) -> CropSummary {
 impl SummaryJson {
     /// Everything the summary shows, from one world.
     pub fn of(w: &World, format: Format) -> SummaryJson {
-        let districts: Vec<DistrictView> = w.districts();
-        let stock: BTreeMap<String, u32> = w
-            .colony_stock()
-            .into_iter()
-            .map(|(g, (_, all))| (g, all))
-            .collect();
+        // The colony's numbers in one walk over its beavers and one over its buildings.
+        let colony = w.colony_summary();
+        let districts: Vec<DistrictView> = colony.districts;
+        let stock = colony.stock;
         let beavers = districts.iter().map(|d| d.adults + d.children).sum();
         let of = |g: &str| stock.get(g).copied().unwrap_or(0);
         // The same formula the hourly history records (`World::stock_days`).
@@ -342,7 +338,6 @@ impl SummaryJson {
             unpowered: counted.unpowered,
             unreachable: counted.unreachable,
         };
-        let wb = w.wellbeing();
         let (tree_clusters, food_clusters) = match districts.first() {
             Some(d) => {
                 let [x, y, z] = d.dc;
@@ -365,14 +360,14 @@ impl SummaryJson {
             trees: tree_summary(w),
             crops: crop_summary(w),
             wellbeing: WellbeingSummary {
-                average: wb.average,
-                miserable: wb.miserable,
-                critical: wb.critical,
-                categories: wb
+                average: colony.average,
+                miserable: colony.miserable,
+                critical: colony.critical,
+                categories: colony
                     .categories
                     .into_iter()
                     .map(|c| Category {
-                        group: c.group,
+                        group: c.group.to_owned(),
                         current: c.current,
                         max: c.max,
                     })
@@ -380,7 +375,11 @@ impl SummaryJson {
             },
             science: w.science_points(),
             alerts,
-            buildings: w.building_roles(),
+            buildings: SUMMARY_ROLES
+                .iter()
+                .zip(colony.roles)
+                .map(|(role, n)| ((*role).to_owned(), n))
+                .collect(),
             tree_clusters,
             food_clusters,
             projections,
@@ -390,90 +389,114 @@ impl SummaryJson {
         }
     }
 
-    /// The one flat toon row (keys in the contract's order).
-    pub fn row(self) -> Row {
-        let mut r = Row::new();
-        let mut put = |k: &str, v: Value| {
-            r.insert(k.to_owned(), v);
-        };
-        put("settlement", self.settlement.into());
-        put("faction", self.faction.into());
-        put("day", self.time.clock.day_number.into());
-        put("dayProgress", self.time.clock.day_progress.into());
-        put("speed", self.time.speed.into());
-        put("cycle", self.weather.cycle.into());
-        put("cycleDay", self.weather.cycle_day.into());
-        put("isHazardous", self.weather.is_hazardous.into());
-        put("tempDays", self.weather.temperate_weather_duration.into());
-        put("hazardDays", self.weather.hazardous_weather_duration.into());
-        put("markedGrown", self.trees.marked_grown.into());
-        put("markedSeedling", self.trees.marked_seedling.into());
-        put("unmarkedGrown", self.trees.unmarked_grown.into());
-        put("cropReady", self.crops.ready.into());
-        put("cropGrowing", self.crops.growing.into());
-        let ds = &self.districts;
+    /// The one flat toon row (keys in the contract's order), serialized straight from the
+    /// summary: one JSON object, no map of cells built first.
+    pub fn row(&self) -> ToonRow<'_> {
+        ToonRow(self)
+    }
+}
+
+/// The summary as its one flat toon row ([`SummaryJson::row`]).
+pub struct ToonRow<'a>(&'a SummaryJson);
+
+impl Serialize for ToonRow<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let s = self.0;
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("settlement", &s.settlement)?;
+        m.serialize_entry("faction", &s.faction)?;
+        m.serialize_entry("day", &s.time.clock.day_number)?;
+        m.serialize_entry("dayProgress", &s.time.clock.day_progress)?;
+        m.serialize_entry("speed", &s.time.speed)?;
+        m.serialize_entry("cycle", &s.weather.cycle)?;
+        m.serialize_entry("cycleDay", &s.weather.cycle_day)?;
+        m.serialize_entry("isHazardous", &s.weather.is_hazardous)?;
+        m.serialize_entry("tempDays", &s.weather.temperate_weather_duration)?;
+        m.serialize_entry("hazardDays", &s.weather.hazardous_weather_duration)?;
+        m.serialize_entry("markedGrown", &s.trees.marked_grown)?;
+        m.serialize_entry("markedSeedling", &s.trees.marked_seedling)?;
+        m.serialize_entry("unmarkedGrown", &s.trees.unmarked_grown)?;
+        m.serialize_entry("cropReady", &s.crops.ready)?;
+        m.serialize_entry("cropGrowing", &s.crops.growing)?;
+        let ds = &s.districts;
         let sum = |f: fn(&DistrictSummary) -> u32| ds.iter().map(f).sum::<u32>();
-        put("adults", sum(|d| d.population.adults).into());
-        put("children", sum(|d| d.population.children).into());
-        put("bots", sum(|d| d.population.bots).into());
-        let mut stock = self.stock;
+        m.serialize_entry("adults", &sum(|d| d.population.adults))?;
+        m.serialize_entry("children", &sum(|d| d.population.children))?;
+        m.serialize_entry("bots", &sum(|d| d.population.bots))?;
+        // Every good in stock, and always the listed ones, in name order.
+        let mut goods: Vec<(&str, u32)> = s
+            .stock
+            .iter()
+            .filter(|(g, n)| **n > 0 || ALWAYS_LISTED.contains(&g.as_str()))
+            .map(|(g, n)| (g.as_str(), *n))
+            .collect();
         for g in ALWAYS_LISTED {
-            stock.entry(g.to_owned()).or_insert(0);
+            if !s.stock.contains_key(g) {
+                goods.push((g, 0));
+            }
         }
-        for (g, n) in stock
-            .into_iter()
-            .filter(|(g, n)| *n > 0 || ALWAYS_LISTED.contains(&g.as_str()))
-        {
-            put(&g, n.into());
+        goods.sort_unstable_by_key(|(g, _)| *g);
+        for (g, n) in goods {
+            m.serialize_entry(g, &n)?;
         }
-        let p = &self.projections;
-        put("foodDays", p.food_days.into());
-        put("waterDays", p.water_days.into());
-        put("logDays", p.log_days.into());
-        put("plankDays", p.plank_days.into());
-        put("gearDays", p.gear_days.into());
-        put("foodNetPerDay", p.food_net_per_day.into());
-        put("waterNetPerDay", p.water_net_per_day.into());
-        put("foodDaysAtNet", p.food_days_at_net.into());
-        put("waterDaysAtNet", p.water_days_at_net.into());
+        let p = &s.projections;
+        m.serialize_entry("foodDays", &p.food_days)?;
+        m.serialize_entry("waterDays", &p.water_days)?;
+        m.serialize_entry("logDays", &p.log_days)?;
+        m.serialize_entry("plankDays", &p.plank_days)?;
+        m.serialize_entry("gearDays", &p.gear_days)?;
+        m.serialize_entry("foodNetPerDay", &p.food_net_per_day)?;
+        m.serialize_entry("waterNetPerDay", &p.water_net_per_day)?;
+        m.serialize_entry("foodDaysAtNet", &p.food_days_at_net)?;
+        m.serialize_entry("waterDaysAtNet", &p.water_days_at_net)?;
         let occupied = sum(|d| d.housing.occupied_beds);
-        put(
-            "beds",
-            format!("{occupied}/{}", sum(|d| d.housing.total_beds)).into(),
-        );
-        put("homeless", sum(|d| d.housing.homeless).into());
+        let beds = sum(|d| d.housing.total_beds);
+        m.serialize_entry("beds", &format_args!("{occupied}/{beds}"))?;
+        m.serialize_entry("homeless", &sum(|d| d.housing.homeless))?;
         let assigned = sum(|d| d.employment.assigned);
         let desired = assigned + sum(|d| d.employment.vacancies);
-        put("workers", format!("{assigned}/{desired}").into());
-        put("unemployed", sum(|d| d.employment.unemployed).into());
-        put("wellbeing", self.wellbeing.average.into());
-        put("miserable", self.wellbeing.miserable.into());
-        put("critical", self.wellbeing.critical.into());
-        put("science", self.science.into());
-        let a = &self.alerts;
-        put(
+        m.serialize_entry("workers", &format_args!("{assigned}/{desired}"))?;
+        m.serialize_entry("unemployed", &sum(|d| d.employment.unemployed))?;
+        m.serialize_entry("wellbeing", &s.wellbeing.average)?;
+        m.serialize_entry("miserable", &s.wellbeing.miserable)?;
+        m.serialize_entry("critical", &s.wellbeing.critical)?;
+        m.serialize_entry("science", &s.science)?;
+        let a = &s.alerts;
+        m.serialize_entry(
             "alerts",
-            pairs_text([
-                ("unstaffed", a.unstaffed),
-                ("unpowered", a.unpowered),
-                ("unreachable", a.unreachable),
-            ])
-            .into(),
-        );
-        for (role, n) in &self.buildings {
-            put(role, (*n).into());
+            &format_args!(
+                "unstaffed:{}/unpowered:{}/unreachable:{}",
+                a.unstaffed, a.unpowered, a.unreachable
+            ),
+        )?;
+        for (role, n) in &s.buildings {
+            m.serialize_entry(role, n)?;
         }
-        let clusters = |cs: &[ClusterRow]| {
-            cs.iter()
-                .map(|c| format!("{},{},{}:{}", c.x, c.y, c.z, c.grown))
-                .collect::<Vec<_>>()
-                .join("/")
-        };
-        put("treeClusters", clusters(&self.tree_clusters).into());
-        put("foodClusters", clusters(&self.food_clusters).into());
+        m.serialize_entry("treeClusters", &Clusters(&s.tree_clusters))?;
+        m.serialize_entry("foodClusters", &Clusters(&s.food_clusters))?;
         // Extension, after the contract's keys.
-        put("gameOver", self.game_over.into());
-        r
+        m.serialize_entry("gameOver", &s.game_over)?;
+        m.end()
+    }
+}
+
+/// Clusters as the toon row's text: `x,y,z:grown` items joined by `/`.
+struct Clusters<'a>(&'a [ClusterRow]);
+
+impl std::fmt::Display for Clusters<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, c) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "/" };
+            write!(f, "{sep}{},{},{}:{}", c.x, c.y, c.z, c.grown)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Clusters<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -506,15 +529,123 @@ impl SummaryJson {
 /// falling). json also has `flows`: per good, made and used over the last day and the net per
 /// day.
 #[utoipa::path(get, path = "/api/summary", tag = "colony", responses((status = 200, body = SummaryJson)))]
-async fn summary(State(state): State<AppState>, ext: Extensions) -> Json<Value> {
+async fn summary(State(state): State<AppState>, ext: Extensions) -> Response {
     let format = Format::of(&ext);
     let s = SummaryJson::of(&state.host.snapshot(), format);
-    Json(
-        if format.is_json() {
-            serde_json::to_value(s)
-        } else {
-            serde_json::to_value(s.row())
+    let mut out = Vec::with_capacity(4096);
+    if format.is_json() {
+        serde_json::to_writer(&mut out, &s)
+    } else {
+        serde_json::to_writer(&mut out, &s.row())
+    }
+    .expect("the summary serializes");
+    super::list::json_response(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::rows::{Row, pairs_text};
+    use serde_json::Value;
+
+    /// The toon row as it was made before [`ToonRow`]: a map of cells from `Value`s (the
+    /// reference the direct row is checked against).
+    fn row_through_values(this: SummaryJson) -> Row {
+        let s = this;
+        let mut r = Row::new();
+        let mut put = |k: &str, v: Value| {
+            r.insert(k.to_owned(), v);
+        };
+        put("settlement", s.settlement.into());
+        put("faction", s.faction.into());
+        put("day", s.time.clock.day_number.into());
+        put("dayProgress", s.time.clock.day_progress.into());
+        put("speed", s.time.speed.into());
+        put("cycle", s.weather.cycle.into());
+        put("cycleDay", s.weather.cycle_day.into());
+        put("isHazardous", s.weather.is_hazardous.into());
+        put("tempDays", s.weather.temperate_weather_duration.into());
+        put("hazardDays", s.weather.hazardous_weather_duration.into());
+        put("markedGrown", s.trees.marked_grown.into());
+        put("markedSeedling", s.trees.marked_seedling.into());
+        put("unmarkedGrown", s.trees.unmarked_grown.into());
+        put("cropReady", s.crops.ready.into());
+        put("cropGrowing", s.crops.growing.into());
+        let ds = &s.districts;
+        let sum = |f: fn(&DistrictSummary) -> u32| ds.iter().map(f).sum::<u32>();
+        put("adults", sum(|d| d.population.adults).into());
+        put("children", sum(|d| d.population.children).into());
+        put("bots", sum(|d| d.population.bots).into());
+        let mut stock = s.stock;
+        for g in ALWAYS_LISTED {
+            stock.entry(g.to_owned()).or_insert(0);
         }
-        .expect("the summary serializes"),
-    )
+        for (g, n) in stock
+            .into_iter()
+            .filter(|(g, n)| *n > 0 || ALWAYS_LISTED.contains(&g.as_str()))
+        {
+            put(&g, n.into());
+        }
+        let p = &s.projections;
+        put("foodDays", p.food_days.into());
+        put("waterDays", p.water_days.into());
+        put("logDays", p.log_days.into());
+        put("plankDays", p.plank_days.into());
+        put("gearDays", p.gear_days.into());
+        put("foodNetPerDay", p.food_net_per_day.into());
+        put("waterNetPerDay", p.water_net_per_day.into());
+        put("foodDaysAtNet", p.food_days_at_net.into());
+        put("waterDaysAtNet", p.water_days_at_net.into());
+        let occupied = sum(|d| d.housing.occupied_beds);
+        put(
+            "beds",
+            format!("{occupied}/{}", sum(|d| d.housing.total_beds)).into(),
+        );
+        put("homeless", sum(|d| d.housing.homeless).into());
+        let assigned = sum(|d| d.employment.assigned);
+        let desired = assigned + sum(|d| d.employment.vacancies);
+        put("workers", format!("{assigned}/{desired}").into());
+        put("unemployed", sum(|d| d.employment.unemployed).into());
+        put("wellbeing", s.wellbeing.average.into());
+        put("miserable", s.wellbeing.miserable.into());
+        put("critical", s.wellbeing.critical.into());
+        put("science", s.science.into());
+        let a = &s.alerts;
+        put(
+            "alerts",
+            pairs_text([
+                ("unstaffed", a.unstaffed),
+                ("unpowered", a.unpowered),
+                ("unreachable", a.unreachable),
+            ])
+            .into(),
+        );
+        for (role, n) in &s.buildings {
+            put(role, (*n).into());
+        }
+        let clusters = |cs: &[ClusterRow]| {
+            cs.iter()
+                .map(|c| format!("{},{},{}:{}", c.x, c.y, c.z, c.grown))
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        put("treeClusters", clusters(&s.tree_clusters).into());
+        put("foodClusters", clusters(&s.food_clusters).into());
+        // Extension, after the contract's keys.
+        put("gameOver", s.game_over.into());
+        r
+    }
+
+    #[test]
+    fn the_direct_toon_row_is_the_row_of_values() {
+        let mut w = sim::colony::fixtures::small_colony();
+        for _ in 0..2 {
+            for format in [Format::Toon, Format::Json] {
+                let direct = serde_json::to_string(&SummaryJson::of(&w, format).row()).unwrap();
+                let values = serde_json::to_value(row_through_values(SummaryJson::of(&w, format)));
+                assert_eq!(direct, serde_json::to_string(&values.unwrap()).unwrap());
+            }
+            w.advance_ticks(5000);
+        }
+    }
 }

@@ -31,6 +31,8 @@ struct Entry {
     kind: Kind,
     entrance: bool,
     work_range: u32,
+    /// The summary's role ([`super::SUMMARY_ROLES`] index; `None` for paths, not counted).
+    summary_role: Option<u8>,
     effect: Effect,
     /// The doorstep's offset from the origin, by orientation (`geometry::doorstep`).
     doors: [Option<(i64, i64)>; 4],
@@ -59,6 +61,7 @@ fn table() -> &'static BTreeMap<&'static str, Entry> {
                     kind: kind_of(spec),
                     entrance: has_entrance(spec),
                     work_range: work_range(spec),
+                    summary_role: super::summary::summary_role(&spec.role),
                     effect: Effect {
                         need: need_served(spec),
                         radius: effect_radius(spec),
@@ -87,6 +90,12 @@ impl Prefab {
     /// The prefab's catalogue entry.
     pub fn spec(self) -> &'static Spec {
         self.0.spec
+    }
+
+    /// The summary role the prefab counts as ([`super::SUMMARY_ROLES`] index; `None`: a path,
+    /// not counted).
+    pub fn summary_role(self) -> Option<usize> {
+        self.0.summary_role.map(usize::from)
     }
 
     /// The prefab's behaviour class (`building::kind_of`).
