@@ -13,9 +13,14 @@ before(async () => {
   b = await browser();
   await server.post("/api/speed", { speed: 0 });
   // A workplace far from any path: an `unreachable` alert that stays.
-  const found = await server.post("/api/placement/find?format=json",
-    { prefab: "GathererFlag.Folktails", x1: 4, y1: 4, x2: 16, y2: 16 });
-  const spot = found.placements.find((p) => p.reachable === 0);
+  // The map's corners, in turn, until one has bushes in reach and no path.
+  let found, spot;
+  for (const [x1, y1] of [[4, 4], [47, 47], [4, 47], [47, 4]]) {
+    found = await server.post("/api/placement/find?format=json",
+      { prefab: "GathererFlag.Folktails", x1, y1, x2: x1 + 12, y2: y1 + 12 });
+    spot = found.placements.find((p) => p.reachable === 0);
+    if (spot) break;
+  }
   assert.ok(spot, `an unreachable spot: ${JSON.stringify(found)}`);
   flag = await server.post("/api/building/place",
     { prefab: "GathererFlag.Folktails", x: spot.x, y: spot.y, z: spot.z, orientation: spot.orientation });
