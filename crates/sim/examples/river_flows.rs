@@ -47,9 +47,10 @@ fn main() {
             if !w.weather().is_hazardous {
                 break;
             }
-            shares.push(river_fluxes(&w).len() as f64 / wet as f64);
+            let fluxes = river_fluxes(&w);
+            shares.push(fluxes.len() as f64 / wet as f64);
             if day == 1 {
-                drought.extend(river_fluxes(&w));
+                drought.extend(fluxes);
             }
         }
         while w.weather().is_hazardous {

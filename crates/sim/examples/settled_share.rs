@@ -6,12 +6,11 @@
 //!
 //! `cargo run --release -p colony-sim --example settled_share [FIRST LAST [DAYS]]` (default 1 40 3).
 
-use sim::{NewGame, World, ticks_per_day};
+#[path = "../tests/common/settled.rs"]
+mod settled;
 
-/// Depth (m) from which a tile counts as wet.
-const WET: f32 = 0.05;
-/// Change of depth in one step (m) above which a tile counts as moving.
-const MOVING: f32 = 0.001;
+use settled::{MOVING, step_and_count_moving};
+use sim::{NewGame, World, ticks_per_day, water_step_ticks};
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -23,7 +22,7 @@ fn main() {
         [a, b] => (a, b, 3),
         _ => (1, 40, 3),
     };
-    let step = u64::from(sim::water_step_ticks());
+    let step = u64::from(water_step_ticks());
     let (mut wet_all, mut moving_all) = (0usize, 0usize);
     let mut per_seed = Vec::new();
     let mut hazards = Vec::new();
@@ -39,15 +38,9 @@ fn main() {
                 hazards.push(seed);
                 break;
             }
-            let before = depths(&w);
-            w.advance_ticks(step);
-            let after = depths(&w);
-            for (b, a) in before.iter().zip(&after) {
-                if b.max(*a) >= WET {
-                    wet += 1;
-                    moving += usize::from((a - b).abs() > MOVING);
-                }
-            }
+            let (w_wet, w_moving) = step_and_count_moving(&mut w);
+            wet += w_wet;
+            moving += w_moving;
             w.advance_ticks(ticks_per_day() / 24 - step);
         }
         wet_all += wet;
@@ -72,13 +65,4 @@ fn main() {
             "(a hazard began during the sampled day on seeds {hazards:?}; sampling stopped there)"
         );
     }
-}
-
-/// Every tile's water depth, row by row.
-fn depths(w: &World) -> Vec<f32> {
-    let (mw, mh) = (w.map().width(), w.map().height());
-    (0..mh)
-        .flat_map(|y| (0..mw).map(move |x| (x, y)))
-        .map(|(x, y)| w.water_depth(x, y))
-        .collect()
 }

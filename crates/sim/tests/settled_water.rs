@@ -3,22 +3,17 @@
 //! standing water does not slosh. The measurements over more seeds are the examples
 //! `settled_share` and `river_flows`.
 
-use sim::{NewGame, World, ticks_per_day, water_step_ticks};
+#[path = "common/settled.rs"]
+mod settled;
+
+use settled::step_and_count_moving;
+use sim::{NewGame, World, ticks_per_day};
 
 fn world(seed: u64) -> World {
     World::new(&NewGame {
         seed,
         ..NewGame::default()
     })
-}
-
-/// Every tile's depth, row by row.
-fn depths(w: &World) -> Vec<f32> {
-    let (mw, mh) = (w.map().width(), w.map().height());
-    (0..mh)
-        .flat_map(|y| (0..mw).map(move |x| (x, y)))
-        .map(|(x, y)| w.water_depth(x, y))
-        .collect()
 }
 
 #[test]
@@ -29,15 +24,7 @@ fn standing_water_is_at_rest_after_three_days() {
         if w.weather().is_hazardous {
             continue;
         }
-        let before = depths(&w);
-        w.advance_ticks(u64::from(water_step_ticks()));
-        let after = depths(&w);
-        let wet = before.iter().filter(|d| **d >= 0.05).count();
-        let moving = before
-            .iter()
-            .zip(&after)
-            .filter(|(b, a)| **b >= 0.05 && (*a - *b).abs() > 0.001)
-            .count();
+        let (wet, moving) = step_and_count_moving(&mut w);
         assert!(
             moving * 20 <= wet,
             "seed {seed}: {moving} of {wet} wet tiles move more than 1 mm in a step"

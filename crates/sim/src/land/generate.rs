@@ -19,7 +19,7 @@ use crate::ids::IdGen;
 use crate::map::{Map, RiverAxis};
 use crate::rng::WorldRng;
 
-use super::plants::in_start_area;
+use super::plants::{in_start_area, start_area_tiles};
 use super::{LAND_STREAM, Land, Soil, Water, WaterParams, WaterSource, Wind};
 
 /// Depth above the river banks the channel is filled to before the water is run to rest.
@@ -38,15 +38,12 @@ const WEAKEN: f32 = 0.75;
 /// Water on the start area's land deeper than this (m) counts as flooding it.
 const START_WET: f32 = 0.02;
 
-/// Whether water stands on the land of the 11x11 square around the start spot (the river's
-/// channel excluded).
+/// Whether water stands on the start area's land (its square around the start spot, the
+/// river's channel excluded).
 fn start_land_wet(water: &Water, map: &Map) -> bool {
-    let (sx, sy, _) = map.start_spot();
     let w = map.width() as usize;
-    (sy.saturating_sub(5)..=(sy + 5).min(map.height() - 1)).any(|y| {
-        (sx.saturating_sub(5)..=(sx + 5).min(map.width() - 1))
-            .any(|x| !map.is_river(x, y) && water.depth[y as usize * w + x as usize] > START_WET)
-    })
+    start_area_tiles(map)
+        .any(|(x, y)| !map.is_river(x, y) && water.depth[y as usize * w + x as usize] > START_WET)
 }
 
 /// Water steps in a game day.

@@ -90,7 +90,7 @@ impl Land {
         weather: &WeatherState,
         events: &mut EventQueue,
     ) {
-        let step = u64::from(world_rules().water.simulation.value.step_ticks);
+        let step = u64::from(water::water_step_ticks());
         if t.is_multiple_of(step) {
             let mode = source_mode(weather, t);
             self.water

@@ -263,6 +263,15 @@ pub(crate) fn in_start_area(map: &Map, x: u32, y: u32) -> bool {
     x.abs_diff(sx) <= r && y.abs_diff(sy) <= r
 }
 
+/// The tiles of the start area ([`in_start_area`]) on the map, row by row.
+pub(crate) fn start_area_tiles(map: &Map) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let r = world_rules().map.land_generation.value.start_clear_radius;
+    let (sx, sy, _) = map.start_spot();
+    let xs = sx.saturating_sub(r)..=(sx + r).min(map.width() - 1);
+    (sy.saturating_sub(r)..=(sy + r).min(map.height() - 1))
+        .flat_map(move |y| xs.clone().map(move |x| (x, y)))
+}
+
 /// The dawn spread of grown trees and bushes (see the module docs).
 pub(crate) fn spread(land: &mut Land, map: &Map) {
     let rules = &nature().rules.modifiers.spread.value;

@@ -438,10 +438,11 @@ impl Water {
         // input (0 in steady flow, whatever the flux).
         self.last_rises(mode, p.dt);
         let (keep, a, b) = (p.keep, p.accel_dt, p.damp_dt);
-        // A pipe's new flux from `f`, the giving-side surfaces and floors (`floor` is the surface
-        // less the depth, as the surface was made): 0 where it would flow onto a floor at or
+        // A pipe's new flux from `f` and its two tiles' surfaces, depths and last rises: 0 where
+        // it would flow onto a floor (the surface less the depth, as the surface was made) at or
         // above the giver's surface.
-        let pipe = |f: f32, s0: f32, s1: f32, floor0: f32, floor1: f32, r0: f32, r1: f32| -> f32 {
+        let pipe = |f: f32, s0: f32, s1: f32, d0: f32, d1: f32, r0: f32, r1: f32| -> f32 {
+            let (floor0, floor1) = (s0 - d0, s1 - d1);
             let drive = a * (s0 - s1) + b * (r0 - r1);
             let v = f * keep + drive;
             // (Non-short-circuit tests, so the loops over a row compile to vector selects.)
@@ -484,15 +485,7 @@ impl Water {
                 let rr = &rise[row + lo..row + hi][..n];
                 let (r0, r1) = (&rr[..m], &rr[1..][..m]);
                 for j in 0..m {
-                    fr[j] = pipe(
-                        fr[j],
-                        s0[j],
-                        s1[j],
-                        s0[j] - d0[j],
-                        s1[j] - d1[j],
-                        r0[j],
-                        r1[j],
-                    );
+                    fr[j] = pipe(fr[j], s0[j], s1[j], d0[j], d1[j], r0[j], r1[j]);
                 }
                 // Each tile's outflow: its west pipe, then its east pipe (a pipe adds to the
                 // tile it flows out of; adding the other tile's +0 changes nothing, as an
@@ -542,15 +535,7 @@ impl Water {
                 let fr = &mut self.fy[t..t + n];
                 let (rb, rt) = (&rise[b..b + n], &rise[t..t + n]);
                 for j in 0..n {
-                    let v = pipe(
-                        fr[j],
-                        sb[j],
-                        st[j],
-                        sb[j] - db[j],
-                        st[j] - dt[j],
-                        rb[j],
-                        rt[j],
-                    );
+                    let v = pipe(fr[j], sb[j], st[j], db[j], dt[j], rb[j], rt[j]);
                     fr[j] = v;
                     ob[j] += east_out(v);
                     ot[j] += west_out(v);

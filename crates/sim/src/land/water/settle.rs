@@ -9,15 +9,15 @@ const SETTLE_CHECK_STEPS: usize = 16;
 impl Water {
     /// Runs temperate steps until no tile's depth changes by more than `tolerance` over
     /// `SETTLE_CHECK_STEPS` steps, or `max_steps` have run, then removes the pools no source
-    /// feeds; returns the steps run. The totals then start afresh from the water as it stands (a
-    /// new map's initial water).
+    /// feeds. The totals then start afresh from the water as it stands (a new map's initial
+    /// water).
     pub(crate) fn settle(
         &mut self,
         terrain: &[u8],
         p: &WaterParams,
         tolerance: f32,
         max_steps: usize,
-    ) -> usize {
+    ) {
         let mut last = self.depth.clone();
         let mut steps = 0;
         while steps < max_steps {
@@ -40,7 +40,6 @@ impl Water {
             initial: self.stored(),
             ..WaterTotals::default()
         };
-        steps
     }
 
     /// Removes the water no source feeds: the wet tiles not joined to a flowing source's tile
