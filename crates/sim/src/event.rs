@@ -40,6 +40,8 @@
 //! forward, and demolition removes a building or site at once, so there is no reverted state
 //! to announce), `demolish.marked` / `demolish.unmarked` (demolition is immediate, never
 //! marked), `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`,
+//! `wonder.completed` (a wonder's construction ending is `building.finished`), `wonder.countdown`
+//! (a wonder launches at the first full hour it holds its cost, with no countdown),
 //! `zipline.activated`, `entity.renamed`, `speed.lock.changed`, `construction.mode.changed`,
 //! `faction.unlocked`. None of them has a name in [`names`], which lists only events that fire.
 //!

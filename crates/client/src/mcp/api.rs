@@ -2,8 +2,9 @@
 //! client's resolved host, port and token, sorted into answers by the same rules as the CLI
 //! (`crate::http::classify`: domain errors arrive with HTTP 200 and an `error` body). A POST
 //! whose connection breaks while its body is sent is checked against the service's
-//! `maxBodyBytes`: colonyd answers a body over it with 413 without reading it and closes the
-//! connection, which often loses the answer; the failure then says the body was too large.
+//! `maxBodyBytes`: colonyd drains a body over it up to 8 MiB before answering 413, but closes the
+//! connection on a larger one unread, which loses the answer; the failure then says the body was
+//! too large.
 
 use crate::config::Settings;
 use crate::http::{Answer, classify};

@@ -1,4 +1,4 @@
-//! The JSON body extractor: enforces `maxBodyBytes` (413, never reading past the limit) and
+//! The JSON body extractor: enforces `maxBodyBytes` (413, never keeping past the limit) and
 //! answers a body that came too slowly with 408 `request_timeout` (`httpBodySeconds`), reports
 //! malformed JSON as 400 `invalid_body` with the expected format, and turns a missing or
 //! wrong-typed field into the route's error code naming the field and echoing what was sent.
@@ -50,8 +50,26 @@ fn unreadable(e: &(dyn std::error::Error + 'static)) -> AppError {
     ))
 }
 
+/// How much of a body over `maxBodyBytes` is read and thrown away before the 413 is sent, so
+/// the client, still sending, reads the answer instead of a broken connection (a body declared
+/// larger is refused unread and the connection closed). The body's deadline
+/// (`httpBodySeconds`) still applies while it is drained.
+pub const DRAIN_BYTES: u64 = 8 << 20;
+
+/// Reads and discards what is left of `body`, up to `left` bytes; gives up (the connection is
+/// then closed) at an error or past that.
+async fn drain(mut body: axum::body::Body, mut left: u64) {
+    while let Some(Ok(frame)) = body.frame().await {
+        let n = frame.data_ref().map_or(0, |d| d.len() as u64);
+        if n > left {
+            return;
+        }
+        left -= n;
+    }
+}
+
 /// Reads the raw body, at most `limit` bytes (`maxBodyBytes`, which settings keep between 1 B
-/// and 64 MiB).
+/// and 64 MiB). A body over it is answered 413 after draining up to [`DRAIN_BYTES`] of it.
 pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes, AppError> {
     if let Some(len) = req
         .headers()
@@ -59,6 +77,9 @@ pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes,
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
         && len > limit
     {
+        if len <= DRAIN_BYTES {
+            drain(req.into_body(), len).await;
+        }
         return Err(too_large(limit));
     }
     let collected = http_body_util::Limited::new(req.into_body(), limit as usize)

@@ -506,7 +506,9 @@ impl BodySpec for PriorityBody {
     const EXAMPLE: &'static str = r#"{"id": 123456, "priority": "High", "type": "workplace"}"#;
 }
 
-/// Sets a construction or workplace priority. The answer names the field it set.
+/// Sets a construction or workplace priority. The answer names the field it set. A construction
+/// priority exists only while a building is a site: on a finished building `type: construction`
+/// (or an empty type on a finished building without workers) is refused with `invalid_param`.
 #[utoipa::path(post, path = "/api/building/priority", tag = "colony", request_body = PriorityBody, responses((status = 200, description = "{id, name, workplacePriority} or {id, name, constructionPriority}")))]
 async fn priority(State(state): State<AppState>, Body(b): Body<PriorityBody>) -> ApiResult<Value> {
     let id = building_id(b.id)?;

@@ -291,7 +291,8 @@ impl BodySpec for MigrateBody {
 /// Moves adult beavers from one district to another (they leave home and work and walk to the
 /// new district center); emits `migration {from, to, count}`. Unknown district: `not_found` with
 /// `from` or `to` (whichever is unknown) and `districts`; the same district twice:
-/// `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`.
+/// `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`;
+/// more than it has: `invalid_param` with the same three (nobody moves).
 #[utoipa::path(post, path = "/api/district/migrate", tag = "colony", request_body = MigrateBody, responses((status = 200, description = "{from, to, migrated}")))]
 async fn migrate(State(state): State<AppState>, Body(b): Body<MigrateBody>) -> ApiResult<Value> {
     let (from, to, count) = (b.from.clone(), b.to.clone(), b.count);

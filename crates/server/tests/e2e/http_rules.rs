@@ -2,7 +2,7 @@
 //! unknown endpoints, lenient paths, the ready gate, strict statuses, the start-up guard.
 
 use crate::support::{Opts, Server, code, run_to_exit};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn ping_answers_without_token_or_gate() {
@@ -140,6 +140,21 @@ async fn oversize_bodies_get_413_and_change_nothing() {
         "body_too_large: limit 64 bytes; send a smaller body (the limit is the maxBodyBytes setting)"
     );
     assert_eq!(s.get("/api/speed").await.1["speed"], 1);
+    // A large body is read and thrown away before the answer, so a client still sending it
+    // gets the 413 and its reason, not a broken connection.
+    for _ in 0..4 {
+        let r = s
+            .client
+            .post(s.url("/api/speed"))
+            .header("content-type", "application/json")
+            .body(vec![b' '; 7 << 20])
+            .send()
+            .await
+            .expect("the 413 arrives, not a reset");
+        assert_eq!(r.status(), 413);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(code(&body), "body_too_large");
+    }
     // Chunked (no Content-Length) bodies are cut at the limit too.
     let stream = futures_util::stream::iter(vec![Ok::<_, std::io::Error>(vec![b' '; 100])]);
     let r = s

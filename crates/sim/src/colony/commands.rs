@@ -163,6 +163,17 @@ impl World {
         let p = Priority::parse(priority)?;
         let b = self.colony.buildings.get_mut(&id).expect("exists");
         let field = match kind.trim().to_ascii_lowercase().as_str() {
+            "construction" if b.finished => {
+                return Err(CommandError::invalid_param(
+                    format!(
+                        "{name} is finished, so it has no construction priority; use type workplace{}",
+                        if b.spec().max_workers > 0 { "" } else { " on a workplace, or set priorities on construction sites" }
+                    ),
+                    kind,
+                )
+                .with("id", id)
+                .with("allowed", if b.spec().max_workers > 0 { vec!["workplace"] } else { vec![] }));
+            }
             "construction" => "constructionPriority",
             "workplace" => {
                 if b.spec().max_workers == 0 {
@@ -176,7 +187,13 @@ impl World {
                 } else if b.spec().max_workers > 0 {
                     "workplacePriority"
                 } else {
-                    "constructionPriority"
+                    return Err(CommandError::invalid_param(
+                        format!(
+                            "{name} is finished and has no workplace, so it has no priority to set; priorities apply to construction sites and workplaces"
+                        ),
+                        kind,
+                    )
+                    .with("id", id));
                 }
             }
             other => {
@@ -523,7 +540,20 @@ impl World {
             .with("available", 0)
             .with("requested", count));
         }
-        let n = (count as usize).min(movers.len());
+        if count as usize > movers.len() {
+            return Err(CommandError::invalid_param(
+                format!(
+                    "count {count} is more than the {} adults in {from}; ask for 1 to {}",
+                    movers.len(),
+                    movers.len()
+                ),
+                count,
+            )
+            .with("from", from)
+            .with("available", movers.len())
+            .with("requested", count));
+        }
+        let n = count as usize;
         let door = self.colony.door(t);
         for id in movers.into_iter().take(n) {
             self.abort_plan(id);

@@ -73,6 +73,21 @@ async fn workplace_actions_show_in_the_next_read() {
             .unwrap()
             .contains("VeryLow, Low, Normal, High, VeryHigh")
     );
+    // A finished building has no construction priority: refused, nothing changes.
+    let dc = s.get("/api/buildings?name=District").await.1["items"][0]["id"].clone();
+    let before = building(&s, &dc).await;
+    let (_, body) = s
+        .post(
+            "/api/building/priority",
+            json!({"id": dc, "priority": "High", "type": "construction"}),
+        )
+        .await;
+    assert_eq!(code(&body), "invalid_param", "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("finished"),
+        "{body}"
+    );
+    assert_eq!(building(&s, &dc).await, before);
     // Hauling and range.
     let (_, h) = s
         .post(

@@ -147,6 +147,22 @@ async fn districts_resources_distribution_and_migration() {
     )
     .await;
     assert!(body["error"].as_str().unwrap().contains("count"));
+    // More adults than the district has: refused, nobody moves.
+    let body = refused(
+        &s,
+        "/api/district/migrate",
+        json!({"from": "District 1", "to": "District 2", "count": 7}),
+        "invalid_param",
+    )
+    .await;
+    assert_eq!(
+        (&body["available"], &body["requested"]),
+        (&json!(6), &json!(7)),
+        "{body}"
+    );
+    assert!(body["error"].as_str().unwrap().contains("1 to 6"), "{body}");
+    let (_, pop3) = s.get("/api/population").await;
+    assert_eq!(pop3, pop, "nothing moved");
     // Distribution.
     let (_, set) = s
         .post(
