@@ -12,6 +12,7 @@ mod plots;
 
 use crate::episode::{EpisodeResult, Status};
 use crate::run::Results;
+use crate::usage::Usage;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -93,6 +94,13 @@ pub fn html(r: &Results) -> String {
         wall = r.wall_seconds,
         score = r.score,
     );
+    if let Some(u) = &r.agent_usage {
+        let _ = writeln!(
+            out,
+            "<p id=\"usage\">Agent usage, all episodes: {}</p>",
+            usage(u)
+        );
+    }
     scores_table(&mut out, r);
     achievements_grid(&mut out, r);
     episodes(&mut out, r);
@@ -320,6 +328,9 @@ fn episode(out: &mut String, e: &EpisodeResult, scales: &plots::Scales) {
     terms(out, e);
     out.push_str("<div>");
     deaths(out, e);
+    if let Some(u) = &e.agent_usage {
+        let _ = writeln!(out, "<p class=\"usage\">Agent usage: {}</p>", usage(u));
+    }
     let _ = write!(
         out,
         "<p>Achievements: {}</p></div></div><div class=\"plots\">",
@@ -333,6 +344,32 @@ fn episode(out: &mut String, e: &EpisodeResult, scales: &plots::Scales) {
         plots::chart(out, &e.rows, c, &scales.x, y);
     }
     out.push_str("</div></section>\n");
+}
+
+/// What an agent reported spending (`agentUsage`), each member it named, with data attributes
+/// for scripts.
+fn usage(u: &Usage) -> String {
+    let mut parts = Vec::new();
+    if let Some(m) = &u.model {
+        parts.push(format!(
+            "<span data-model=\"{m}\">model {m}</span>",
+            m = esc(m)
+        ));
+    }
+    if let Some(n) = u.prompt_tokens {
+        parts.push(format!(
+            "<span data-prompt-tokens=\"{n}\">{n} prompt tokens</span>"
+        ));
+    }
+    if let Some(n) = u.completion_tokens {
+        parts.push(format!(
+            "<span data-completion-tokens=\"{n}\">{n} completion tokens</span>"
+        ));
+    }
+    if let Some(c) = u.cost {
+        parts.push(format!("<span data-cost=\"{c}\">${c:.4}</span>"));
+    }
+    parts.join(", ")
 }
 
 /// The score by term: a bar of the 0-100 score in segments, and a table whose points sum to
@@ -516,8 +553,29 @@ mod tests {
                 points: 15.625,
             },
         ];
+        a.agent_usage = Some(Usage {
+            model: Some("gpt-<x>".into()),
+            prompt_tokens: Some(1200),
+            completion_tokens: Some(300),
+            cost: Some(0.0125),
+        });
         let b = ep(2, Status::Invalid, (0..10).map(|h| row(1, h, 40)).collect());
-        let html = html(&results(vec![a, b]));
+        let mut r = results(vec![a, b]);
+        r.agent_usage = crate::usage::sum(r.episodes.iter().filter_map(|e| e.agent_usage.as_ref()));
+        let html = html(&r);
+        // What the agent spent: per episode that reported it, and over the run.
+        assert!(html.contains(
+            "<p class=\"usage\">Agent usage: <span data-model=\"gpt-&lt;x&gt;\">model gpt-&lt;x&gt;</span>, \
+             <span data-prompt-tokens=\"1200\">1200 prompt tokens</span>, \
+             <span data-completion-tokens=\"300\">300 completion tokens</span>, \
+             <span data-cost=\"0.0125\">$0.0125</span></p>"
+        ), "{html}");
+        assert_eq!(
+            html.matches("class=\"usage\"").count(),
+            1,
+            "the other episode reported none"
+        );
+        assert!(html.contains("<p id=\"usage\">Agent usage, all episodes: <span data-model"));
         // The stamp.
         assert!(html.contains("data-rules-digest=\"2bdb8ecc0cbe9de4"));
         assert!(html.contains(
