@@ -353,7 +353,9 @@ class Turn:
         """Where to look for a spot, in order: around `near`, then around four points a box
         away on each side, then the same wider."""
         out = []
-        for radius in (r, r + 8):
+        # (The widest ring: a start hemmed in by water and crops had no spot for a home or a
+        # tank within r + 8 of the district center from day 5 on, seed 3 of IronTeeth.)
+        for radius in (r, r + 8, r + 20):
             step = radius + 4
             out.append((near[0], near[1], radius))
             for dx, dy in ((0, -step), (step, 0), (0, step), (-step, 0)):
@@ -590,6 +592,31 @@ def food(t: Turn) -> None:
         plant_around(t, farm)
 
 
+def labor(t: Turn) -> None:
+    """Farms and gatherers whose harvest has nowhere to go keep one worker (gatherers none), so
+    the rest take the open jobs: workers stay where they were hired, and with the warehouses full
+    and the logs gone the farmers sat by full farms while the lumberjacks stood unstaffed, so no
+    warehouse could ever be built (seed 7: logs at 2 from day 12 on, the colony shrank to 6)."""
+    for b in t.of(t.kit.farm) + t.of(t.kit.gatherer):
+        if not b.get("finished") or "maxWorkers" not in b:
+            continue
+        full = any(s.startswith("no storage for") for s in b.get("statuses", []))
+        keep = 1 if b["name"] == t.name(t.kit.farm) else 0
+        want = keep if full else int(b["maxWorkers"])
+        if int(b.get("desiredWorkers", want)) != want:
+            try:
+                t.c.building_workers(id=b["id"], count=want)
+            except colony.ColonyError:
+                continue
+            name = b["name"].split(".")[0]
+            if full:
+                t.say(
+                    f"{name} at ({b['x']}, {b['y']}) has nowhere to store: {want} workers"
+                )
+            else:
+                t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
+
+
 def forestry(t: Turn) -> None:
     """Once the Forester is unlocked, one beside the first lumberjack replants Birch (the
     fastest tree, 7 days, both factions) in its reach: the forests near home run out."""
@@ -813,6 +840,7 @@ def play(c: colony.Colony) -> None:
         log_pile,
         first_warehouse,
         food,
+        labor,
         breeding,
         wood,
         storage,
