@@ -796,9 +796,28 @@ def storage(t: Turn) -> None:
         t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
 
 
+def thin_forests(t: Turn) -> bool:
+    """Fewer than 20 grown trees in the stands within reach at home's level."""
+    return sum(k["grown"] for k in t.summary.get("treeClusters") or []) < 20
+
+
+def early_science(t: Turn) -> None:
+    """With the forests thin, the inventor and the Forester come before pods, homes and tanks:
+    the logs that trickle in would otherwise go to those first, forever."""
+    if thin_forests(t):
+        science(t)
+        forestry(t)
+
+
 def science(t: Turn) -> None:
     """An inventor once water and food hold, then unlocks in the kit's order."""
-    if t.summary["projections"]["waterDays"] < 2 or t.count(t.kit.farm) == 0:
+    # Early too once the forests at home run thin: the Forester (the first unlock) is then the
+    # only wood there will be (IronTeeth seed 4: no stand left within reach by day 12, the logs
+    # at 1 for the rest of the game, no tank, pod or barrack affordable).
+    thin = thin_forests(t)
+    if t.count(t.kit.farm) == 0 or (
+        t.summary["projections"]["waterDays"] < 2 and not thin
+    ):
         return
     dc = (t.dc["x"], t.dc["y"])
     if t.count(t.kit.inventor) == 0:
@@ -841,6 +860,7 @@ def play(c: colony.Colony) -> None:
         first_warehouse,
         food,
         labor,
+        early_science,
         breeding,
         wood,
         storage,
