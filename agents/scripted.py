@@ -550,8 +550,10 @@ def tanks(t: Turn) -> None:
         capacity += 30
 
 
-def food(t: Turn) -> None:
-    """A gatherer by the nearest bushes, farms with crops in their reach."""
+def food(t: Turn, more_farms: bool = True) -> None:
+    """A gatherer by the nearest bushes, farms with crops in their reach (`more_farms`: and
+    farms until the crops reach TILES_PER_BEAVER a beaver; science-rush, whose inventors need
+    the workers, leaves that off)."""
     dc = (t.dc["x"], t.dc["y"])
     # Gatherer flags cost nothing: one by each of the two nearest bush clusters. IronTeeth breeding
     # pods eat only berries, so for them any cluster will do.
@@ -574,7 +576,8 @@ def food(t: Turn) -> None:
     # Too few crops for the beavers there are, and every farm up: one farm more (seed 10 had 4
     # farms on 111 tiles for 34 beavers, 7 of them out of work).
     if (
-        farms
+        more_farms
+        and farms
         and all(f.get("finished") for f in farms)
         and t.crop_tiles() < TILES_PER_BEAVER * t.population
     ):
