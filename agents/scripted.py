@@ -65,6 +65,21 @@ DEFAULT_HAZARD_DAYS = 5
 REACH = 24
 # A farm's crops feed about this many beavers once the first harvest is in.
 BEAVERS_PER_FARM = 10
+# Crop tiles (planted or growing) per beaver the farms should tend: a Carrot tile gives 3 in 4 days
+# and a Kohlrabi tile 2 in 3 (data/nature.json), 0.67-0.75 a day against a beaver's 2.67, so 3.6-4
+# tiles only break even; the rest builds the store that carries the colony through a drought (the
+# crops die dry in 1-2 days, and the new ones take 3-4 days to ripen). Fewer, and another farm.
+TILES_PER_BEAVER = 5
+# The colony grows (free beds for Folktails, breeding pods working for IronTeeth) only while the
+# food stored lasts this many days, plus the next hazard's length once it is this close, and the
+# crops tended hold up: growth past what the farms feed starved colonies late in the game (seed 10:
+# 35 beavers on 111 crop tiles, everyone dead of hunger by day 59).
+GROWTH_FOOD_DAYS = 4
+HAZARD_SOON_DAYS = 8
+# Below this many beavers the colony grows on a thinner margin (food for FLOOR_FOOD_DAYS): the
+# founders die of old age from about day 40 and must be replaced.
+FLOOR_BEAVERS = 14
+FLOOR_FOOD_DAYS = 3
 # IronTeeth: one more breeding pod per this many colonists once the food holds. A pod makes one
 # kit at a time, so with a single pod 14 founders dying of old age outpace the births (seed 1:
 # 11 kits in 60 days, the colony fell from 14 to 9).
@@ -186,6 +201,25 @@ class Turn:
 
     def logs(self) -> int:
         return int(self.stock.get("Log", 0))
+
+    def crop_tiles(self) -> int:
+        crops = self.summary.get("crops") or {}
+        return int(crops.get("ready", 0)) + int(crops.get("growing", 0))
+
+    def growth_ok(self) -> bool:
+        """Whether the colony may grow: the food stored lasts (through the next hazard when it
+        is near), the water holds, and the crops tended feed the beavers there are."""
+        proj = self.summary["projections"]
+        need = GROWTH_FOOD_DAYS
+        if self.days_to_hazard() < HAZARD_SOON_DAYS:
+            need += self.hazard_days()
+        if self.population < FLOOR_BEAVERS:
+            return proj["foodDays"] >= FLOOR_FOOD_DAYS and proj["waterDays"] >= 1
+        return (
+            proj["foodDays"] >= need
+            and proj["waterDays"] >= 2
+            and self.crop_tiles() >= TILES_PER_BEAVER * self.population
+        )
 
     def box(self, x: int, y: int, r: int) -> dict[str, int]:
         """A square of radius r around (x, y), clamped to the map."""
@@ -319,7 +353,9 @@ class Turn:
         """Where to look for a spot, in order: around `near`, then around four points a box
         away on each side, then the same wider."""
         out = []
-        for radius in (r, r + 8):
+        # (The widest ring: a start hemmed in by water and crops had no spot for a home or a
+        # tank within r + 8 of the district center from day 5 on, seed 3 of IronTeeth.)
+        for radius in (r, r + 8, r + 20):
             step = radius + 4
             out.append((near[0], near[1], radius))
             for dx, dy in ((0, -step), (step, 0), (0, step), (-step, 0)):
@@ -430,7 +466,14 @@ def pumps(t: Turn) -> None:
     """Pumps for the colony's drinking."""
     pumps_wanted = max(1, math.ceil(t.population / BEAVERS_PER_PUMP))
     dc = (t.dc["x"], t.dc["y"])
-    while t.count(t.kit.pump) < pumps_wanted:
+    # A pump on water that ran dry counts for nothing outside a hazard (seed 10: two of three
+    # pumps stood dry after a drought); during one every pump is dry and more would not help.
+    dry = 0
+    if not t.summary["weather"].get("isHazardous"):
+        dry = sum(
+            1 for p in t.of(t.kit.pump) if "no water to pump" in p.get("statuses", [])
+        )
+    while t.count(t.kit.pump) - dry < pumps_wanted:
         why = f"{t.population} beavers need water"
         placed = t.place(t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH)
         if placed is None and t.count(t.kit.pump) == 0:
@@ -507,8 +550,10 @@ def tanks(t: Turn) -> None:
         capacity += 30
 
 
-def food(t: Turn) -> None:
-    """A gatherer by the nearest bushes, farms with crops in their reach."""
+def food(t: Turn, more_farms: bool = True) -> None:
+    """A gatherer by the nearest bushes, farms with crops in their reach (`more_farms`: and
+    farms until the crops reach TILES_PER_BEAVER a beaver; science-rush, whose inventors need
+    the workers, leaves that off)."""
     dc = (t.dc["x"], t.dc["y"])
     # Gatherer flags cost nothing: one by each of the two nearest bush clusters. IronTeeth breeding
     # pods eat only berries, so for them any cluster will do.
@@ -527,12 +572,52 @@ def food(t: Turn) -> None:
         if g:
             t.prioritize(g)
     farms_wanted = max(1, math.ceil(t.population / BEAVERS_PER_FARM))
+    farms = t.of(t.kit.farm)
+    # Too few crops for the beavers there are, and every farm up: one farm more (seed 10 had 4
+    # farms on 111 tiles for 34 beavers, 7 of them out of work).
+    if (
+        more_farms
+        and farms
+        and all(f.get("finished") for f in farms)
+        and t.crop_tiles() < TILES_PER_BEAVER * t.population
+    ):
+        farms_wanted = max(farms_wanted, len(farms) + 1)
     if t.count(t.kit.farm) < farms_wanted:
-        f = t.place(t.kit.farm, dc, REACH, f"{t.population} beavers to feed")
+        f = t.place(
+            t.kit.farm,
+            dc,
+            REACH,
+            f"{t.population} beavers to feed, {t.crop_tiles()} crop tiles",
+        )
         if f:
             t.prioritize(f)
     for farm in t.of(t.kit.farm):
         plant_around(t, farm)
+
+
+def labor(t: Turn) -> None:
+    """Farms and gatherers whose harvest has nowhere to go keep one worker (gatherers none), so
+    the rest take the open jobs: workers stay where they were hired, and with the warehouses full
+    and the logs gone the farmers sat by full farms while the lumberjacks stood unstaffed, so no
+    warehouse could ever be built (seed 7: logs at 2 from day 12 on, the colony shrank to 6)."""
+    for b in t.of(t.kit.farm) + t.of(t.kit.gatherer):
+        if not b.get("finished") or "maxWorkers" not in b:
+            continue
+        full = any(s.startswith("no storage for") for s in b.get("statuses", []))
+        keep = 1 if b["name"] == t.name(t.kit.farm) else 0
+        want = keep if full else int(b["maxWorkers"])
+        if int(b.get("desiredWorkers", want)) != want:
+            try:
+                t.c.building_workers(id=b["id"], count=want)
+            except colony.ColonyError:
+                continue
+            name = b["name"].split(".")[0]
+            if full:
+                t.say(
+                    f"{name} at ({b['x']}, {b['y']}) has nowhere to store: {want} workers"
+                )
+            else:
+                t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
 
 
 def forestry(t: Turn) -> None:
@@ -587,28 +672,43 @@ def plant_around(
 
 def wood(t: Turn) -> None:
     """Lumberjacks by the nearest forests, the grown trees around them marked; a new flag by
-    another forest when the marked trees run out."""
+    another forest when the marked trees run out or the flags have nothing left in reach."""
     dc = (t.dc["x"], t.dc["y"])
     flags = t.of(t.kit.lumberjack)
     if t.summary["trees"]["markedGrown"] < 10:
         for lj in flags:
             t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
-    # Forests worth a flag (ten grown trees or more) without one nearby, nearest first.
+    # A flag with no marked tree in its reach gets the trees around it marked; the colony's
+    # marked trees may all lie out of every flag's reach (seed 1: 18 marked, none cut from day 13
+    # on, the logs stuck at 1 and nothing more could be built).
+    idle = [
+        f
+        for f in flags
+        if f.get("finished") and "no trees marked in range" in f.get("statuses", [])
+    ]
+    for lj in idle:
+        t.c.cutting_area(**t.box(lj["x"], lj["y"], 10), z=lj["z"], marked=True)
+    working = [f for f in flags if f not in idle]
+    # Forests worth a flag without a working one nearby, nearest first: ten grown trees or more,
+    # or four once no more than one flag still cuts (the big forests near home are gone by day
+    # 30 on some seeds, seed 10: 157 grown trees left in small stands and the logs at 1).
+    min_grown = 10 if len(working) >= 2 else 4
     clusters = sorted(
         [
             k
             for k in t.summary.get("treeClusters") or []
-            if k["grown"] >= 10
-            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 12 for f in flags)
+            if k["grown"] >= min_grown
+            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 12 for f in working)
+            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 6 for f in idle)
         ],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )
     # Flags cost nothing and logs are the first bottleneck: two from the start, one more per
     # eight beavers, and one more whenever the marked trees run low.
     wanted = max(2, t.population // 8)
-    if t.summary["trees"]["markedGrown"] < 10 and len(flags) >= wanted:
-        wanted = len(flags) + 1
-    for k in clusters[: max(0, wanted - len(flags))]:
+    if t.summary["trees"]["markedGrown"] < 10 and len(working) >= wanted:
+        wanted = len(working) + 1
+    for k in clusters[: max(0, wanted - len(working))]:
         placed = t.place(
             t.kit.lumberjack, (k["x"], k["y"]), 6, f"{k['grown']} grown trees there"
         )
@@ -616,13 +716,36 @@ def wood(t: Turn) -> None:
             t.prioritize(placed)
             t.c.cutting_area(**t.box(k["x"], k["y"], 10), z=k["z"], marked=True)
             t.say(f"marked the trees around ({k['x']}, {k['y']}) for cutting")
+            # An idle flag far from every forest left holds a worker for nothing.
+            spent = next(
+                (
+                    f
+                    for f in idle
+                    if all(
+                        abs(c["x"] - f["x"]) + abs(c["y"] - f["y"]) > 10
+                        for c in t.summary.get("treeClusters") or []
+                    )
+                ),
+                None,
+            )
+            if spent is not None:
+                idle.remove(spent)
+                try:
+                    t.c.building_demolish(id=spent["id"])
+                    t.say(
+                        f"took down the idle lumberjack at ({spent['x']}, {spent['y']})"
+                    )
+                except colony.ColonyError:
+                    pass
 
 
 def homes(t: Turn) -> None:
     """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`)."""
     dc = (t.dc["x"], t.dc["y"])
     beds = t.kit.beds * t.count(t.kit.home)
-    while beds < t.population + SPARE_BEDS:
+    # Folktails breed only where a bed is free: spare beds only while the food holds.
+    spare = SPARE_BEDS if t.kit.pod is None and t.growth_ok() else 0
+    while beds < t.population + spare:
         placed = t.place(t.kit.home, dc, REACH // 2, f"{beds} beds for {t.population}")
         if placed is None:
             break
@@ -631,18 +754,33 @@ def homes(t: Turn) -> None:
 
 def breeding(t: Turn) -> None:
     """IronTeeth grow only in breeding pods: the first as soon as water flows (the founders die of
-    old age around day 50), more once the food holds."""
+    old age around day 50), more once the food holds; the pods stop while it does not."""
     if not t.kit.pod:
         return
     dc = (t.dc["x"], t.dc["y"])
+    ok = t.growth_ok()
     # A pod eats a berry and a water a day while it breeds (five of each per kit).
-    fed = t.summary["projections"]["foodDays"] >= 3 and t.count(t.kit.farm) > 0
+    fed = ok and t.count(t.kit.farm) > 0
     first = t.count(t.kit.pod) == 0 and t.count(t.kit.pump) > 0
     if first or (fed and t.count(t.kit.pod) < 1 + t.population // PEOPLE_PER_POD):
         pod = t.place(t.kit.pod, dc, REACH // 2, "IronTeeth grow in breeding pods")
         if pod:
             # Haulers serve it first, before the berries are eaten.
             t.c.building_hauling(id=pod["id"], prioritized=True)
+    # Kits eat as adults do: past what the farms feed, a pod starves the colony (seed 8 grew from
+    # 19 to 34 beavers on three farms and lost 25 to hunger).
+    pods = [p for p in t.of(t.kit.pod) if p.get("finished")]
+    for pod in pods:
+        pause = not ok
+        if bool(pod.get("paused")) != pause:
+            try:
+                t.c.building_pause(id=pod["id"], paused=pause)
+                t.say(
+                    ("paused" if pause else "resumed")
+                    + f" the breeding pod at ({pod['x']}, {pod['y']})"
+                )
+            except colony.ColonyError:
+                pass
 
 
 def storage(t: Turn) -> None:
@@ -661,9 +799,28 @@ def storage(t: Turn) -> None:
         t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
 
 
+def thin_forests(t: Turn) -> bool:
+    """Fewer than 20 grown trees in the stands within reach at home's level."""
+    return sum(k["grown"] for k in t.summary.get("treeClusters") or []) < 20
+
+
+def early_science(t: Turn) -> None:
+    """With the forests thin, the inventor and the Forester come before pods, homes and tanks:
+    the logs that trickle in would otherwise go to those first, forever."""
+    if thin_forests(t):
+        science(t)
+        forestry(t)
+
+
 def science(t: Turn) -> None:
     """An inventor once water and food hold, then unlocks in the kit's order."""
-    if t.summary["projections"]["waterDays"] < 2 or t.count(t.kit.farm) == 0:
+    # Early too once the forests at home run thin: the Forester (the first unlock) is then the
+    # only wood there will be (IronTeeth seed 4: no stand left within reach by day 12, the logs
+    # at 1 for the rest of the game, no tank, pod or barrack affordable).
+    thin = thin_forests(t)
+    if t.count(t.kit.farm) == 0 or (
+        t.summary["projections"]["waterDays"] < 2 and not thin
+    ):
         return
     dc = (t.dc["x"], t.dc["y"])
     if t.count(t.kit.inventor) == 0:
@@ -705,6 +862,8 @@ def play(c: colony.Colony) -> None:
         log_pile,
         first_warehouse,
         food,
+        labor,
+        early_science,
         breeding,
         wood,
         storage,
