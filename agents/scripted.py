@@ -487,6 +487,13 @@ def pumps(t: Turn) -> None:
         t.prioritize(placed)
 
 
+def first_pump(t: Turn) -> None:
+    """The first pump, before the streets are laid: they could cover the only spot by water a
+    path reaches."""
+    if t.count(t.kit.pump) == 0:
+        pumps(t)
+
+
 def first_tank(t: Turn) -> None:
     """One tank beside the pumps at once: a pump whose output is full stops, and beavers drink
     from stores."""
@@ -850,12 +857,14 @@ def play(c: colony.Colony) -> None:
         f"water {t.summary['projections']['waterDays']} days, {t.logs()} logs, "
         f"next hazard in {t.days_to_hazard():.0f} days for {t.hazard_days()}"
     )
-    # Streets first (free, and they keep the network open), then pumps (beavers die of thirst
-    # within days) with a tank, a pile for the logs and a warehouse for food (the district center
+    # The first pump before anything (beavers die of thirst within days, and on some maps the
+    # only water a path reaches lies by the district center's door, where a street would take
+    # its spot), then streets (free, and they keep the network open), more pumps with a tank, a pile for the logs and a warehouse for food (the district center
     # takes no deliveries), then the farm before the starting berries run out, free flags for
     # wood and berries, room for what they bring, homes (the homeless are unhappy and do not
     # breed), more tanks, and the rest.
     needs = (
+        first_pump,
         streets,
         pumps,
         first_tank,
