@@ -10,11 +10,16 @@ and adds what its scenario asks, reading the scenario from the first line of the
   per work-hour each, data/buildings.json ``SciencePoints``), and every turn the cheapest
   unlockables the points buy. The five cheapest Folktails unlocks cost 30 + 40 + 50 + 50 + 70 = 240
   points: 7.5 days of two inventors at 16 work-hours.
-- **two-districts** (a second district founded, the colony alive at day 40): a district center
-  placed on the first turn on the farthest joinable spot 34 to 14 tiles from the first center's
-  doorstep (nearer rings only where the land farther off is out of a path's reach), first in the
-  builders' queue. Adults migrate to it only once its own stores hold water and food (no crossing
-  is built yet: that is what a better agent adds).
+- **two-districts** (a second district founded and linked to the first by a district crossing,
+  the colony alive at day 40): a district center placed on the first turn on the farthest
+  joinable spot 34 to 14 tiles from the first center's doorstep, on its level (nearer rings only
+  where the land farther off is out of a path's reach), first in the builders' queue. Once it
+  stands, the district crossing is unlocked (600 science, given) and placed where its front
+  doorstep reaches the first district's paths and its back doorstep the second's (a few path
+  tiles laid to each, the districts of both doorsteps checked through ``GET /api/buildings``
+  before keeping it), first in the builders' queue, and staffed with two. The first district
+  keeps six days of water and food above what crosses (export thresholds). Adults migrate only
+  once the second district's own stores hold water and food.
 - **feed-40**: the scripted player, with more farms and homes (see ``feed``).
 
 Stateless like ``scripted.py``: every turn it reads the colony and does what is missing. Per-turn

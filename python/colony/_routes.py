@@ -167,7 +167,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/building/plantable', None, body('id', id, 'plantable', plantable))
 
     def building_priority(self, *, id: int, priority: str, type: str | Unset = UNSET) -> Any:
-        """``POST /api/building/priority``: Sets a construction or workplace priority. The answer names the field it set."""
+        """``POST /api/building/priority``: Sets a construction or workplace priority. The answer names the field it set. A construction priority exists only while a building is a site: on a finished building `type: construction` (or an empty type on a finished building without workers) is refused with `invalid_param`."""
         return self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     def building_range(self, *, id: int) -> Any:
@@ -207,7 +207,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/distribution', None, None)
 
     def district_migrate(self, *, from_: str, to: str, count: int) -> Any:
-        """``POST /api/district/migrate``: Moves adult beavers from one district to another (they leave home and work and walk to the new district center); emits `migration {from, to, count}`. Unknown district: `not_found` with `from` or `to` (whichever is unknown) and `districts`; the same district twice: `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`."""
+        """``POST /api/district/migrate``: Moves adult beavers from one district to another (they leave home and work and walk to the new district center); emits `migration {from, to, count}`. Unknown district: `not_found` with `from` or `to` (whichever is unknown) and `districts`; the same district twice: `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`; more than it has: `invalid_param` with the same three (nobody moves)."""
         return self._call('POST', '/api/district/migrate', None, body('from', from_, 'to', to, 'count', count))
 
     def districts(self) -> Any:
@@ -335,7 +335,7 @@ class Routes(SyncBase):
         return self._call('GET', '/api/speed', None, None)
 
     def stats(self, *, from_: int | Unset = UNSET, to: int | Unset = UNSET) -> Any:
-        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
+        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, districtLinks, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
         return self._call('GET', '/api/stats', body('from', from_, 'to', to), None)
 
     def summary(self) -> Any:
@@ -451,7 +451,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/building/plantable', None, body('id', id, 'plantable', plantable))
 
     async def building_priority(self, *, id: int, priority: str, type: str | Unset = UNSET) -> Any:
-        """``POST /api/building/priority``: Sets a construction or workplace priority. The answer names the field it set."""
+        """``POST /api/building/priority``: Sets a construction or workplace priority. The answer names the field it set. A construction priority exists only while a building is a site: on a finished building `type: construction` (or an empty type on a finished building without workers) is refused with `invalid_param`."""
         return await self._call('POST', '/api/building/priority', None, body('id', id, 'priority', priority, 'type', type))
 
     async def building_range(self, *, id: int) -> Any:
@@ -491,7 +491,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/distribution', None, None)
 
     async def district_migrate(self, *, from_: str, to: str, count: int) -> Any:
-        """``POST /api/district/migrate``: Moves adult beavers from one district to another (they leave home and work and walk to the new district center); emits `migration {from, to, count}`. Unknown district: `not_found` with `from` or `to` (whichever is unknown) and `districts`; the same district twice: `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`."""
+        """``POST /api/district/migrate``: Moves adult beavers from one district to another (they leave home and work and walk to the new district center); emits `migration {from, to, count}`. Unknown district: `not_found` with `from` or `to` (whichever is unknown) and `districts`; the same district twice: `invalid_param`; no adults to move: `no_population` with `from`, `available`, `requested`; more than it has: `invalid_param` with the same three (nobody moves)."""
         return await self._call('POST', '/api/district/migrate', None, body('from', from_, 'to', to, 'count', count))
 
     async def districts(self) -> Any:
@@ -619,7 +619,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('GET', '/api/speed', None, None)
 
     async def stats(self, *, from_: int | Unset = UNSET, to: int | Unset = UNSET) -> Any:
-        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
+        """``GET /api/stats``: The colony's history: one row per game hour, recorded at each full hour and kept in saves. `from` and `to` are day numbers (inclusive; default: the whole game). json: `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots, births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable, critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n}, consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, districtLinks, gameOver}` (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced, consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as `key:n/key:n`."""
         return await self._call('GET', '/api/stats', body('from', from_, 'to', to), None)
 
     async def summary(self) -> Any:
