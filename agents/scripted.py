@@ -167,6 +167,18 @@ def joinable(spot: dict[str, Any], plaza: int = PLAZA_STEPS) -> bool:
     return spot.get("groundSteps", -1) >= plaza
 
 
+def home_district(districts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The district the agent plays from: the most populous, the first one founded (District 1)
+    on a tie. (Districts are listed in building-id order, not founding order, so a second district
+    center can come first.)"""
+
+    def people(d: dict[str, Any]) -> int:
+        p = d["population"]
+        return p["adults"] + p["children"] + p["bots"]
+
+    return max(districts, key=lambda d: (people(d), d["name"] == "District 1"))
+
+
 class Turn:
     """One turn's view of the colony and the moves made in it."""
 
@@ -175,7 +187,7 @@ class Turn:
         self.summary = c.summary()
         self.faction: str = self.summary["faction"]
         self.kit = KITS[self.faction]
-        district = self.summary["districts"][0]
+        district = home_district(self.summary["districts"])
         self.dc = district["dc"]
         pop = district["population"]
         self.population = pop["adults"] + pop["children"] + pop["bots"]

@@ -35,6 +35,8 @@ pub struct Row {
     pub power_networks: u32,
     pub water_powered: BTreeMap<String, u32>,
     pub districts: u32,
+    /// District crossings linking two districts (absent from older histories: 0).
+    pub district_links: u32,
     pub game_over: bool,
 }
 

@@ -69,6 +69,10 @@ pub const METRICS: &[(&str, &str)] = &[
         "districts founded beyond those at the start (the most at once, less the first hour's)",
     ),
     (
+        "district_links_max",
+        "the most district crossings linking two districts at once",
+    ),
+    (
         "droughts_survived",
         "droughts that ended with someone alive",
     ),
@@ -208,6 +212,7 @@ impl Outcome {
                     let first = rows.first().map_or(0.0, |r| f64::from(r.districts));
                     (max(&|r| r.districts.into()) - first).max(0.0)
                 }
+                "district_links_max" => max(&|r| r.district_links.into()),
                 "droughts_survived" => self.hazards_survived("drought").into(),
                 "badtides_survived" => self.hazards_survived("badtide").into(),
                 "hazard_hours_alive" => {
@@ -384,6 +389,31 @@ pub(crate) mod tests {
         assert_eq!(all["built.WaterPump"], 2.0);
         assert_eq!(all["deaths_by.Hunger"], 2.0);
         assert!(!all.contains_key("deaths_by.oldAge"));
+    }
+
+    #[test]
+    fn district_links_max_is_the_most_links_at_once() {
+        let mut rows: Vec<Row> = (0..5).map(|h| row(1, h, 4)).collect();
+        rows[1].districts = 2;
+        rows[2].districts = 2;
+        rows[2].district_links = 1;
+        rows[3].districts = 3;
+        rows[3].district_links = 2;
+        rows[4].districts = 3;
+        rows[4].district_links = 1;
+        let o = Outcome {
+            rows,
+            ..Outcome::default()
+        };
+        assert_eq!(m(&o, "district_links_max"), 2.0);
+        assert_eq!(o.all_metrics()["district_links_max"], 2.0);
+        // No crossing ever linked anything: 0.
+        assert_eq!(m(&Outcome::default(), "district_links_max"), 0.0);
+        // A row from an older colonyd (no districtLinks member) reads as 0 links.
+        let old: Row = serde_json::from_str(r#"{"day": 1, "hour": 5, "districts": 2}"#).unwrap();
+        assert_eq!(old.district_links, 0);
+        let new: Row = serde_json::from_str(r#"{"districtLinks": 1}"#).unwrap();
+        assert_eq!(new.district_links, 1);
     }
 
     #[test]

@@ -61,6 +61,9 @@ pub struct HistoryRow {
     #[serde(default)]
     pub water_powered: BTreeMap<String, u32>,
     pub districts: u32,
+    /// Finished district crossings whose two sides reach two different districts (links).
+    #[serde(default)]
+    pub district_links: u32,
     pub game_over: bool,
 }
 
@@ -216,6 +219,12 @@ impl crate::world::World {
             power_networks: self.supplied_network_count(),
             water_powered: self.water_powered(),
             districts: self.colony.districts.len() as u32,
+            // (Reads the navigation caches only; with one district nothing can link.)
+            district_links: if self.colony.districts.len() < 2 {
+                0
+            } else {
+                self.crossing_links().len() as u32
+            },
             game_over: self.colony.game_over,
         };
         self.history.rows.push(row);

@@ -442,6 +442,10 @@ fn history_row() -> Value {
                 ),
             ),
             ("districts", count()),
+            (
+                "districtLinks",
+                described(count(), "district crossings linking two districts"),
+            ),
             ("gameOver", flag()),
         ],
         &[],

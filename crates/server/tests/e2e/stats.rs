@@ -59,6 +59,7 @@ async fn stats_serve_one_row_per_hour_filtered_by_day() {
         "consumed",
         "powerNetworks",
         "districts",
+        "districtLinks",
         "ticks",
     ] {
         assert!(last.get(key).is_some(), "{key} in {last}");

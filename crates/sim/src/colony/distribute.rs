@@ -294,6 +294,8 @@ mod tests {
             .unwrap();
         w.advance_ticks(DAY);
         assert_eq!(held(&w, first, "Plank"), planks, "no planks crossed");
+        // The hourly history counts the link (an observation: the crossing is still there).
+        assert_eq!(w.history.rows.last().map(|r| r.district_links), Some(1));
     }
 
     #[test]
