@@ -193,7 +193,9 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
         ex, ey = entrance
         pump = pumped
         # The pump's path again: nothing new to place, but the route is there: no error.
-        again = await client.call_tool("place_path", {"x1": pump["entranceX"], "y1": pump["entranceY"], "x2": ex, "y2": ey})
+        again = await client.call_tool(
+            "place_path", {"x1": pump["entranceX"], "y1": pump["entranceY"], "x2": ex, "y2": ey}
+        )
         assert ok(again)["placed"]["paths"] == 0 and ok(again)["errors"] == [], text_of(again)
         tiles = ok(await client.call_tool("get_tiles", {"x1": ex - 14, "y1": ey - 14, "x2": ex + 14, "y2": ey + 14}))
         deep = max(tiles["tiles"], key=lambda t: t["water"])
@@ -214,7 +216,9 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
         clear = await client.call_tool("clear_planting", area)
         assert clear.is_error and text_of(clear).startswith("nothing_changed: "), text_of(clear)
 
-    await checks.run("writes that change nothing are errors; a joined path is not", writes_that_change_nothing_are_errors)
+    await checks.run(
+        "writes that change nothing are errors; a joined path is not", writes_that_change_nothing_are_errors
+    )
 
     async def resources_and_prompt() -> None:
         listed = {str(r.uri) for r in (await client.list_resources()).resources}
