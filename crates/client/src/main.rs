@@ -54,7 +54,7 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "mcp",
-        "[--http PORT]",
+        "[--tools core|all|NAME,...] [--http PORT]",
         "Serve the colony to LLM agents over MCP (stdio; --http PORT for Streamable HTTP)",
     ),
     (
