@@ -54,7 +54,7 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "mcp",
-        "[--http PORT]",
+        "[--tools core|all|NAME,...] [--http PORT]",
         "Serve the colony to LLM agents over MCP (stdio; --http PORT for Streamable HTTP)",
     ),
     (
@@ -78,10 +78,28 @@ const EXIT_CODES: &str = "\
 Exit codes: 0 ok, 1 other error, 2 bad input, 3 not found / unknown endpoint,
 4 not ready or busy (game_not_ready, game_loading, queue_full), 5 unauthorized, 6 connection failure.";
 
+/// The value of `colony eval --tools` (`--tools X` or `--tools=X`), if given.
+fn eval_tools(args: &[String]) -> Option<&str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--tools" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--tools=")
+        }
+    })
+}
+
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     // `colony eval` has flags of its own (the evaluation harness, crates/eval).
     if argv.first().is_some_and(|a| a == "eval") {
+        // `--tools` goes to each episode's `colony mcp`: refuse a bad one before any episode.
+        if let Some(spec) = eval_tools(&argv[1..])
+            && let Err(e) = mcp::check_tools(spec)
+        {
+            eprintln!("colony eval: {e}");
+            std::process::exit(2);
+        }
         std::process::exit(eval::main(argv[1..].to_vec()));
     }
     let code = match run(&argv) {

@@ -52,13 +52,15 @@ pub struct TurnEnv<'a> {
     pub state_dir: &'a Path,
     /// The episode's `mcpServers` file (see [`mcp_config`]).
     pub mcp_config: &'a Path,
+    /// `colony mcp --tools` of that server.
+    pub mcp_tools: &'a str,
     /// The folder `colony eval` was started in (`COLONY_EVAL_LAUNCH_DIR`).
     pub launch_dir: &'a Path,
 }
 
-/// The command line that starts the MCP server of an episode: `colony mcp` (this executable,
-/// which `colony eval` is) against the recording proxy and colonyd's WebSocket.
-pub fn mcp_argv(proxy_port: u16, ws_port: u16) -> Vec<String> {
+/// The command line that starts the MCP server of an episode: `colony mcp --tools TOOLS` (this
+/// executable, which `colony eval` is) against the recording proxy and colonyd's WebSocket.
+pub fn mcp_argv(proxy_port: u16, ws_port: u16, tools: &str) -> Vec<String> {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "colony".into());
@@ -71,6 +73,8 @@ pub fn mcp_argv(proxy_port: u16, ws_port: u16) -> Vec<String> {
         &proxy_port.to_string(),
         "--ws-port",
         &ws_port.to_string(),
+        "--tools",
+        tools,
     ]
     .iter()
     .map(|s| s.to_string())
@@ -193,7 +197,7 @@ pub fn guarded_command(
         .env("COLONY_AGENT_STATE_DIR", env.state_dir)
         .env(
             "COLONY_MCP_COMMAND",
-            shell_join(&mcp_argv(env.proxy_port, env.ws_port)),
+            shell_join(&mcp_argv(env.proxy_port, env.ws_port, env.mcp_tools)),
         )
         .env("COLONY_MCP_CONFIG", env.mcp_config)
         .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
@@ -287,9 +291,12 @@ mod tests {
 
     #[test]
     fn the_mcp_command_points_at_the_proxy_and_quotes_what_sh_would_split() {
-        let argv = mcp_argv(4100, 4101);
+        let argv = mcp_argv(4100, 4101, "core");
         assert_eq!(&argv[1..4], ["mcp", "--host", "127.0.0.1"]);
-        assert_eq!(&argv[4..], ["--port", "4100", "--ws-port", "4101"]);
+        assert_eq!(
+            &argv[4..],
+            ["--port", "4100", "--ws-port", "4101", "--tools", "core"]
+        );
         let words: Vec<String> = ["/opt/my colony/colony", "mcp", "it's"]
             .iter()
             .map(|s| s.to_string())

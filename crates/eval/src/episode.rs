@@ -31,6 +31,8 @@ pub struct PlayOpts {
     pub agent: String,
     /// Once per turn, or one process per episode.
     pub agent_mode: AgentMode,
+    /// `colony mcp --tools` of the episode's MCP server.
+    pub mcp_tools: String,
     /// Replaces the scenario's turn length.
     pub turn_hours: Option<f64>,
     pub turn_timeout: Duration,
@@ -369,7 +371,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
     // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
     let mcp_config = dir.join("mcp.json");
-    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, proxy.ws_port));
+    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, proxy.ws_port, &opts.mcp_tools));
     std::fs::write(&mcp_config, format!("{config:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", mcp_config.display()))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
@@ -404,6 +406,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             ws_port: proxy.ws_port,
             state_dir: &state_dir,
             mcp_config: &mcp_config,
+            mcp_tools: &opts.mcp_tools,
             launch_dir: &opts.launch_dir,
         };
         proxy.open_turn();

@@ -37,6 +37,11 @@ pub struct EvalArgs {
     /// (docs/evaluation.md, "Agent modes").
     #[arg(long, value_enum, default_value = "per-turn")]
     pub agent_mode: AgentMode,
+    /// The tools the episode's MCP server offers (`colony mcp --tools`, in COLONY_MCP_COMMAND
+    /// and COLONY_MCP_CONFIG): `core` (the composite tools and what a turn needs), `all`, or
+    /// tool names separated by commas (docs/mcp.md, "Tool profiles").
+    #[arg(long, default_value = "core")]
+    pub tools: String,
     /// Seeds replacing the split's: `7,8,9`, `1..10` (the results then name the split `custom`).
     #[arg(long, conflicts_with_all = ["episodes", "split"])]
     pub seeds: Option<String>,
@@ -318,6 +323,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     let opts = PlayOpts {
         agent: resolved,
         agent_mode: a.agent_mode,
+        mcp_tools: a.tools.clone(),
         turn_hours: a.turn_hours,
         turn_timeout: Duration::from_secs_f64(a.turn_timeout),
         colonyd,

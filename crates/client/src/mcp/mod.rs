@@ -11,6 +11,7 @@ mod api;
 mod catalog;
 mod composite;
 mod overview;
+mod profile;
 mod resources;
 mod schema;
 mod serve;
@@ -28,6 +29,8 @@ pub const HELP: &str = "\n  Serves MCP over stdio (what Claude Code, Claude Desk
      --http PORT over Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; PORT 0 picks a\n  \
      free port, printed on stderr). With a token configured (--token, COLONY_TOKEN, auth_token),\n  \
      HTTP clients must send Authorization: Bearer <token>, and the token goes to colonyd too.\n  \
+     --tools core|all|NAME,NAME,... picks the tools listed: core (the default, 24: the composite\n  \
+     tools and what a turn needs), all (63), or the names given (core among them adds core).\n  \
      --max-sessions N (100) caps the HTTP sessions (a new one closes the least recently used\n  \
      without a request in progress); --session-idle SECONDS (1800) closes an unused session.\n  \
      Tools: one per route an agent may use plus colony_overview, map, build, advance and\n  \
@@ -52,13 +55,25 @@ fn number(flag: &str, v: &str, min: u64, max: u64) -> Result<u64, CliError> {
         })
 }
 
+/// Checks a `--tools` value (for `colony eval --tools`): the error names the valid tools.
+pub fn check_tools(spec: &str) -> Result<(), String> {
+    profile::Profile::parse(spec, &tools::names()).map(|_| ())
+}
+
 /// Runs `colony mcp` and returns the exit code.
 pub fn run(cli: &Cli) -> Result<i32, CliError> {
     let mut http_port = None;
     let mut limits = sessions::Limits::default();
     let mut session_flag = None;
+    let mut tools_spec = "core".to_owned();
     for a in &cli.args {
         match a {
+            Arg::Named(k, Some(v)) if k == "tools" => tools_spec = v.clone(),
+            Arg::Named(k, None) if k == "tools" => {
+                return Err(CliError::usage(
+                    "--tools needs core, all, or tool names separated by commas",
+                ));
+            }
             Arg::Named(k, Some(v)) if k == "max-sessions" => {
                 limits.max = number(k, v, 1, MAX_SESSIONS as u64)? as usize;
                 session_flag = Some(k);
@@ -82,8 +97,8 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
             }
             a => {
                 return Err(CliError::usage(format!(
-                    "unknown argument {} for `mcp`; usage: colony mcp [--http PORT \
-                     [--max-sessions N] [--session-idle SECONDS]]",
+                    "unknown argument {} for `mcp`; usage: colony mcp [--tools core|all|NAME,...] \
+                     [--http PORT [--max-sessions N] [--session-idle SECONDS]]",
                     crate::show_arg(a)
                 )));
             }
@@ -94,9 +109,14 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
             "--{flag} applies to MCP over HTTP: give --http PORT too"
         )));
     }
+    let profile = profile::Profile::parse(&tools_spec, &tools::names()).map_err(CliError::usage)?;
     let settings = crate::settings(cli)?;
     let api = api::Api::new(&settings).map_err(|f| CliError::new(EXIT_OTHER, f.message))?;
-    let ctx = Arc::new(tools::Ctx { api, settings });
+    let ctx = Arc::new(tools::Ctx {
+        api,
+        settings,
+        profile,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

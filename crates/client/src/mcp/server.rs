@@ -15,14 +15,6 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use std::sync::Arc;
 
-/// What the server tells a client at initialize.
-const INSTRUCTIONS: &str = "Colony: a beaver colony game (like Timberborn) played through \
-    these tools. Start each turn with colony_overview; its `short` list says what is lacking. \
-    Water first (a pump by the river and a tank), then food, homes and wood; every building needs \
-    a path from its entrance to the district center (the build tool places a building and its \
-    path in one call). Answers are compact TOON text; errors start with a code and say what to \
-    do instead. The play_turn prompt has the basics.";
-
 /// One connection's handler (cheap to clone: the context is shared).
 #[derive(Clone)]
 pub struct ColonyServer {
@@ -64,7 +56,7 @@ impl ServerHandler for ColonyServer {
         .with_server_info(
             Implementation::new("colony", env!("CARGO_PKG_VERSION")).with_title("Colony"),
         )
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(resources::instructions(&self.ctx.profile))
     }
 
     async fn list_tools(
@@ -72,11 +64,13 @@ impl ServerHandler for ColonyServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tools::all()))
+        Ok(ListToolsResult::with_all_items(tools::of_profile(
+            &self.ctx.profile,
+        )))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::get(name)
+        tools::get(name).filter(|_| self.ctx.profile.has(name))
     }
 
     async fn call_tool(
@@ -152,6 +146,7 @@ impl ServerHandler for ColonyServer {
             goal.as_deref(),
             arg("turn").as_deref(),
             faction.as_deref().unwrap_or("Folktails"),
+            &self.ctx.profile,
         );
         Ok(
             GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])

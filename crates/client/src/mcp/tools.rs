@@ -5,6 +5,7 @@
 
 use super::api::Api;
 use super::catalog::{self, Effect, ToolSpec};
+use super::profile::{self, Profile};
 use super::schema::{self, check_args};
 use super::{advance, answer, composite, overview};
 use crate::config::Settings;
@@ -150,9 +151,28 @@ fn route_meta(method: Method, path: &str) -> MetaObject {
     MetaObject(m)
 }
 
-/// Every tool, composite tools first.
+/// Every tool, the `core` profile's first.
+#[cfg(test)]
 pub fn all() -> Vec<Tool> {
     cached().to_vec()
+}
+
+/// Every tool name, composite tools first, then the catalogue's order.
+pub fn names() -> Vec<&'static str> {
+    COMPOSITES
+        .iter()
+        .map(|c| c.name)
+        .chain(catalog::TOOLS.iter().map(|t| t.name))
+        .collect()
+}
+
+/// The tools of a profile, in its order.
+pub fn of_profile(profile: &Profile) -> Vec<Tool> {
+    cached()
+        .iter()
+        .filter(|t| profile.has(&t.name))
+        .cloned()
+        .collect()
 }
 
 /// The tools, built once.
@@ -162,7 +182,7 @@ fn cached() -> &'static [Tool] {
 }
 
 fn build_all() -> Vec<Tool> {
-    COMPOSITES
+    let tools: Vec<Tool> = COMPOSITES
         .iter()
         .map(|c| {
             let tool = Tool::new(c.name, c.description, Arc::new((c.schema)()))
@@ -174,6 +194,11 @@ fn build_all() -> Vec<Tool> {
             }
         })
         .chain(catalog::TOOLS.iter().map(route_tool))
+        .collect();
+    // `core` first, so a client that keeps the first tools keeps the ones the prompt names.
+    profile::ordered(&names())
+        .into_iter()
+        .filter_map(|n| tools.iter().find(|t| t.name == n).cloned())
         .collect()
 }
 
@@ -186,10 +211,17 @@ pub fn get(name: &str) -> Option<Tool> {
 pub struct Ctx {
     pub api: Api,
     pub settings: Settings,
+    /// The tools this server lists and runs (`--tools`).
+    pub profile: Profile,
 }
 
-/// Runs a tool. `None` for an unknown tool name.
+/// Runs a tool. `None` for an unknown tool name; a tool outside the profile is refused
+/// (`not_in_profile`, saying how to enable it).
 pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<CallToolResult> {
+    if !ctx.profile.has(name) {
+        get(name)?;
+        return Some(answer::error("not_in_profile", ctx.profile.refusal(name)));
+    }
     let schema = if let Some(c) = COMPOSITES.iter().find(|c| c.name == name) {
         (c.schema)()
     } else {
@@ -231,15 +263,104 @@ async fn call_route(api: &Api, spec: &ToolSpec, args: &Map<String, Value>) -> Ca
             }
         }
         Method::Post => match api.send(Method::Post, spec.path, args, true).await {
+            Ok(Answer::Ok(v)) => match unchanged(spec.name, args, &v) {
+                Some((code, detail)) => {
+                    answer::error_with(code, detail, v.as_object().cloned().unwrap_or_default())
+                }
+                None => answer::value(v),
+            },
             Ok(a) => answer::from_answer(a),
             Err(f) => answer::failure(&f),
         },
     }
 }
 
+/// A write the service answered without changing anything, though what was asked is not in
+/// place: the code and reason of the tool error it becomes (the answer's members go with it).
+/// A setter that finds its value already set, or an unlock of an unlocked building, is no
+/// error: what was asked holds.
+fn unchanged(tool: &str, args: &Map<String, Value>, v: &Value) -> Option<(&'static str, String)> {
+    let n = |k: &str| v[k].as_u64().unwrap_or(0);
+    let arg = |k: &str| args.get(k).map(|x| x.to_string()).unwrap_or_default();
+    let area = || {
+        format!(
+            "{},{} to {},{} at z {}",
+            arg("x1"),
+            arg("y1"),
+            arg("x2"),
+            arg("y2"),
+            arg("z")
+        )
+    };
+    match tool {
+        // Nothing placed and something in the way: no route, or every tile refused. A route
+        // over existing paths only places nothing without errors, and is joined already.
+        "place_path" => {
+            let placed = &v["placed"];
+            let count: u64 = ["paths", "stairs", "platforms"]
+                .iter()
+                .map(|k| placed[*k].as_u64().unwrap_or(0))
+                .sum();
+            let first = v["errors"].as_array()?.first()?;
+            if count > 0 {
+                return None;
+            }
+            let why = first["error"].as_str().unwrap_or("every tile was refused");
+            let (code, why) = match why
+                .split_once(": ")
+                .and_then(|(c, rest)| PATH_CODES.iter().find(|k| **k == c).map(|k| (*k, rest)))
+            {
+                Some(known) => known,
+                None => ("placement", why),
+            };
+            Some((
+                code,
+                format!(
+                    "no path tile was placed from {},{} to {},{}: {why}",
+                    arg("x1"),
+                    arg("y1"),
+                    arg("x2"),
+                    arg("y2")
+                ),
+            ))
+        }
+        "mark_trees_for_cutting" if n("tiles") == 0 => Some((
+            "nothing_changed",
+            format!(
+                "no tile of {} is at that terrain height, so nothing was marked; z must be the \
+                 height of the tiles (get_tiles, or the map tool's digits)",
+                area()
+            ),
+        )),
+        "mark_planting" if n("marked") == 0 => Some((
+            "nothing_changed",
+            format!(
+                "none of the {} tiles of {} could be marked for {} (occupied, water or dry land, \
+                 or another height); find_planting_spots finds free land",
+                n("skipped"),
+                area(),
+                v["crop"].as_str().unwrap_or("the crop")
+            ),
+        )),
+        "clear_planting" if n("tiles") == 0 => Some((
+            "nothing_changed",
+            format!(
+                "no tile of {} had a planting mark, so nothing was cleared (z must be the tiles' \
+                 terrain height)",
+                area()
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// The codes a path error may start with (a placement refusal has none: `placement`).
+const PATH_CODES: &[&str] = &["no_route", "not_unlocked", "invalid_param", "not_found"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::collections::HashSet;
 
     #[test]
@@ -299,6 +420,74 @@ mod tests {
                 "docs/mcp.md does not list the excluded {path}"
             );
         }
+    }
+
+    /// tools/list as sent, in compact JSON characters, for `core` and `all` (docs/mcp.md,
+    /// "Tool profiles"; `--nocapture` prints them).
+    #[test]
+    fn tools_list_sizes_of_the_profiles() {
+        use rmcp::model::ListToolsResult;
+        let every = names();
+        let size = |spec: &str| {
+            let p = Profile::parse(spec, &every).unwrap();
+            let tools = of_profile(&p);
+            let json = serde_json::to_string(&ListToolsResult::with_all_items(tools.clone()));
+            (tools.len(), json.unwrap().len())
+        };
+        let (core, all) = (size("core"), size("all"));
+        println!(
+            "tools/list: core {} tools, {} chars; all {} tools, {} chars",
+            core.0, core.1, all.0, all.1
+        );
+        assert!(core.0 <= 25 && all.0 == every.len());
+        assert!(core.1 * 3 < all.1 * 2, "core is much shorter");
+        let first: Vec<String> = super::all()
+            .iter()
+            .take(core.0)
+            .map(|t| t.name.to_string())
+            .collect();
+        assert_eq!(first, profile::CORE, "all lists core first");
+    }
+
+    #[test]
+    fn writes_that_change_nothing_are_errors() {
+        let args: Map<String, Value> =
+            serde_json::from_value(json!({"x1": 1, "y1": 2, "x2": 3, "y2": 4, "z": 5})).unwrap();
+        let no_route = json!({"placed": {"paths": 0}, "skipped": 0, "errors": [{"prefab": "Path", "error": "no_route: the end (3, 4) cannot hold a path: water"}]});
+        let (code, why) = unchanged("place_path", &args, &no_route).unwrap();
+        assert_eq!(code, "no_route");
+        assert_eq!(
+            why,
+            "no path tile was placed from 1,2 to 3,4: the end (3, 4) cannot hold a path: water"
+        );
+        let skipped = json!({"placed": {"paths": 0}, "skipped": 2, "errors": [{"prefab": "Path", "error": "tile 3,4 is occupied"}]});
+        assert_eq!(
+            unchanged("place_path", &args, &skipped).unwrap().0,
+            "placement"
+        );
+        let joined = json!({"placed": {"paths": 0}, "skipped": 0, "errors": []});
+        assert!(unchanged("place_path", &args, &joined).is_none());
+        let partial = json!({"placed": {"paths": 3}, "skipped": 1, "errors": [{"error": "tile 3,4 is occupied"}]});
+        assert!(unchanged("place_path", &args, &partial).is_none());
+        let stairs_only = json!({"placed": {"paths": 0, "stairs": 1}, "errors": [{"error": "x"}]});
+        assert!(unchanged("place_path", &args, &stairs_only).is_none());
+        let (code, why) = unchanged("mark_trees_for_cutting", &args, &json!({"tiles": 0})).unwrap();
+        assert_eq!(code, "nothing_changed");
+        assert!(
+            why.starts_with("no tile of 1,2 to 3,4 at z 5 is at that terrain height"),
+            "{why}"
+        );
+        assert!(unchanged("mark_trees_for_cutting", &args, &json!({"tiles": 4})).is_none());
+        let none = json!({"marked": 0, "planted": 0, "skipped": 9, "crop": "Carrot"});
+        assert!(
+            unchanged("mark_planting", &args, &none)
+                .unwrap()
+                .1
+                .contains("none of the 9 tiles")
+        );
+        assert!(unchanged("mark_planting", &args, &json!({"marked": 2})).is_none());
+        assert!(unchanged("clear_planting", &args, &json!({"tiles": 0})).is_some());
+        assert!(unchanged("set_speed", &args, &json!({})).is_none());
     }
 
     #[test]

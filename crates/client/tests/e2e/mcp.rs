@@ -143,7 +143,7 @@ pub fn mcp_http_with(server: &Server, home: &Path, extra: &[&str]) -> McpHttp {
 fn the_python_sdk_plays_through_streamable_http_with_the_token() {
     let server = Server::start_with(json!({"authToken": "mcp-s3cret"}));
     let home = tempfile::tempdir().unwrap();
-    let mcp = mcp_http(&server, home.path());
+    let mcp = mcp_http_with(&server, home.path(), &["--tools", "all"]);
     assert!(mcp.url.starts_with("http://127.0.0.1:"), "{}", mcp.url);
     play(&server, &["--url", &mcp.url]);
 }
@@ -174,6 +174,64 @@ fn mcp_http_without_a_token_needs_no_header_and_refuses_web_pages() {
     assert_eq!(ok.status(), 200);
     assert!(ok.text().unwrap().contains("\"serverInfo\""));
     assert_eq!(post(Some("http://evil.example")).status(), 403);
+}
+
+/// `--tools`: `core` (the default) lists at most 25 tools and its prompt names only them, the
+/// first 40 tools of `all` hold every tool the prompt names, a comma list gives exactly its
+/// tools and refuses the others (tests/mcp/profiles.py, which prints the tools/list sizes).
+#[test]
+fn the_python_sdk_sees_the_tool_profiles() {
+    let server = Server::start();
+    let python = venv().join("bin/python");
+    let mut cmd = Command::new(python);
+    cmd.arg(scripts().join("profiles.py"))
+        .arg("--colony")
+        .arg(env!("CARGO_BIN_EXE_colony"))
+        .args(["--port", &server.http_port.to_string()])
+        .args(["--ws-port", &server.ws_port.to_string()]);
+    let home = tempfile::tempdir().unwrap();
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("COLONY_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join(".config"));
+    let out = run_ok(&mut cmd);
+    assert!(out.trim_end().ends_with(" 0 failed"), "{out}");
+    println!("{out}");
+}
+
+/// An unknown tool name is refused at start-up, by `colony mcp` and by `colony eval`, with the
+/// valid names.
+#[test]
+fn unknown_tool_names_are_refused_at_start_up() {
+    let home = tempfile::tempdir().unwrap();
+    for args in [
+        &["mcp", "--tools", "get_time,teleport"][..],
+        &["mcp", "--http", "0", "--tools=teleport"][..],
+        &[
+            "eval",
+            "--scenario",
+            "survive-60",
+            "--agent",
+            "true",
+            "--tools",
+            "teleport",
+        ][..],
+    ] {
+        let out = colony(home.path()).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--tools: unknown tool teleport;"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("Tools: colony_overview, map, build, advance, wait_for_events"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]
@@ -272,6 +330,8 @@ target = 1
     let config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(episode.join("mcp.json")).unwrap()).unwrap();
     assert_eq!(config["mcpServers"]["colony"]["args"][0], "mcp");
+    let args = config["mcpServers"]["colony"]["args"].to_string();
+    assert!(args.ends_with(r#""--tools","core"]"#), "{args}");
     let first: serde_json::Value = serde_json::from_str(
         std::fs::read_to_string(episode.join("trajectory.jsonl"))
             .unwrap()

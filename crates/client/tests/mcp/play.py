@@ -1,10 +1,11 @@
 """Drives the real `colony mcp` with the official MCP Python SDK against a running colonyd.
 
-Over stdio (the SDK starts `colony mcp` itself) or Streamable HTTP (a `colony mcp --http`
-already listening at --url), it lists the tools (every route of the service's OpenAPI document
+Over stdio (the SDK starts `colony mcp --tools all` itself) or Streamable HTTP (a `colony mcp
+--tools all --http` already listening at --url), it lists the tools (every route of the service's OpenAPI document
 is a tool or deliberately left out; every input schema is valid JSON Schema, draft 2020-12),
 calls reads and writes (a water pump found, placed, joined by path and read back), gets tool
-errors with their codes (a bad placement, an unknown prefab, a bad argument), reads the
+errors with their codes (a bad placement, an unknown prefab, a bad argument, a path with no
+route, marks where nothing qualifies), reads the
 resources and the prompt, advances time, and waits for an event. Over HTTP with a token it
 also checks that a missing or wrong token is refused. Prints one line per check and
 "N passed, N failed"; exits non-zero on a failure.
@@ -143,6 +144,8 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
 
     await checks.run("colony_overview and get_summary read the colony", overview_reads_the_colony)
 
+    pumped: dict[str, Any] = {}
+
     async def a_pump_is_found_placed_joined_and_read_back() -> None:
         entrance = [int(v) for v in overview["districts"][0]["entrance"].split(",")]
         near = {"x1": entrance[0] - 12, "y1": entrance[1] - 12, "x2": entrance[0] + 12, "y2": entrance[1] + 12}
@@ -150,6 +153,7 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
         spots = [p for p in found["placements"] if p["waterDepth"] > 0]
         assert spots, found
         spot = spots[0]
+        pumped.update(spot)
         args = {k: spot[k] for k in ("x", "y", "z", "orientation")}
         placed = ok(await client.call_tool("place_building", {"prefab": PUMP, **args}))
         path = ok(
@@ -183,6 +187,38 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
         assert extra.is_error and "unknown parameter" in text_of(extra), text_of(extra)
 
     await checks.run("errors are tool errors with the service's code", errors_carry_the_code)
+
+    async def writes_that_change_nothing_are_errors() -> None:
+        entrance = [int(v) for v in overview["districts"][0]["entrance"].split(",")]
+        ex, ey = entrance
+        pump = pumped
+        # The pump's path again: nothing new to place, but the route is there: no error.
+        again = await client.call_tool(
+            "place_path", {"x1": pump["entranceX"], "y1": pump["entranceY"], "x2": ex, "y2": ey}
+        )
+        assert ok(again)["placed"]["paths"] == 0 and ok(again)["errors"] == [], text_of(again)
+        tiles = ok(await client.call_tool("get_tiles", {"x1": ex - 14, "y1": ey - 14, "x2": ex + 14, "y2": ey + 14}))
+        deep = max(tiles["tiles"], key=lambda t: t["water"])
+        assert deep["water"] > 0.5, deep
+        for target in ((deep["x"], deep["y"]), (pump["x"], pump["y"])):
+            nothing = await client.call_tool("place_path", {"x1": ex, "y1": ey, "x2": target[0], "y2": target[1]})
+            assert nothing.is_error, text_of(nothing)
+            assert text_of(nothing).startswith("no_route: no path tile was placed"), text_of(nothing)
+            assert nothing.structured_content and nothing.structured_content["code"] == "no_route"
+            assert nothing.structured_content["placed"] == {"paths": 0}, nothing.structured_content
+        off = await client.call_tool("place_path", {"x1": ex, "y1": ey, "x2": 4000, "y2": ey})
+        assert off.is_error and text_of(off).startswith("invalid_param: "), text_of(off)
+        area = {"x1": ex - 3, "y1": ey - 3, "x2": ex + 3, "y2": ey + 3, "z": 22}
+        cut = await client.call_tool("mark_trees_for_cutting", {**area, "marked": True})
+        assert cut.is_error and text_of(cut).startswith("nothing_changed: "), text_of(cut)
+        plant = await client.call_tool("mark_planting", {**area, "crop": "Carrot"})
+        assert plant.is_error and text_of(plant).startswith("nothing_changed: "), text_of(plant)
+        clear = await client.call_tool("clear_planting", area)
+        assert clear.is_error and text_of(clear).startswith("nothing_changed: "), text_of(clear)
+
+    await checks.run(
+        "writes that change nothing are errors; a joined path is not", writes_that_change_nothing_are_errors
+    )
 
     async def resources_and_prompt() -> None:
         listed = {str(r.uri) for r in (await client.list_resources()).resources}
@@ -266,7 +302,7 @@ async def main() -> int:
 
     if args.url is None:
         checks = Checks("stdio")
-        flags = ["mcp", "--port", str(args.port), "--ws-port", str(args.ws_port)]
+        flags = ["mcp", "--tools", "all", "--port", str(args.port), "--ws-port", str(args.ws_port)]
         if token:
             flags += ["--token", token]
         server = StdioServerParameters(command=args.colony, args=flags)
