@@ -8,6 +8,7 @@ mod admit;
 mod advance;
 mod answer;
 mod api;
+mod budget;
 mod catalog;
 mod composite;
 mod overview;

@@ -7,7 +7,7 @@ use super::api::Api;
 use super::catalog::{self, Effect, ToolSpec};
 use super::profile::{self, Profile};
 use super::schema::{self, check_args};
-use super::{advance, answer, composite, overview};
+use super::{advance, answer, budget, composite, overview};
 use crate::config::Settings;
 use crate::http::Answer;
 use crate::output;
@@ -127,14 +127,27 @@ fn route_tool(spec: &ToolSpec) -> Tool {
         description.push_str(spec.hint);
     }
     let title = title_of(spec.name);
-    Tool::new(
-        spec.name,
-        description,
-        Arc::new(schema::route_schema(route)),
-    )
-    .with_title(title)
-    .with_annotations(annotations(spec.effect))
-    .with_meta(route_meta(spec.method, spec.path))
+    Tool::new(spec.name, description, Arc::new(route_tool_schema(spec)))
+        .with_title(title)
+        .with_annotations(annotations(spec.effect))
+        .with_meta(route_meta(spec.method, spec.path))
+}
+
+/// A route tool's schema: the route's parameters and the budget's (`maxChars`, and `cursor`
+/// for reads whose route has no `offset` of its own).
+fn route_tool_schema(spec: &ToolSpec) -> Map<String, Value> {
+    let route = routes::find(spec.method, spec.path).expect("catalog tests: a route per tool");
+    let mut s = schema::route_schema(route);
+    let cursor = spec.effect == Effect::Read && route.param("offset").is_none();
+    budget::add_params(&mut s, cursor);
+    s
+}
+
+/// A composite tool's schema: its own parameters and `maxChars`.
+fn composite_schema(c: &Composite) -> Map<String, Value> {
+    let mut s = (c.schema)();
+    budget::add_params(&mut s, false);
+    s
 }
 
 /// The `_meta` key of a tool's route.
@@ -185,7 +198,7 @@ fn build_all() -> Vec<Tool> {
     let tools: Vec<Tool> = COMPOSITES
         .iter()
         .map(|c| {
-            let tool = Tool::new(c.name, c.description, Arc::new((c.schema)()))
+            let tool = Tool::new(c.name, c.description, Arc::new(composite_schema(c)))
                 .with_title(c.title)
                 .with_annotations(annotations(c.effect));
             match catalog::COMPOSITE_ROUTES.iter().find(|r| r.2 == c.name) {
@@ -223,55 +236,70 @@ pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<Cal
         return Some(answer::error("not_in_profile", ctx.profile.refusal(name)));
     }
     let schema = if let Some(c) = COMPOSITES.iter().find(|c| c.name == name) {
-        (c.schema)()
+        composite_schema(c)
     } else {
-        let spec = catalog::find(name)?;
-        schema::route_schema(routes::find(spec.method, spec.path)?)
+        route_tool_schema(catalog::find(name)?)
+    };
+    let mut args = args;
+    let budget = match budget::take(name, &schema, &mut args) {
+        Ok(b) => b,
+        Err(e) => return Some(answer::error("invalid_param", format!("{name}: {e}"))),
     };
     let args = match check_args(&schema, args) {
         Ok(a) => a,
         Err(e) => return Some(answer::error("invalid_param", format!("{name}: {e}"))),
     };
     let api = &ctx.api;
-    Some(match name {
-        "colony_overview" => overview::run(api).await,
-        "map" => composite::map(api, &args).await,
-        "build" => composite::build(api, &args).await,
-        "advance" => advance::run(api, &args).await,
-        "wait_for_events" => composite::wait_for_events(api, &ctx.settings, &args).await,
+    let (result, flat) = match name {
+        "colony_overview" => (overview::run(api).await, None),
+        "map" => (composite::map(api, &args).await, None),
+        "build" => (composite::build(api, &args).await, None),
+        "advance" => (advance::run(api, &args).await, None),
+        "wait_for_events" => (
+            composite::wait_for_events(api, &ctx.settings, &args).await,
+            None,
+        ),
         _ => call_route(api, catalog::find(name)?, &args).await,
-    })
+    };
+    Some(budget::fit(result, flat.as_ref(), &budget))
 }
 
 /// One route: a read asks for the CLI's compact rows (the text) and the nested JSON
-/// (`structuredContent`) at once; a write is sent once, asking for the nested JSON.
-async fn call_route(api: &Api, spec: &ToolSpec, args: &Map<String, Value>) -> CallToolResult {
-    match spec.method {
-        Method::Get => {
-            let (flat, nested) = tokio::join!(
-                api.send(Method::Get, spec.path, args, false),
-                api.send(Method::Get, spec.path, args, true),
-            );
-            match (flat, nested) {
-                (Ok(Answer::Ok(flat)), Ok(Answer::Ok(nested))) => {
-                    answer::success(output::toon(&flat), nested)
-                }
-                (Ok(e @ Answer::Error { .. }), _) | (_, Ok(e @ Answer::Error { .. })) => {
-                    answer::from_answer(e)
-                }
-                (Err(f), _) | (_, Err(f)) => answer::failure(&f),
+/// (`structuredContent`) at once; a write is sent once, asking for the nested JSON. The compact
+/// rows come back too, for the budget to cut.
+async fn call_route(
+    api: &Api,
+    spec: &ToolSpec,
+    args: &Map<String, Value>,
+) -> (CallToolResult, Option<Value>) {
+    if spec.method == Method::Get {
+        let (flat, nested) = tokio::join!(
+            api.send(Method::Get, spec.path, args, false),
+            api.send(Method::Get, spec.path, args, true),
+        );
+        return match (flat, nested) {
+            (Ok(Answer::Ok(flat)), Ok(Answer::Ok(nested))) => {
+                (answer::success(output::toon(&flat), nested), Some(flat))
             }
-        }
-        Method::Post => match api.send(Method::Post, spec.path, args, true).await {
-            Ok(Answer::Ok(v)) => match unchanged(spec.name, args, &v) {
-                Some((code, detail)) => {
-                    answer::error_with(code, detail, v.as_object().cloned().unwrap_or_default())
-                }
-                None => answer::value(v),
-            },
-            Ok(a) => answer::from_answer(a),
-            Err(f) => answer::failure(&f),
+            (Ok(e @ Answer::Error { .. }), _) | (_, Ok(e @ Answer::Error { .. })) => {
+                (answer::from_answer(e), None)
+            }
+            (Err(f), _) | (_, Err(f)) => (answer::failure(&f), None),
+        };
+    }
+    (call_write(api, spec, args).await, None)
+}
+
+async fn call_write(api: &Api, spec: &ToolSpec, args: &Map<String, Value>) -> CallToolResult {
+    match api.send(Method::Post, spec.path, args, true).await {
+        Ok(Answer::Ok(v)) => match unchanged(spec.name, args, &v) {
+            Some((code, detail)) => {
+                answer::error_with(code, detail, v.as_object().cloned().unwrap_or_default())
+            }
+            None => answer::value(v),
         },
+        Ok(a) => answer::from_answer(a),
+        Err(f) => answer::failure(&f),
     }
 }
 
