@@ -130,7 +130,8 @@ fn narrowing(schema: &Map<String, Value>) -> Vec<String> {
             p.keys()
                 .filter(|k| {
                     ![MAX_CHARS, CURSOR, "offset"].contains(&k.as_str())
-                        && !required.contains(&k.as_str())
+                        && (!required.contains(&k.as_str())
+                            || ["x1", "y1", "x2", "y2"].contains(&k.as_str()))
                 })
                 .cloned()
                 .collect()
@@ -290,7 +291,7 @@ fn more_of(b: &Budget, v: &Value, from: usize, to: usize, total: usize) -> Optio
         return None;
     }
     let mut m = Map::new();
-    m.insert("shown".into(), json!(format!("{from}-{to}")));
+    m.insert("shown".into(), json!(format!("{}-{to}", from + 1)));
     m.insert("total".into(), json!(total));
     m.insert("maxChars".into(), json!(b.max));
     if to < total {
