@@ -197,7 +197,11 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
             "place_path", {"x1": pump["entranceX"], "y1": pump["entranceY"], "x2": ex, "y2": ey}
         )
         assert ok(again)["placed"]["paths"] == 0 and ok(again)["errors"] == [], text_of(again)
-        tiles = ok(await client.call_tool("get_tiles", {"x1": ex - 14, "y1": ey - 14, "x2": ex + 14, "y2": ey + 14}))
+        tiles = ok(
+            await client.call_tool(
+                "get_tiles", {"x1": ex - 14, "y1": ey - 14, "x2": ex + 14, "y2": ey + 14, "maxChars": 50000}
+            )
+        )
         deep = max(tiles["tiles"], key=lambda t: t["water"])
         assert deep["water"] > 0.5, deep
         for target in ((deep["x"], deep["y"]), (pump["x"], pump["y"])):
@@ -219,6 +223,25 @@ async def play(client: Client, checks: Checks, base: str, token: str | None) -> 
     await checks.run(
         "writes that change nothing are errors; a joined path is not", writes_that_change_nothing_are_errors
     )
+
+    async def answers_fit_the_budget() -> None:
+        box = {"x1": 40, "y1": 40, "x2": 90, "y2": 90}
+        spots = await client.call_tool("find_planting_spots", {"crop": "Carrot", **box})
+        assert not spots.is_error and len(text_of(spots)) <= 8000, len(text_of(spots))
+        more = ok(spots)["more"]
+        assert "cursor=" in text_of(spots) and more["cursor"] < more["total"], more
+        tiles = await client.call_tool("get_tiles", {"x1": 40, "y1": 40, "x2": 60, "y2": 60})
+        assert len(text_of(tiles)) <= 8000 and "a smaller box" in text_of(tiles)
+        prefabs = await client.call_tool("list_prefabs", {})
+        assert len(text_of(prefabs)) <= 8000 and "more:" in text_of(prefabs)
+        rest = ok(await client.call_tool("list_prefabs", {"cursor": ok(prefabs)["more"]["cursor"]}))
+        assert len(rest["items"]) + ok(prefabs)["more"]["cursor"] == ok(prefabs)["more"]["total"]
+        bigger = await client.call_tool("list_prefabs", {"maxChars": 50000})
+        assert len(text_of(bigger)) > len(text_of(prefabs)) and "more:" not in text_of(bigger)
+        refused = await client.call_tool("list_prefabs", {"maxChars": 100})
+        assert refused.is_error and "500 to 50000" in text_of(refused)
+
+    await checks.run("answers fit the budget: cut lists with a cursor, maxChars", answers_fit_the_budget)
 
     async def resources_and_prompt() -> None:
         listed = {str(r.uri) for r in (await client.list_resources()).resources}
