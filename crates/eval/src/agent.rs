@@ -54,13 +54,17 @@ pub struct TurnEnv<'a> {
     pub mcp_config: &'a Path,
     /// `colony mcp --tools` of that server.
     pub mcp_tools: &'a str,
+    /// `colony mcp --record` of that server: the file its tool calls go to, outside the notes
+    /// folder (read into the trajectory's `toolCalls`).
+    pub mcp_record: &'a Path,
     /// The folder `colony eval` was started in (`COLONY_EVAL_LAUNCH_DIR`).
     pub launch_dir: &'a Path,
 }
 
-/// The command line that starts the MCP server of an episode: `colony mcp --tools TOOLS` (this
-/// executable, which `colony eval` is) against the recording proxy and colonyd's WebSocket.
-pub fn mcp_argv(proxy_port: u16, ws_port: u16, tools: &str) -> Vec<String> {
+/// The command line that starts the MCP server of an episode: `colony mcp --record FILE --tools
+/// TOOLS` (this executable, which `colony eval` is) against the recording proxy and colonyd's
+/// WebSocket; each tool call is appended to `record`.
+pub fn mcp_argv(proxy_port: u16, ws_port: u16, tools: &str, record: &Path) -> Vec<String> {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "colony".into());
@@ -73,6 +77,8 @@ pub fn mcp_argv(proxy_port: u16, ws_port: u16, tools: &str) -> Vec<String> {
         &proxy_port.to_string(),
         "--ws-port",
         &ws_port.to_string(),
+        "--record",
+        &record.display().to_string(),
         "--tools",
         tools,
     ]
@@ -197,7 +203,12 @@ pub fn guarded_command(
         .env("COLONY_AGENT_STATE_DIR", env.state_dir)
         .env(
             "COLONY_MCP_COMMAND",
-            shell_join(&mcp_argv(env.proxy_port, env.ws_port, env.mcp_tools)),
+            shell_join(&mcp_argv(
+                env.proxy_port,
+                env.ws_port,
+                env.mcp_tools,
+                env.mcp_record,
+            )),
         )
         .env("COLONY_MCP_CONFIG", env.mcp_config)
         .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
@@ -291,11 +302,20 @@ mod tests {
 
     #[test]
     fn the_mcp_command_points_at_the_proxy_and_quotes_what_sh_would_split() {
-        let argv = mcp_argv(4100, 4101, "core");
+        let argv = mcp_argv(4100, 4101, "core", Path::new("/ep/mcp-calls.jsonl"));
         assert_eq!(&argv[1..4], ["mcp", "--host", "127.0.0.1"]);
         assert_eq!(
             &argv[4..],
-            ["--port", "4100", "--ws-port", "4101", "--tools", "core"]
+            [
+                "--port",
+                "4100",
+                "--ws-port",
+                "4101",
+                "--record",
+                "/ep/mcp-calls.jsonl",
+                "--tools",
+                "core"
+            ]
         );
         let words: Vec<String> = ["/opt/my colony/colony", "mcp", "it's"]
             .iter()

@@ -109,6 +109,9 @@ struct TurnRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     agent_usage: Option<&'a Usage>,
     requests: &'a [ApiCall],
+    /// The MCP tool calls the agent made through the episode's `colony mcp` (absent when none).
+    #[serde(skip_serializing_if = "<[Value]>::is_empty")]
+    tool_calls: &'a [Value],
     /// The last history row after the turn's advance.
     row: Option<&'a Row>,
 }
@@ -371,7 +374,17 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
     // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
     let mcp_config = dir.join("mcp.json");
-    let config = agent::mcp_config(&agent::mcp_argv(proxy.port, proxy.ws_port, &opts.mcp_tools));
+    // Its tool calls, one JSON line each (`colony mcp --record`), read after every turn.
+    let mcp_record = dir.join("mcp-calls.jsonl");
+    std::fs::write(&mcp_record, "")
+        .map_err(|e| format!("cannot write {}: {e}", mcp_record.display()))?;
+    let mut record_read = 0u64;
+    let config = agent::mcp_config(&agent::mcp_argv(
+        proxy.port,
+        proxy.ws_port,
+        &opts.mcp_tools,
+        &mcp_record,
+    ));
     std::fs::write(&mcp_config, format!("{config:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", mcp_config.display()))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
@@ -407,6 +420,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             state_dir: &state_dir,
             mcp_config: &mcp_config,
             mcp_tools: &opts.mcp_tools,
+            mcp_record: &mcp_record,
             launch_dir: &opts.launch_dir,
         };
         proxy.open_turn();
@@ -419,6 +433,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         };
         proxy.close_turn(Duration::from_secs(10));
         let calls = proxy.take_calls();
+        let tool_calls = take_tool_calls(&mcp_record, &mut record_read);
         r.agent_processes = persistent.as_ref().map(|p| p.starts);
         reports.extend(used.clone());
         r.agent_usage = usage::sum(&reports);
@@ -426,6 +441,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             run: &run,
             usage: used.as_ref(),
             calls: &calls,
+            tool_calls: &tool_calls,
         };
         r.turns = turn;
         r.timeouts += u32::from(run.timed_out);
@@ -486,6 +502,28 @@ struct TurnOut<'a> {
     run: &'a TurnRun,
     usage: Option<&'a Usage>,
     calls: &'a [ApiCall],
+    tool_calls: &'a [Value],
+}
+
+/// The tool calls `colony mcp --record` appended to `path` since byte `read` (whole lines only:
+/// a line still being written waits for the next turn), moving `read` past them.
+fn take_tool_calls(path: &Path, read: &mut u64) -> Vec<Value> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = Vec::new();
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    if f.seek(SeekFrom::Start(*read)).is_err() || f.read_to_end(&mut buf).is_err() {
+        return Vec::new();
+    }
+    let Some(end) = buf.iter().rposition(|&b| b == b'\n') else {
+        return Vec::new();
+    };
+    *read += end as u64 + 1;
+    buf[..end]
+        .split(|&b| b == b'\n')
+        .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+        .collect()
 }
 
 fn write_turn(
@@ -503,9 +541,36 @@ fn write_turn(
         agent: out.run,
         agent_usage: out.usage,
         requests: out.calls,
+        tool_calls: out.tool_calls,
         row,
     };
     if let Ok(line) = serde_json::to_string(&rec) {
         let _ = writeln!(f, "{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_calls_are_read_a_turn_at_a_time_whole_lines_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp-calls.jsonl");
+        let mut read = 0;
+        assert!(take_tool_calls(&path, &mut read).is_empty());
+        std::fs::write(&path, "{\"tool\":\"a\"}\n{\"tool\":\"b\"}\n{\"tool\":").unwrap();
+        let tools = |v: Vec<Value>| v.iter().map(|c| c["tool"].clone()).collect::<Vec<_>>();
+        assert_eq!(
+            tools(take_tool_calls(&path, &mut read)),
+            [json!("a"), json!("b")]
+        );
+        assert!(take_tool_calls(&path, &mut read).is_empty());
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(f, "\"c\"}}").unwrap();
+        assert_eq!(tools(take_tool_calls(&path, &mut read)), [json!("c")]);
     }
 }

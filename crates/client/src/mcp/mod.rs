@@ -13,6 +13,7 @@ mod catalog;
 mod composite;
 mod overview;
 mod profile;
+mod record;
 mod resources;
 mod schema;
 mod serve;
@@ -32,6 +33,8 @@ pub const HELP: &str = "\n  Serves MCP over stdio (what Claude Code, Claude Desk
      HTTP clients must send Authorization: Bearer <token>, and the token goes to colonyd too.\n  \
      --tools core|all|NAME,NAME,... picks the tools listed: core (the default, 24: the composite\n  \
      tools and what a turn needs), all (63), or the names given (core among them adds core).\n  \
+     --record FILE appends one JSON line per tool call to FILE (tool, arguments, isError,\n  \
+     chars, ms; what colony eval puts in its trajectory).\n  \
      --max-sessions N (100) caps the HTTP sessions (a new one closes the least recently used\n  \
      without a request in progress); --session-idle SECONDS (1800) closes an unused session.\n  \
      Tools: one per route an agent may use plus colony_overview, map, build, advance and\n  \
@@ -67,12 +70,21 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
     let mut limits = sessions::Limits::default();
     let mut session_flag = None;
     let mut tools_spec = "core".to_owned();
+    let mut record = None;
     for a in &cli.args {
         match a {
             Arg::Named(k, Some(v)) if k == "tools" => tools_spec = v.clone(),
             Arg::Named(k, None) if k == "tools" => {
                 return Err(CliError::usage(
                     "--tools needs core, all, or tool names separated by commas",
+                ));
+            }
+            Arg::Named(k, Some(v)) if k == "record" && !v.is_empty() => {
+                record = Some(record::Recorder::new(v.into()));
+            }
+            Arg::Named(k, _) if k == "record" => {
+                return Err(CliError::usage(
+                    "--record needs a file to append one JSON line per tool call to",
                 ));
             }
             Arg::Named(k, Some(v)) if k == "max-sessions" => {
@@ -99,7 +111,7 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
             a => {
                 return Err(CliError::usage(format!(
                     "unknown argument {} for `mcp`; usage: colony mcp [--tools core|all|NAME,...] \
-                     [--http PORT [--max-sessions N] [--session-idle SECONDS]]",
+                     [--record FILE] [--http PORT [--max-sessions N] [--session-idle SECONDS]]",
                     crate::show_arg(a)
                 )));
             }
@@ -117,6 +129,7 @@ pub fn run(cli: &Cli) -> Result<i32, CliError> {
         api,
         settings,
         profile,
+        record,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

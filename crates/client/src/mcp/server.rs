@@ -79,7 +79,13 @@ impl ServerHandler for ColonyServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
-        match tools::call(&self.ctx, &request.name, args).await {
+        let start = std::time::Instant::now();
+        let sent = self.ctx.record.as_ref().map(|_| args.clone());
+        let result = tools::call(&self.ctx, &request.name, args).await;
+        if let (Some(r), Some(sent)) = (&self.ctx.record, &sent) {
+            r.call(&request.name, sent, result.as_ref(), start);
+        }
+        match result {
             Some(result) => Ok(result.into()),
             None => Err(McpError::invalid_params(
                 format!(

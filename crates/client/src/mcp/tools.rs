@@ -226,6 +226,8 @@ pub struct Ctx {
     pub settings: Settings,
     /// The tools this server lists and runs (`--tools`).
     pub profile: Profile,
+    /// Where each tools/call is recorded (`--record`).
+    pub record: Option<super::record::Recorder>,
 }
 
 /// Runs a tool. `None` for an unknown tool name; a tool outside the profile is refused

@@ -359,6 +359,45 @@ target = 1
         })
         .expect("the advance went through the proxy");
     assert_eq!(advance["error"], "disabled");
+    // Each MCP tool call is in the turn's trajectory, beside the requests it caused.
+    let calls = first["toolCalls"].as_array().expect("toolCalls");
+    let named: Vec<(&str, bool)> = calls
+        .iter()
+        .map(|c| (c["tool"].as_str().unwrap(), c["isError"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("colony_overview", false),
+            ("find_placement", false),
+            ("place_building", false),
+            ("place_path", false),
+            ("advance", true),
+            ("log_message", false),
+        ],
+        "{calls:?}"
+    );
+    assert_eq!(calls[4]["arguments"], serde_json::json!({"days": 1}));
+    assert_eq!(
+        calls[5]["arguments"]["message"],
+        "built a water pump and its path"
+    );
+    assert!(
+        calls
+            .iter()
+            .all(|c| c["chars"].as_u64().unwrap() > 0 && c["ms"].is_number())
+    );
+    assert!(args.contains(r#""--record""#), "{args}");
+    // The second turn made no call: no toolCalls there.
+    let second: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(episode.join("trajectory.jsonl"))
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(second.get("toolCalls").is_none(), "{second}");
 }
 
 #[test]
