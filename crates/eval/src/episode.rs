@@ -375,7 +375,8 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
     let mcp_config = dir.join("mcp.json");
     // Its tool calls, one JSON line each (`colony mcp --record`), read after every turn.
-    let mcp_record = dir.join("mcp-calls.jsonl");
+    // (Absolute: the agent runs in its notes folder, and `--out` may be relative.)
+    let mcp_record = std::path::absolute(dir.join("mcp-calls.jsonl")).map_err(|e| e.to_string())?;
     std::fs::write(&mcp_record, "")
         .map_err(|e| format!("cannot write {}: {e}", mcp_record.display()))?;
     let mut record_read = 0u64;
