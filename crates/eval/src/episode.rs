@@ -372,8 +372,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         .rt
         .block_on(Proxy::start(svc.http_port, svc.ws_port, &svc.token))
         .map_err(|e| format!("cannot start the recording proxy: {e}"))?;
-    // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG).
-    let mcp_config = dir.join("mcp.json");
+    // The MCP server of this episode, for agents driven through MCP (COLONY_MCP_CONFIG; absolute,
+    // as the agent runs in its notes folder and `--out` may be relative).
+    let mcp_config = std::path::absolute(dir.join("mcp.json")).map_err(|e| e.to_string())?;
     // Its tool calls, one JSON line each (`colony mcp --record`), read after every turn.
     // (Absolute: the agent runs in its notes folder, and `--out` may be relative.)
     let mcp_record = std::path::absolute(dir.join("mcp-calls.jsonl")).map_err(|e| e.to_string())?;
