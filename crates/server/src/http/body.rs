@@ -57,7 +57,8 @@ fn unreadable(e: &(dyn std::error::Error + 'static)) -> AppError {
 pub const DRAIN_BYTES: u64 = 8 << 20;
 
 /// Reads and discards what is left of `body`, up to `left` bytes; gives up (the connection is
-/// then closed) at an error or past that.
+/// then closed) at an error or past that. A body over the limit without a Content-Length is
+/// drained the same way, up to [`DRAIN_BYTES`] in all.
 async fn drain(mut body: axum::body::Body, mut left: u64) {
     while let Some(Ok(frame)) = body.frame().await {
         let n = frame.data_ref().map_or(0, |d| d.len() as u64);
@@ -82,19 +83,26 @@ pub async fn read_limited(req: Request, limit: u64) -> Result<axum::body::Bytes,
         }
         return Err(too_large(limit));
     }
-    let collected = http_body_util::Limited::new(req.into_body(), limit as usize)
-        .collect()
-        .await
-        .map_err(|e| {
-            if e.downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some()
-            {
-                too_large(limit)
-            } else {
-                unreadable(&*e)
+    // Read frame by frame: past the limit (a body sent without a Content-Length), the rest is
+    // drained like a declared one before the 413.
+    let mut body = req.into_body();
+    let mut data = Vec::new();
+    let mut seen = 0u64;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| unreadable(&e))?;
+        let Some(chunk) = frame.data_ref() else {
+            continue;
+        };
+        seen += chunk.len() as u64;
+        if seen > limit {
+            if seen < DRAIN_BYTES {
+                drain(body, DRAIN_BYTES - seen).await;
             }
-        })?;
-    Ok(collected.to_bytes())
+            return Err(too_large(limit));
+        }
+        data.extend_from_slice(chunk);
+    }
+    Ok(axum::body::Bytes::from(data))
 }
 
 /// Parses body bytes as a JSON object; an empty body counts as `{}`. Whole numbers written

@@ -155,7 +155,20 @@ async fn oversize_bodies_get_413_and_change_nothing() {
         let body: Value = r.json().await.unwrap();
         assert_eq!(code(&body), "body_too_large");
     }
-    // Chunked (no Content-Length) bodies are cut at the limit too.
+    // Chunked (no Content-Length) bodies are cut at the limit too, and drained so a sender
+    // still sending reads the 413.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..48).map(|_| Ok(vec![b' '; 64 << 10])).collect();
+    let r = s
+        .client
+        .post(s.url("/api/speed"))
+        .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
+            chunks,
+        )))
+        .send()
+        .await
+        .expect("the 413 arrives, not a reset");
+    assert_eq!(r.status(), 413);
     let stream = futures_util::stream::iter(vec![Ok::<_, std::io::Error>(vec![b' '; 100])]);
     let r = s
         .client
