@@ -104,6 +104,8 @@ pub struct Harness {
     /// `--turn-hours`, when it replaced the scenarios' own.
     pub turn_hours: Option<f64>,
     pub allow_invalid: bool,
+    /// The tools the episodes' MCP servers offered (`--tools`: `core`, `all` or names).
+    pub mcp_tools: String,
 }
 
 /// `colonyd --build-info`.
@@ -318,6 +320,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
             turn_timeout_seconds: a.turn_timeout,
             turn_hours: a.turn_hours,
             allow_invalid: a.allow_invalid,
+            mcp_tools: a.tools.clone(),
         },
     };
     let opts = PlayOpts {

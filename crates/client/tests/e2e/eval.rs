@@ -253,6 +253,10 @@ fn the_same_agent_and_seed_give_the_same_world() {
     assert_eq!(r["seeds"]["test-short"], serde_json::json!([9]));
     assert_eq!(r["harness"]["agentMode"], "per-turn");
     assert_eq!(r["harness"]["turnTimeoutSeconds"], 120.0);
+    assert_eq!(
+        r["harness"]["mcpTools"], "core",
+        "the default tool profile is recorded"
+    );
 }
 
 #[test]

@@ -123,7 +123,7 @@ fn stamp(out: &mut String, r: &Results) {
          data-rules-revision=\"{rev}\" data-rules-digest=\"{digest}\" data-split=\"{split}\">\
          colony {colony} · commit <code title=\"{commit}\">{commit_short}</code> · rules revision {rev}, \
          digest <code title=\"{digest}\">{digest_short}</code> · split <b>{split}</b> · \
-         harness: agent {mode}, turn timeout {timeout} s, {hours}{allow}</p>",
+         harness: agent {mode}, turn timeout {timeout} s, {hours}, MCP tools {tools}{allow}</p>",
         colony = esc(&v.colony),
         commit = esc(v.commit.as_deref().unwrap_or("unknown")),
         commit_short = esc(short(v.commit.as_deref().unwrap_or("unknown"), 10)),
@@ -137,6 +137,7 @@ fn stamp(out: &mut String, r: &Results) {
             Some(x) => format!("{} game hours a turn (--turn-hours)", num(x)),
             None => "each scenario's own turn length".into(),
         },
+        tools = esc(&h.mcp_tools),
         allow = if h.allow_invalid {
             ", --allow-invalid"
         } else {
@@ -496,6 +497,7 @@ mod tests {
                 turn_timeout_seconds: 120.0,
                 turn_hours: None,
                 allow_invalid: true,
+                mcp_tools: "core".into(),
             },
         };
         let s = crate::scenario::Scenario::parse(
@@ -582,6 +584,7 @@ mod tests {
             "commit <code title=\"42132d28a229007ff759c6108a3be82b991cb7ed\">42132d28a2</code>"
         ));
         assert!(html.contains("split <b>dev</b>") && html.contains("--allow-invalid"));
+        assert!(html.contains("MCP tools core"));
         assert!(html.contains("data-digest=\"d457eabb1975ad28\""));
         // The terms sum to the score; the invalid episode has none and says why, in red.
         let pts: f64 = html
