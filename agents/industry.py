@@ -229,8 +229,7 @@ def lumberjacks(t: Turn, wanted: int) -> None:
         [
             k
             for k in t.summary.get("treeClusters") or []
-            if k["grown"] >= 8
-            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 10 for f in flags)
+            if k["grown"] >= 8 and all(scripted.steps(k, f) > 10 for f in flags)
         ],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )

@@ -167,6 +167,11 @@ def joinable(spot: dict[str, Any], plaza: int = PLAZA_STEPS) -> bool:
     return spot.get("groundSteps", -1) >= plaza
 
 
+def steps(a: dict[str, Any], b: dict[str, Any]) -> int:
+    """Ground steps between two things with `x` and `y` (Manhattan distance)."""
+    return abs(a["x"] - b["x"]) + abs(a["y"] - b["y"])
+
+
 def home_district(districts: list[dict[str, Any]]) -> dict[str, Any]:
     """The district the agent plays from: the most populous, the first one founded (District 1)
     on a tie. (Districts are listed in building-id order, not founding order, so a second district
@@ -741,8 +746,8 @@ def wood(t: Turn) -> None:
             k
             for k in t.summary.get("treeClusters") or []
             if k["grown"] >= min_grown
-            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 12 for f in working)
-            and all(abs(k["x"] - f["x"]) + abs(k["y"] - f["y"]) > 6 for f in idle)
+            and all(steps(k, f) > 12 for f in working)
+            and all(steps(k, f) > 6 for f in idle)
         ],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )
@@ -765,8 +770,7 @@ def wood(t: Turn) -> None:
                     f
                     for f in idle
                     if all(
-                        abs(c["x"] - f["x"]) + abs(c["y"] - f["y"]) > 10
-                        for c in t.summary.get("treeClusters") or []
+                        steps(c, f) > 10 for c in t.summary.get("treeClusters") or []
                     )
                 ),
                 None,

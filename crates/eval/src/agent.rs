@@ -52,11 +52,9 @@ pub struct TurnEnv<'a> {
     pub state_dir: &'a Path,
     /// The episode's `mcpServers` file (see [`mcp_config`]).
     pub mcp_config: &'a Path,
-    /// `colony mcp --tools` of that server.
-    pub mcp_tools: &'a str,
-    /// `colony mcp --record` of that server: the file its tool calls go to, outside the notes
-    /// folder (read into the trajectory's `toolCalls`).
-    pub mcp_record: &'a Path,
+    /// The command that starts that server (`COLONY_MCP_COMMAND`: [`mcp_argv`] joined by
+    /// [`shell_join`], made once per episode).
+    pub mcp_command: &'a str,
     /// The folder `colony eval` was started in (`COLONY_EVAL_LAUNCH_DIR`).
     pub launch_dir: &'a Path,
 }
@@ -201,15 +199,7 @@ pub fn guarded_command(
         .env("COLONY_DAYS_LEFT", format!("{:.2}", env.days_left))
         .env("COLONY_TURN_HOURS", env.turn_hours.to_string())
         .env("COLONY_AGENT_STATE_DIR", env.state_dir)
-        .env(
-            "COLONY_MCP_COMMAND",
-            shell_join(&mcp_argv(
-                env.proxy_port,
-                env.ws_port,
-                env.mcp_tools,
-                env.mcp_record,
-            )),
-        )
+        .env("COLONY_MCP_COMMAND", env.mcp_command)
         .env("COLONY_MCP_CONFIG", env.mcp_config)
         .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
         .current_dir(env.state_dir)

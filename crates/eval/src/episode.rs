@@ -381,12 +381,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     std::fs::write(&mcp_record, "")
         .map_err(|e| format!("cannot write {}: {e}", mcp_record.display()))?;
     let mut record_read = 0u64;
-    let config = agent::mcp_config(&agent::mcp_argv(
-        proxy.port,
-        proxy.ws_port,
-        &opts.mcp_tools,
-        &mcp_record,
-    ));
+    let mcp_argv = agent::mcp_argv(proxy.port, proxy.ws_port, &opts.mcp_tools, &mcp_record);
+    let mcp_command = agent::shell_join(&mcp_argv);
+    let config = agent::mcp_config(&mcp_argv);
     std::fs::write(&mcp_config, format!("{config:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", mcp_config.display()))?;
     let mut traj = std::fs::File::create(dir.join("trajectory.jsonl"))
@@ -421,8 +418,7 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             ws_port: proxy.ws_port,
             state_dir: &state_dir,
             mcp_config: &mcp_config,
-            mcp_tools: &opts.mcp_tools,
-            mcp_record: &mcp_record,
+            mcp_command: &mcp_command,
             launch_dir: &opts.launch_dir,
         };
         proxy.open_turn();

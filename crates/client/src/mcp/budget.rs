@@ -214,20 +214,17 @@ pub fn fit(result: CallToolResult, flat: Option<&Value>, b: &Budget) -> CallTool
     if result.is_error == Some(true) {
         return result;
     }
-    let text = text_of(&result);
-    let Some(structured) = result.structured_content.clone() else {
-        return over_notice(result, chars(&text), b);
-    };
-    // The JSON as the tool made it: `as_object` puts a bare list under `items`.
-    let at = list_at(&structured);
-    if b.cursor == 0 && chars(&text) <= b.max {
+    let size = chars(&text_of(&result));
+    if b.cursor == 0 && size <= b.max {
         return result;
     }
-    let Some(at) = at else {
-        if chars(&text) <= b.max {
-            return result;
-        }
-        return over_notice(result, chars(&text), b);
+    // The JSON as the tool made it: `as_object` puts a bare list under `items`.
+    let Some((structured, at)) = result
+        .structured_content
+        .as_ref()
+        .and_then(|s| Some((s.clone(), list_at(s)?)))
+    else {
+        return over_notice(result, size, b);
     };
     // The text's own value: the flat rows when their list matches the JSON's, else the JSON.
     let flat_at = flat.and_then(|f| {
@@ -263,7 +260,7 @@ pub fn fit(result: CallToolResult, flat: Option<&Value>, b: &Budget) -> CallTool
         }
     }
     if lo == from {
-        return over_notice(result, chars(&text), b);
+        return over_notice(result, size, b);
     }
     finish(&structured, &at, from, lo, render(lo))
 }

@@ -61,7 +61,7 @@ pub fn chars(result: Option<&CallToolResult>) -> usize {
 
 /// The arguments as sent, or a truncated form past [`MAX_ARGS_CHARS`].
 pub fn arguments(args: &Map<String, Value>) -> Value {
-    let text = Value::Object(args.clone()).to_string();
+    let text = serde_json::to_string(args).unwrap_or_default();
     let n = text.chars().count();
     if n <= MAX_ARGS_CHARS {
         return Value::Object(args.clone());

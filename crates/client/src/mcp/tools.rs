@@ -233,21 +233,17 @@ pub struct Ctx {
 /// Runs a tool. `None` for an unknown tool name; a tool outside the profile is refused
 /// (`not_in_profile`, saying how to enable it).
 pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<CallToolResult> {
+    // The schema the tool was listed with (built once).
+    let schema = &cached().iter().find(|t| t.name == name)?.input_schema;
     if !ctx.profile.has(name) {
-        get(name)?;
         return Some(answer::error("not_in_profile", ctx.profile.refusal(name)));
     }
-    let schema = if let Some(c) = COMPOSITES.iter().find(|c| c.name == name) {
-        composite_schema(c)
-    } else {
-        route_tool_schema(catalog::find(name)?)
-    };
     let mut args = args;
-    let budget = match budget::take(name, &schema, &mut args) {
+    let budget = match budget::take(name, schema, &mut args) {
         Ok(b) => b,
         Err(e) => return Some(answer::error("invalid_param", format!("{name}: {e}"))),
     };
-    let args = match check_args(&schema, args) {
+    let args = match check_args(schema, args) {
         Ok(a) => a,
         Err(e) => return Some(answer::error("invalid_param", format!("{name}: {e}"))),
     };
