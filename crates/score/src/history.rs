@@ -37,6 +37,8 @@ pub struct Row {
     pub districts: u32,
     /// District crossings linking two districts (absent from older histories: 0).
     pub district_links: u32,
+    /// Automated buildings whose input is linked, by prefab (absent from older histories).
+    pub automated: BTreeMap<String, u32>,
     pub game_over: bool,
 }
 

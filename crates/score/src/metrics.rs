@@ -110,6 +110,10 @@ pub const PARAM_METRICS: &[(&str, &str)] = &[
         "the most buildings of the prefab at work at once in a network water wheels fed, e.g. water_powered.LumberMill",
     ),
     (
+        "automated",
+        "the most finished buildings of the prefab at once whose automation input is linked to a transmitter, e.g. automated.Floodgate",
+    ),
+    (
         "buildings_role",
         "finished buildings of the role at the end, e.g. buildings_role.water",
     ),
@@ -227,6 +231,7 @@ impl Outcome {
                 "stock_max" => max(&|r| r.stock.get(arg).copied().unwrap_or(0).into()),
                 "deaths_by" => sum(&|r| r.deaths.get(arg).copied().unwrap_or(0).into()),
                 "water_powered" => max(&|r| r.water_powered.get(arg).copied().unwrap_or(0).into()),
+                "automated" => max(&|r| r.automated.get(arg).copied().unwrap_or(0).into()),
                 "buildings_role" => end(&|r| r.buildings.get(arg).copied().unwrap_or(0).into()),
                 "built" => self.built.get(arg).copied().unwrap_or(0).into(),
                 other => unreachable!("metric {other}.* is listed but not computed"),
@@ -267,14 +272,19 @@ impl Outcome {
         for (k, v) in &self.built {
             out.insert(format!("built.{k}"), (*v).into());
         }
-        let powered: std::collections::BTreeSet<&String> = self
-            .rows
-            .iter()
-            .flat_map(|r| r.water_powered.keys())
-            .collect();
-        for p in powered {
-            let v = self.metric(&MetricName::Param("water_powered", p.clone()));
-            out.insert(format!("water_powered.{p}"), v);
+        for family in ["water_powered", "automated"] {
+            let keys: std::collections::BTreeSet<&String> = self
+                .rows
+                .iter()
+                .flat_map(|r| match family {
+                    "water_powered" => r.water_powered.keys(),
+                    _ => r.automated.keys(),
+                })
+                .collect();
+            for p in keys {
+                let v = self.metric(&MetricName::Param(family, p.clone()));
+                out.insert(format!("{family}.{p}"), v);
+            }
         }
         out.values_mut().for_each(|v| *v = round3(*v));
         out
@@ -389,6 +399,23 @@ pub(crate) mod tests {
         assert_eq!(all["built.WaterPump"], 2.0);
         assert_eq!(all["deaths_by.Hunger"], 2.0);
         assert!(!all.contains_key("deaths_by.oldAge"));
+    }
+
+    #[test]
+    fn automated_is_the_most_linked_buildings_of_a_prefab_at_once() {
+        let mut rows: Vec<Row> = (0..3).map(|h| row(1, h, 4)).collect();
+        rows[1].automated.insert("Floodgate".into(), 2);
+        rows[2].automated.insert("Floodgate".into(), 1);
+        let o = Outcome {
+            rows,
+            ..Outcome::default()
+        };
+        assert_eq!(m(&o, "automated.Floodgate"), 2.0);
+        assert_eq!(m(&o, "automated.LumberMill"), 0.0);
+        assert_eq!(o.all_metrics()["automated.Floodgate"], 2.0);
+        // A row from an older colonyd (no automated member) reads as nothing automated.
+        let old: Row = serde_json::from_str("{}").unwrap();
+        assert!(old.automated.is_empty());
     }
 
     #[test]

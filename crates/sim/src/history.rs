@@ -64,6 +64,10 @@ pub struct HistoryRow {
     /// Finished district crossings whose two sides reach two different districts (links).
     #[serde(default)]
     pub district_links: u32,
+    /// Finished automated buildings (floodgates, clutches, pausable buildings...) whose input is
+    /// linked to a standing transmitter, by prefab base name (at the row's moment).
+    #[serde(default)]
+    pub automated: BTreeMap<String, u32>,
     pub game_over: bool,
 }
 
@@ -225,6 +229,7 @@ impl crate::world::World {
             } else {
                 self.crossing_links().len() as u32
             },
+            automated: self.automated_buildings(),
             game_over: self.colony.game_over,
         };
         self.history.rows.push(row);

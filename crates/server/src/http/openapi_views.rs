@@ -446,6 +446,13 @@ fn history_row() -> Value {
                 "districtLinks",
                 described(count(), "district crossings linking two districts"),
             ),
+            (
+                "automated",
+                described(
+                    map_of(count()),
+                    "prefab -> finished automated buildings whose input is linked",
+                ),
+            ),
             ("gameOver", flag()),
         ],
         &[],

@@ -34,8 +34,10 @@ struct StatsJson<'a> {
 /// `{resolution: "hour", from, to, rows}`; each row `{day, hour, ticks, adults, children, bots,
 /// births, deaths: {cause: n}, stock: {good: n}, foodDays, waterDays, wellbeing, miserable,
 /// critical, buildings: {role: n}, sites, science, scienceEarned, unlocked, produced: {good: n},
-/// consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, districtLinks, gameOver}`
-/// (`waterPowered`: consumers at work in a network water wheels feed; births, deaths, produced,
+/// consumed: {good: n}, weather, powerNetworks, waterPowered: {prefab: n}, districts, districtLinks,
+/// automated: {prefab: n}, gameOver}`
+/// (`waterPowered`: consumers at work in a network water wheels feed; `automated`: finished
+/// automated buildings whose input is linked to a transmitter; births, deaths, produced,
 /// consumed and scienceEarned count that hour only). toon: one flat row per hour, the maps as
 /// `key:n/key:n`.
 #[utoipa::path(get, path = "/api/stats", tag = "colony",

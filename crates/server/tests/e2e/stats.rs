@@ -60,6 +60,7 @@ async fn stats_serve_one_row_per_hour_filtered_by_day() {
         "powerNetworks",
         "districts",
         "districtLinks",
+        "automated",
         "ticks",
     ] {
         assert!(last.get(key).is_some(), "{key} in {last}");

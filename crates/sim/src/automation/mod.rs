@@ -679,4 +679,28 @@ impl World {
     pub fn automation_state(&self, id: i32) -> Option<Signal> {
         self.colony.automation.nodes.get(&id).map(|n| n.state)
     }
+
+    /// Finished automated buildings (those with an effect: floodgates, clutches, indicators,
+    /// pausable buildings) whose input is linked to a finished transmitter, by prefab base name:
+    /// the history's `automated` (scenarios ask e.g. for an automated floodgate).
+    pub(crate) fn automated_buildings(&self) -> BTreeMap<String, u32> {
+        let buildings = &self.colony.buildings;
+        let mut out = BTreeMap::new();
+        for (id, node) in &self.colony.automation.nodes {
+            let Some(b) = buildings.get(id).filter(|b| b.finished) else {
+                continue;
+            };
+            let linked = node
+                .inputs
+                .first()
+                .copied()
+                .flatten()
+                .and_then(|src| buildings.get(&src))
+                .is_some_and(|s| s.finished);
+            if linked && self.effect_of(b).is_some() {
+                *out.entry(b.spec().base_name.clone()).or_insert(0) += 1;
+            }
+        }
+        out
+    }
 }

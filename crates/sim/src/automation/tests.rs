@@ -133,6 +133,12 @@ fn relays_combine_levers_and_drive_a_building() {
     );
     assert_eq!(v.outputs.iter().map(|o| o.id).collect::<Vec<_>>(), [mill]);
     assert!(v.is_transmitter);
+    // The history's `automated` counts the mill (linked), not the relay (a device, no effect).
+    let automated = w.automated_buildings();
+    assert_eq!(
+        automated.into_iter().collect::<Vec<_>>(),
+        [("LumberMill".to_owned(), 1)]
+    );
     // In the building view too.
     let bv = w.building_view(relay).unwrap();
     assert_eq!(bv.automation.unwrap().config["mode"], "Passthrough");
@@ -142,6 +148,9 @@ fn relays_combine_levers_and_drive_a_building() {
     w.automation_configure(relay, "mode", "Or").unwrap();
     w.advance_ticks(1);
     assert_eq!(state(&w, relay), Error);
+    // Unlinked, the mill is no longer automated.
+    w.automation_unlink(mill, None).unwrap();
+    assert!(w.automated_buildings().is_empty());
 }
 
 #[test]
