@@ -823,6 +823,184 @@ def power_mill(t: Turn) -> None:
         scripted.first_tank(t)
 
 
+# --- flood-control -----------------------------------------------------------------------------
+
+# How far (tiles) from the district center's doorstep the river is searched for the gate.
+GATE_REACH = 24
+# Water at least this deep is the river's channel (the bed); the shallow step beside it and the
+# film over the banks dry first.
+GATE_MIN_DEPTH = 0.5
+# The sensor turns On (the gate shuts) when the water on its tile falls below this share of the
+# depth it had when the agent configured it: a drought's first days.
+LOW_WATER_SHARE = 0.75
+# Gate spots tried per turn at most.
+GATE_TRIES = 10
+
+
+def water_tiles(t: Turn) -> dict[Tile, dict[str, Any]]:
+    """The tiles under water around the district center's doorstep."""
+    box = t.box(t.dc["entranceX"], t.dc["entranceY"], GATE_REACH)
+    return {
+        (k["x"], k["y"]): k
+        for k in t.c.tiles(**box)["tiles"]
+        if k.get("water", 0) > 0.05
+    }
+
+
+def floodgate(t: Turn) -> None:
+    """A floodgate on the river's channel near home, a depth sensor in the water beside it,
+    linked (sensor -> gate) and set so the gate shuts when the water runs low and opens when it
+    is high. Builders reach both from a path on the bank (a doorless building needs one within
+    10 tiles): a path is laid to the nearest bank tile."""
+    gates, sensors = t.of("Floodgate"), t.of("DepthSensor")
+    if not gates:
+        place_gate(t)
+        return
+    gate = gates[0]
+    if not sensors:
+        place_sensor(t, gate)
+        return
+    link_sensor(t, sensors[0], gate)
+
+
+def place_gate(t: Turn) -> None:
+    if not t.affordable("Floodgate", keep=t.reserved):
+        t.say("cannot afford a floodgate yet")
+        return
+    water = water_tiles(t)
+    door = {"x": t.dc["entranceX"], "y": t.dc["entranceY"]}
+    channel = sorted(
+        (p for p, k in water.items() if k["water"] >= GATE_MIN_DEPTH),
+        key=lambda p: scripted.steps({"x": p[0], "y": p[1]}, door),
+    )
+    for x, y in channel[:GATE_TRIES]:
+        z = water[(x, y)]["terrain"]
+        placed = put_part(t, "Floodgate", x, y, z, "south")
+        if placed is None:
+            continue
+        if not reach_part(t, placed):
+            undo(t, [placed])
+            continue
+        t.prioritize(placed, workplace=False)
+        t.say(f"placed a floodgate on the river at ({x}, {y}, {z})")
+        return
+    t.say("found no spot on the river for a floodgate")
+
+
+def reach_part(t: Turn, part: dict[str, Any]) -> bool:
+    """Whether builders reach a doorless part, after a path to the nearest free bank tile if
+    they did not."""
+    if view(t, part["id"]).get("reachable"):
+        return True
+    _, bank = home_bank(t)
+    near = sorted(bank, key=lambda p: abs(p[0] - part["x"]) + abs(p[1] - part["y"]))
+    for bx, by in near[:3]:
+        if t.connect({"entranceX": bx, "entranceY": by}):
+            break
+    return bool(view(t, part["id"]).get("reachable"))
+
+
+def view(t: Turn, bid: int) -> dict[str, Any]:
+    """One building's full view (empty when it is gone)."""
+    try:
+        rows = t.c.buildings(id=bid, limit=0, detail="full")
+    except colony.ColonyError:
+        return {}
+    return rows[0] if rows else {}
+
+
+def place_sensor(t: Turn, gate: dict[str, Any]) -> None:
+    """A depth sensor on a water tile beside the gate, the deepest first."""
+    if not t.affordable("DepthSensor", keep=t.reserved):
+        t.say("cannot afford a depth sensor yet")
+        return
+    water = water_tiles(t)
+    beside = sorted(
+        (p for p in neighbours((gate["x"], gate["y"])) if p in water),
+        key=lambda p: -water[p]["water"],
+    )
+    for x, y in beside:
+        placed = put_part(t, "DepthSensor", x, y, water[(x, y)]["terrain"], "south")
+        if placed is None:
+            continue
+        if not reach_part(t, placed):
+            undo(t, [placed])
+            continue
+        t.prioritize(placed, workplace=False)
+        t.say(f"placed a depth sensor beside the floodgate at ({x}, {y})")
+        link_sensor(t, placed, gate)
+        return
+    t.say(
+        f"found no water beside the floodgate at ({gate['x']}, {gate['y']}) for a sensor"
+    )
+
+
+def link_sensor(t: Turn, sensor: dict[str, Any], gate: dict[str, Any]) -> None:
+    """The sensor drives the gate: On (water below the threshold) shuts it, Off opens it. Set
+    once: mode Less, the threshold LOW_WATER_SHARE of the depth on the sensor's tile now."""
+    auto = view(t, gate["id"]).get("automation") or {}
+    if any(i.get("id") == sensor["id"] for i in auto.get("inputs", [])):
+        return
+    depth = (
+        water_tiles(t).get((sensor["x"], sensor["y"]), {}).get("water", GATE_MIN_DEPTH)
+    )
+    threshold = round(max(0.2, LOW_WATER_SHARE * depth), 2)
+    try:
+        t.c.automation_configure(id=sensor["id"], property="mode", value="Less")
+        t.c.automation_configure(
+            id=sensor["id"], property="threshold", value=str(threshold)
+        )
+        t.c.automation_link(source_id=sensor["id"], target_id=gate["id"])
+    except colony.ColonyError as e:
+        t.say(f"could not link the depth sensor to the floodgate yet: {e}")
+        return
+    t.say(
+        f"linked the depth sensor at ({sensor['x']}, {sensor['y']}) to the floodgate: it shuts "
+        f"when the water there is under {threshold} (now {depth:.2f}) and opens above"
+    )
+
+
+def automation_note(t: Turn) -> None:
+    """The gate's and the sensor's automation state, one line a turn (for the record)."""
+    for b in t.of("Floodgate") + t.of("DepthSensor"):
+        auto = view(t, b["id"]).get("automation")
+        t.say(
+            f"{b['name'].split('.')[0]} {b['id']} at ({b['x']}, {b['y']}) "
+            f"finished {b.get('finished')}: automation {json.dumps(auto)}"
+        )
+
+
+# The scripted player's needs, in its order (scripted.play): they keep the colony alive.
+SURVIVAL = (
+    scripted.first_pump,
+    scripted.streets,
+    scripted.pumps,
+    scripted.first_tank,
+    scripted.log_pile,
+    scripted.first_warehouse,
+    scripted.food,
+    scripted.labor,
+    scripted.early_science,
+    scripted.breeding,
+    scripted.wood,
+    scripted.storage,
+    scripted.homes,
+    scripted.tanks,
+    scripted.science,
+    scripted.forestry,
+)
+
+
+def flood_control(t: Turn) -> None:
+    """The scripted player's colony, with the floodgate and its sensor once water flows."""
+    for need in SURVIVAL[:4]:
+        need(t)
+    floodgate(t)
+    for need in SURVIVAL[4:]:
+        need(t)
+    automation_note(t)
+
+
 # --- turns -------------------------------------------------------------------------------------
 
 PLAYS = {
@@ -830,6 +1008,7 @@ PLAYS = {
     "two-districts": two_districts,
     "feed-40": feed_40,
     "power-mill": power_mill,
+    "flood-control": flood_control,
 }
 
 
