@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Reference solutions for the standard scenarios nobody had solved: science-rush, two-districts
-and feed-40.
+"""Reference solutions for the scenarios nobody had solved: science-rush, two-districts,
+power-mill, flood-control and feed-40.
 
 Each builds on the scripted reference player (``scripted.py``: it keeps a Normal colony alive)
 and adds what its scenario asks, reading the scenario from the first line of the turn's prompt
@@ -20,7 +20,15 @@ and adds what its scenario asks, reading the scenario from the first line of the
   before keeping it), first in the builders' queue, and staffed with two. The first district
   keeps six days of water and food above what crosses (export thresholds). Adults migrate only
   once the second district's own stores hold water and food.
-- **feed-40**: the scripted player, with more farms and homes (see ``feed``).
+- **power-mill** (a lumber mill on water power, 50 planks in 15 days; the vertical power shaft
+  unlocked and gears stored): water wheels in a row on the river's bed (the fewest that give
+  60 hp, 135 hp per m3/s of flow each), a vertical power shaft on the step tile beside the first
+  with a power shaft on top at the bank's level, and a mill on the home bank touching that shaft;
+  work all day, piles, gatherers and lumberjacks from the industry agent.
+- **flood-control** (a floodgate driven by a depth sensor, the colony alive at day 20): the
+  scripted player, and a floodgate on the river's channel near home with a depth sensor beside
+  it, linked (On shuts the gate) and set to mode Less at 3/4 of the depth it measured.
+- **feed-40**: the scripted player's needs (not solved yet).
 
 Stateless like ``scripted.py``: every turn it reads the colony and does what is missing. Per-turn
 (``colony eval --agent 'python3 agents/scenarios.py'``) or persistent (``--agent-mode persistent``
