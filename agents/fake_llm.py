@@ -10,7 +10,8 @@ at hand, else as characters / 4 (rounded up); `TOKENIZER` says which.
 
 The script (`scripted_model`) plays one fixed game, whatever the colony answers:
 
-- turn 1: `colony_overview`; `build` a water pump; `build` a small tank; `write_notes` and
+- turn 1: `colony_overview`; `build` a water pump; `build` a small tank and a gatherer flag by
+  the summary's first food cluster (two calls in one answer); `build` a home; `write_notes` and
   `log_message` in one answer; `advance` (in an evaluation: "end my turn");
 - turn 2: `colony_overview`, then a call whose arguments are not JSON, then a closing message;
 - every later turn: `colony_overview`, then a closing message.
@@ -94,9 +95,9 @@ def prompt_parts(body: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def turn_of(body: dict[str, Any]) -> tuple[int, int, str]:
-    """(turn, step, faction) of a request: the turn from the prompt's `Turn N of M`, the step
-    from the assistant answers so far, the faction from the summary's `faction:` line."""
+def turn_of(body: dict[str, Any]) -> tuple[int, int, str, str]:
+    """(turn, step, faction, prompt) of a request: the turn from the prompt's `Turn N of M`,
+    the step from the assistant answers so far, the faction from the summary's `faction:`."""
     messages = body.get("messages") or []
     user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
     turn = re.search(r"Turn (\d+) of", user)
@@ -106,6 +107,7 @@ def turn_of(body: dict[str, Any]) -> tuple[int, int, str]:
         int(turn.group(1)) if turn else 1,
         step,
         faction.group(1) if faction else "Folktails",
+        user,
     )
 
 
@@ -116,16 +118,26 @@ def call(name: str, arguments: Any, ident: str) -> dict[str, Any]:
 
 def scripted_model(body: dict[str, Any]) -> Message:
     """The fake model's answer to a request (see the module's docstring)."""
-    turn, step, faction = turn_of(body)
+    turn, step, faction, prompt = turn_of(body)
     ident = f"call_{turn}_{step}"
-    pump = "DeepWaterPump.IronTeeth" if faction == "IronTeeth" else f"WaterPump.{faction}"
+    iron = faction == "IronTeeth"
+    pump = "DeepWaterPump.IronTeeth" if iron else f"WaterPump.{faction}"
+    home = "Rowhouse.IronTeeth" if iron else f"Lodge.{faction}"
+    flag: dict[str, Any] = {"prefab": f"GathererFlag.{faction}"}
+    food = re.search(r'foodClusters: "?(\d+),(\d+),', prompt)  # the summary's nearest bushes
+    if food:
+        flag.update(x=int(food.group(1)), y=int(food.group(2)))
     first = [
         [call("colony_overview", {}, ident)],
         [call("build", {"prefab": pump}, ident)],
-        [call("build", {"prefab": f"SmallTank.{faction}"}, ident)],
         [
-            call("write_notes", {"text": f"Turn 1: a {pump} and a tank by the center."}, ident),
-            call("log_message", {"message": "built water first"}, ident + "b"),
+            call("build", {"prefab": f"SmallTank.{faction}"}, ident),
+            call("build", flag, ident + "b"),
+        ],
+        [call("build", {"prefab": home}, ident)],
+        [
+            call("write_notes", {"text": f"Turn 1: a {pump}, a tank, a flag, a home."}, ident),
+            call("log_message", {"message": "water, food and a home first"}, ident + "b"),
         ],
         [call("advance", {}, ident)],
     ]
@@ -195,7 +207,7 @@ class FakeEndpoint:
             self.totals["completion"] += completion
             self.totals["calls"] += 1
             if self.log:
-                turn, step, _ = turn_of(body)
+                turn, step, _, _ = turn_of(body)
                 line = {"turn": turn, "step": step, **parts, "completionTokens": completion}
                 self.log.write(json.dumps(line) + "\n")
                 self.log.flush()

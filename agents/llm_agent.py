@@ -254,7 +254,10 @@ class Memory:
 
     def write_notes(self, text: str) -> str:
         kept = text[: self.cap]
-        self.notes_path.write_text(kept, encoding="utf-8")
+        try:
+            self.notes_path.write_text(kept, encoding="utf-8")
+        except OSError as e:
+            return f"error: the notes could not be saved ({e})"
         cut = f"; cut from {len(text)} to the cap of {self.cap}" if len(text) > self.cap else ""
         return f"notes saved ({len(kept)} characters{cut})"
 
@@ -284,7 +287,10 @@ class Memory:
             [json.dumps(e) for e in self.last_turns()[-(self.keep - 1) :]] if self.keep > 1 else []
         )
         kept.append(json.dumps(entry))
-        self.turns_path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        try:
+            self.turns_path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        except OSError as e:
+            log(f"turn {turn.number}: {self.turns_path} not written ({e})")
 
     def prompt(self) -> str:
         parts = []
@@ -353,8 +359,11 @@ class Agent:
             return
         path = self.folder / "usage.json"
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(usage.report(self.args.price_in, self.args.price_out)))
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(usage.report(self.args.price_in, self.args.price_out)))
+            tmp.replace(path)
+        except OSError as e:
+            log(f"usage not reported: {path} not written ({e})")
 
     async def play(self, turn: Turn) -> Outcome:
         outcome = Outcome(ok=False, usage=Usage(self.args.model))
@@ -637,11 +646,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def notes_folder() -> Path:
+    """`COLONY_AGENT_STATE_DIR`: relative to the launch folder when relative (`colony eval --out`
+    may be relative, and the agent runs in the notes folder itself), else the current folder."""
+    named = os.environ.get("COLONY_AGENT_STATE_DIR")
+    if not named:
+        return Path.cwd()
+    path = Path(named)
+    if not path.is_absolute():
+        path = Path(os.environ.get("COLONY_EVAL_LAUNCH_DIR") or ".") / path
+    return path.resolve()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.dump_tools:
         return asyncio.run(dump_tools(args))
-    folder = Path(os.environ.get("COLONY_AGENT_STATE_DIR") or ".").resolve()
+    folder = notes_folder()
     agent = Agent(args, folder)
     return persistent(agent) if args.persistent else per_turn(agent)
 

@@ -77,18 +77,19 @@ def test_the_llm_agent_plays_an_episode_through_mcp(
 ) -> None:
     scenario = tmp_path / "llm-3.toml"
     scenario.write_text(SCENARIO)
-    out = tmp_path / "out"
+    out = tmp_path / "out"  # given relative, as people do: the agent runs in its notes folder
     agent = f"{sys.executable} {AGENT} --model fake-1 --price-in {PRICE_IN} --price-out {PRICE_OUT}"
     if mode == "persistent":
         agent += " --persistent"
     with fake_llm.FakeEndpoint() as fake:
         env = {**os.environ, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "sk-test"}
         subprocess.run(
-            [colony_bin, "eval", "--scenario", str(scenario), "--seeds", "1", "--out", str(out)]
+            [colony_bin, "eval", "--scenario", str(scenario), "--seeds", "1", "--out", "out"]
             + ["--agent-mode", mode, "--agent", agent, "--quiet"]
             + ["--colonyd", os.environ["COLONYD"]],
             check=True,
             env=env,
+            cwd=tmp_path,
             timeout=120,
         )
     results = json.loads((out / "results.json").read_text())
@@ -100,7 +101,7 @@ def test_the_llm_agent_plays_an_episode_through_mcp(
 
     # Usage: the endpoint's token counts, summed by the harness, priced per million tokens.
     totals = fake.totals
-    assert totals["calls"] == 5 + 3 + 2, totals  # the script's answers on turns 1, 2 and 3
+    assert totals["calls"] == 6 + 3 + 2, totals  # the script's answers on turns 1, 2 and 3
     want = {"model": "fake-1", "promptTokens": totals["prompt"]}
     want["completionTokens"] = totals["completion"]
     for usage in (results["agentUsage"], ep["agentUsage"]):
@@ -114,12 +115,14 @@ def test_the_llm_agent_plays_an_episode_through_mcp(
     turns = [json.loads(line) for line in lines]
     called = [[c["tool"] for c in t.get("toolCalls", [])] for t in turns]
     assert called == [
-        ["colony_overview", "build", "build", "log_message"],
+        ["colony_overview", "build", "build", "build", "build", "log_message"],
         ["colony_overview"],
         ["colony_overview"],
     ], called
     assert all(t["agentUsage"]["promptTokens"] > 0 for t in turns), turns
     assert turns[0]["toolCalls"][1]["arguments"] == {"prefab": "WaterPump.Folktails"}
+    flag = turns[0]["toolCalls"][3]["arguments"]  # by the summary's first food cluster
+    assert flag["prefab"] == "GathererFlag.Folktails" and {"x", "y"} <= set(flag), flag
 
     # The endpoint got the core profile's tools (plus write_notes) on every request, and each
     # tool call's answer in the next request.
@@ -132,17 +135,19 @@ def test_the_llm_agent_plays_an_episode_through_mcp(
     assert "End your turn" in advance["function"]["description"], advance
     overview = tool_answers(fake.requests[1])["call_1_0"]
     assert len(overview) == turns[0]["toolCalls"][0]["chars"] and "population" in overview, overview
-    answers = tool_answers(fake.requests[4])
-    assert answers["call_1_3"].startswith("notes saved"), answers
-    assert "call_1_3b" in answers, answers
-    malformed = tool_answers(fake.requests[7])["call_2_1"]
+    answers = tool_answers(fake.requests[5])
+    assert answers["call_1_4"].startswith("notes saved"), answers
+    assert "call_1_4b" in answers and "call_1_2b" in tool_answers(fake.requests[3]), answers
+    malformed = tool_answers(fake.requests[8])["call_2_1"]
     assert malformed.startswith("error: the arguments are not a JSON object"), malformed
 
     # Memory: turn 2's prompt carries the notes written on turn 1 and a line about that turn.
     turn2 = next(b for b in fake.requests if "Turn 2 of 3" in b["messages"][1]["content"])
     prompt = turn2["messages"][1]["content"]
-    assert "Turn 1: a WaterPump.Folktails and a tank by the center." in prompt, prompt
-    assert "- turn 1 (day 1): colony_overview, build, build, write_notes" in prompt, prompt
+    assert "Turn 1: a WaterPump.Folktails, a tank, a flag, a home." in prompt, prompt
+    assert "- turn 1 (day 1): colony_overview, build, build, build, build, write_notes" in prompt, (
+        prompt
+    )
     assert "colony_overview" in turn2["messages"][0]["content"]  # the server's play_turn prompt
     state = out / "episodes" / ep["id"] / "agent-state"
     assert not (state / "usage.json").exists()  # read and removed by the harness (per-turn)
