@@ -1,5 +1,5 @@
 """The reference LLM agent (agents/llm_agent.py) against a fake OpenAI-compatible endpoint
-(agents/fake_llm.py: a local HTTP server answering with scripted tool calls): the real
+(tools/fake_llm.py: a local HTTP server answering with scripted tool calls): the real
 `colony eval` plays a short scenario to the end through the real `colony mcp`, in both agent
 modes; the endpoint's failures end a turn with one line on stderr."""
 
@@ -44,7 +44,7 @@ PRICE_IN, PRICE_OUT = 2.5, 10.0
 
 
 def load_fake() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fake_llm", REPO / "agents" / "fake_llm.py")
+    spec = importlib.util.spec_from_file_location("fake_llm", REPO / "tools" / "fake_llm.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules["fake_llm"] = module

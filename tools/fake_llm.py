@@ -18,11 +18,12 @@ The script (`scripted_model`) plays one fixed game, whatever the colony answers:
 
 Run it alone and point the agent at it (docs/llm.md measures a 60-day episode this way):
 
-    python3 agents/fake_llm.py --port 8199 --log /tmp/fake-llm.jsonl
+    python3 tools/fake_llm.py --port 8199 --log /tmp/fake-llm.jsonl
     OPENAI_BASE_URL=http://127.0.0.1:8199/v1 colony eval ... --agent '... llm_agent.py ...'
 
 `--log` writes one JSON line per request: turn, step, promptTokens, completionTokens, and the
-parts of the prompt (systemTokens, userTokens, toolsTokens, toolsChars, restTokens).
+parts of the prompt (systemTokens, userTokens, toolsTokens, toolsChars, restTokens); `--report
+LOG` sums such a file per turn. `--count` counts the characters and tokens of its stdin.
 """
 
 from __future__ import annotations
@@ -250,11 +251,41 @@ class FakeEndpoint:
         return Handler
 
 
+def report(log: Path) -> str:
+    """A `--log` file per turn: model calls, prompt and completion tokens, and the first call's
+    parts (system prompt, tools, the turn's prompt with the agent's memory); then the totals."""
+    rows = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    turns: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        turns.setdefault(r["turn"], []).append(r)
+    out = [f"tokens: {TOKENIZER}", "turn calls prompt completion | first call: system tools turn"]
+    for t, rs in sorted(turns.items()):
+        p, c = sum(r["promptTokens"] for r in rs), sum(r["completionTokens"] for r in rs)
+        f = rs[0]
+        out.append(
+            f"{t} {len(rs)} {p} {c} | {f['systemTokens']} {f['toolsTokens']} {f['userTokens']}"
+        )
+    p, c = sum(r["promptTokens"] for r in rows), sum(r["completionTokens"] for r in rows)
+    out.append(f"total: {len(turns)} turns, {len(rows)} calls, {p} prompt, {c} completion tokens")
+    return "\n".join(out)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--port", type=int, default=8199, help="loopback port (0: a free one)")
     ap.add_argument("--log", type=Path, help="append one JSON line per request here")
+    ap.add_argument("--report", type=Path, metavar="LOG", help="print a --log file per turn; exit")
+    ap.add_argument(
+        "--count", action="store_true", help="count stdin's characters and tokens; exit"
+    )
     a = ap.parse_args()
+    if a.report:
+        print(report(a.report))
+        return 0
+    if a.count:
+        text = sys.stdin.read().strip()
+        print(f"{len(text)} characters, {count_tokens(text)} tokens ({TOKENIZER})")
+        return 0
     with FakeEndpoint(port=a.port, log=a.log) as fake:
         print(f"fake endpoint at {fake.url} (tokens: {TOKENIZER})", file=sys.stderr, flush=True)
         signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill: the totals too
