@@ -198,7 +198,9 @@ class Chat:
 # --- Tools: MCP's as chat functions, plus the local write_notes -------------------------------
 
 
-def chat_tools(tools: list[Tool], args: argparse.Namespace, turn_hours: float) -> list[dict]:
+def chat_tools(
+    tools: list[Tool], args: argparse.Namespace, turn_hours: float
+) -> list[dict[str, Any]]:
     """The MCP tools as chat-completions function tools, then `write_notes`. In an evaluation
     `advance` is refused by the server, so it is offered as the way to end the turn."""
     out: list[dict[str, Any]] = []
