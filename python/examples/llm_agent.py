@@ -4,7 +4,8 @@ tool calls naming client methods, the agent runs them and feeds the answers back
 The model is a function ``chat(messages) -> str``. ``openai_chat`` speaks the OpenAI-compatible
 ``/v1/chat/completions`` API (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL) with httpx; any other
 API fits the same signature. (For MCP clients such as Claude Code, ``colony mcp`` serves the same
-actions as tools instead: docs/mcp.md.)
+actions as tools instead: docs/mcp.md. The reference LLM agent that `colony eval` can score, with
+tool calling through MCP, memory and token and cost reports, is agents/llm_agent.py: docs/llm.md.)
 
     OPENAI_API_KEY=... python examples/llm_agent.py --turns 5     # against COLONY_PORT or 8085
 """
