@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The industry reference agent: the lab quotas (planks-lab, bread-lab, gears-lab).
+"""The industry reference agent: the lab quotas (planks-lab, bread-lab, gears-lab) and it-bots.
 
 It builds on the scripted reference player (``scripted.py``: its ``Turn`` and its needs for
 streets, pumps, storage and wood) and adds the industry each lab asks for:
@@ -9,7 +9,10 @@ streets, pumps, storage and wood) and adds the industry each lab asks for:
 - **gears** (gears-lab): a gear workshop (120 hp) beside three power wheels (3 x 50 hp), with the
   stored planks as input;
 - **bread** (bread-lab): a bakery set to bake bread from the stored wheat flour (it burns a
-  little log per batch).
+  little log per batch);
+- **bots** (it-bots, IronTeeth): the scripted player's survival, then, once the farms feed the
+  colony, a bot assembler with two large power wheels and two part factories touching them,
+  their recipes and workers set each turn (docs/evaluation.md, "it-bots").
 
 Which lab it plays it reads from the turn's prompt (the scenario's goal text), else from what is
 unlocked. Every lab is a race against the clock from a fixed start with water and food stored, so
@@ -34,8 +37,12 @@ from scripted import Turn
 # Work never stops (the API's 1-24; 24: no off hours). Manufactories, power wheels and lumberjacks
 # all work only in working hours, so this is the quota's largest lever.
 WORK_END_HOUR = 24
-# Power wheels per consumer: a wheel gives 50 hp with its worker inside (data/buildings.json).
-WHEELS = {"LumberMill": 1, "GearWorkshop": 3}
+# Power wheels per consumer: a Folktails wheel gives 50 hp with its worker inside, an IronTeeth
+# large wheel 300 hp with both its workers (data/buildings.json). The bot assembler's two feed it
+# (250 hp) and the two part factories touching their network (2 x 150 hp).
+WHEELS = {"LumberMill": 1, "GearWorkshop": 3, "BotAssembler": 2}
+# The walker-powered wheel each faction has from the start.
+WHEEL_OF = {"Folktails": "PowerWheel", "IronTeeth": "LargePowerWheel"}
 # Buildings placed per turn at most (the scripted agent's 4 is too few for a first turn that lays
 # out the whole lab).
 scripted.MAX_NEW_SITES = 8
@@ -45,9 +52,17 @@ def lab_of(t: Turn, prompt: str) -> str:
     """Which quota this game is about: from the prompt's first line (the scenario and its
     title), else from what is unlocked."""
     text = prompt.strip().splitlines()[0].lower() if prompt.strip() else ""
-    for word, lab in (("bread", "bread"), ("gear", "gears"), ("plank", "planks")):
+    words = (
+        ("bot", "bots"),
+        ("bread", "bread"),
+        ("gear", "gears"),
+        ("plank", "planks"),
+    )
+    for word, lab in words:
         if word in text:
             return lab
+    if t.name("BotAssembler") in t.costs():
+        return "bots"
     if t.name("Bakery") in t.costs():
         return "bread"
     if t.name("GearWorkshop") in t.costs():
@@ -88,9 +103,14 @@ def covers(r: tuple[int, int, int, int], x: int, y: int) -> bool:
     return r[0] <= x < r[0] + r[2] and r[1] <= y < r[1] + r[3]
 
 
+def wheel_base(t: Turn) -> str:
+    """The faction's walker-powered wheel (a base name)."""
+    return WHEEL_OF[t.faction]
+
+
 def network(t: Turn, consumer: dict[str, Any]) -> list[dict[str, Any]]:
     """The power wheels linked to a consumer, directly or through other wheels."""
-    wheels = [b for b in t.buildings if b["name"] == t.name("PowerWheel")]
+    wheels = [b for b in t.buildings if b["name"] == t.name(wheel_base(t))]
     group = [rect(t, consumer)]
     linked: list[dict[str, Any]] = []
     grew = True
@@ -205,8 +225,9 @@ def work_all_day(t: Turn) -> None:
         t.say(f"could not set the work hours: {e}")
 
 
-def gatherers(t: Turn, most: int = 2) -> None:
-    """Gatherer flags (free) by the nearest bush clusters: the stored berries last four days."""
+def gatherers(t: Turn, most: int = 2, urgent: bool = True) -> None:
+    """Gatherer flags (free) by the nearest bush clusters: the stored berries last four days
+    (`urgent`: first in line for builders and workers)."""
     dc = (t.dc["x"], t.dc["y"])
     clusters = sorted(
         [k for k in t.summary.get("foodClusters") or [] if k["total"] >= 3],
@@ -214,7 +235,7 @@ def gatherers(t: Turn, most: int = 2) -> None:
     )
     for k in clusters[t.count(t.kit.gatherer) : most]:
         g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
-        if g:
+        if g and urgent:
             t.prioritize(g)
 
 
@@ -301,7 +322,7 @@ def wheel_spots(
 ) -> list[dict[str, Any]] | None:
     """`count` power wheel spots that link to a consumer planned on `spot` (touching it or a
     wheel already chosen), none on its footprint or doorstep, or `None`."""
-    wheel = t.name("PowerWheel")
+    wheel = t.name(wheel_base(t))
     rects = [rect(t, {**spot, "name": prefab})]
     doors = [(spot["entranceX"], spot["entranceY"])]
     x, y, w, d = rects[0]
@@ -357,7 +378,7 @@ def powered(
     for b in t.of(base):
         linked = network(t, b)
         while len(linked) < wheels:
-            w = place_beside(t, "PowerWheel", [b, *linked], f"power for the {base}")
+            w = place_beside(t, wheel_base(t), [b, *linked], f"power for the {base}")
             if w is None:
                 t.say(
                     f"no power wheel spot beside the {base} at ({b['x']}, {b['y']}) yet"
@@ -370,7 +391,7 @@ def powered(
     if t.count(base) >= count or prefab not in t.costs():
         return
     need: dict[str, float] = dict(t.costs()[prefab])
-    wheel_cost = t.costs().get(t.name("PowerWheel"), {})
+    wheel_cost = t.costs().get(t.name(wheel_base(t)), {})
     for g, n in wheel_cost.items():
         need[g] = need.get(g, 0) + wheels * n
     short = {g: n for g, n in need.items() if t.stock.get(g, 0) < n}
@@ -396,7 +417,7 @@ def powered(
             continue
         placed = [b]
         for s in plan:
-            w = put(t, "PowerWheel", s, f"power for the {base}")
+            w = put(t, wheel_base(t), s, f"power for the {base}")
             if w is None:
                 break
             placed.append(w)
@@ -463,6 +484,205 @@ def bread(t: Turn) -> None:
     warehouses_for(t, "Bread", 120, "room for bread")
 
 
+# --- it-bots -----------------------------------------------------------------------------------
+
+BOTS_WANTED = 3
+# What one bot takes (recipe Bot.IronTeeth) and each part's cycle at the part factory (work-hours).
+PARTS_PER_BOT = {"BotHead": 1, "BotChassis": 1, "BotLimb": 4}
+PART_HOURS = {"BotHead": 18.0, "BotChassis": 18.0, "BotLimb": 4.5}
+# Two factories: a third would not leave the gears for the parts (150 stored: the assembler 50,
+# two factories 50, the parts 45).
+FACTORIES = 2
+
+
+def parts_made(t: Turn) -> dict[str, int]:
+    """Bot parts made so far (the hourly history's `produced`, summed)."""
+    made = dict.fromkeys(PARTS_PER_BOT, 0)
+    try:
+        rows = t.c.stats()["rows"]
+    except colony.ColonyError:
+        return made
+    for row in rows:
+        for part in made:
+            made[part] += int(row.get("produced", {}).get(part, 0))
+    return made
+
+
+def bots_alive(t: Turn) -> int:
+    """Bots in every district now."""
+    return sum(d["population"]["bots"] for d in t.summary["districts"])
+
+
+def part_plan(made: dict[str, int], current: list[str | None]) -> list[str | None]:
+    """Each factory's part for the next turn. A factory keeps a part still short (switching loses
+    the cycle under way and its inputs); the others take a short part nobody makes, heads and
+    chassis before limbs. Limbs last is what keeps the gears: a factory overshoots by up to a
+    turn's work, and extra limbs made before the heads would eat the heads' gears."""
+    short = {p: BOTS_WANTED * n - made[p] for p, n in PARTS_PER_BOT.items()}
+    plan: list[str | None] = [None] * len(current)
+    for i, part in enumerate(current):
+        if part and short.get(part, 0) > 0 and part not in plan:
+            plan[i] = part
+    for i in range(len(plan)):
+        if plan[i] is not None:
+            continue
+        free = [p for p in PARTS_PER_BOT if short[p] > 0 and p not in plan]
+        # Limbs are many short cycles: two factories may share them.
+        plan[i] = (free or ["BotLimb" if short["BotLimb"] > 0 else None])[0]
+    return plan
+
+
+def part_of(b: dict[str, Any]) -> str | None:
+    """The part a factory's recipe makes (`BotHead.IronTeeth` -> `BotHead`)."""
+    recipe = b.get("currentRecipe") or b.get("recipe")
+    return recipe.split(".")[0] if recipe else None
+
+
+def part_recipes(t: Turn, made: dict[str, int]) -> None:
+    """Sets each finished part factory's recipe by `part_plan`."""
+    factories = [f for f in t.of("BotPartFactory") if f.get("finished")]
+    if not factories:
+        return
+    plan = part_plan(made, [part_of(f) for f in factories])
+    for f, part in zip(factories, plan):
+        if part and part != part_of(f):
+            set_recipe(t, f, t.name(part))
+            t.say(
+                f"part factory at ({f['x']}, {f['y']}) now makes {part} (made {made})"
+            )
+        elif part is None and not f.get("paused"):
+            t.c.building_pause(id=f["id"], paused=True)
+            t.say(f"paused the part factory at ({f['x']}, {f['y']}): every part made")
+
+
+def part_factories(t: Turn) -> None:
+    """Two part factories, each touching the assembler's power network."""
+    assemblers = t.of("BotAssembler")
+    if not assemblers:
+        return
+    group = [assemblers[0], *network(t, assemblers[0])]
+    if len(group) < 1 + WHEELS["BotAssembler"]:
+        return
+    while t.count("BotPartFactory") < FACTORIES:
+        group += t.of("BotPartFactory")
+        placed = place_beside(
+            t, "BotPartFactory", group, "bot parts: a chassis or head in 18 h"
+        )
+        if placed is None:
+            t.say("no spot for a part factory beside the assembler's network yet")
+            return
+        t.prioritize(placed)
+
+
+def workers(t: Turn, b: dict[str, Any], count: int) -> None:
+    """Sets a workplace's desired workers when they differ."""
+    if int(b.get("desiredWorkers", -1)) == count:
+        return
+    try:
+        t.c.building_workers(id=b["id"], count=count)
+    except colony.ColonyError as e:
+        t.say(f"could not set the workers of {b['name']}: {e}")
+
+
+def staff_chain(t: Turn, made: dict[str, int]) -> None:
+    """Workers where the chain needs them now: the assembler once a chassis and a head wait for
+    the next bot (limbs take 4.5 h each), and a wheel worker (150 hp) per 150 hp the working
+    consumers ask. Idle, the assembler would still ask its 250 hp and hold two workers."""
+    bots_now = bots_alive(t)
+    ready = all(made[p] > bots_now for p in ("BotChassis", "BotHead"))
+    hp = 0
+    for a in t.of("BotAssembler"):
+        workers(t, a, 2 if ready else 0)
+        hp += 250 if ready and a.get("finished") else 0
+    factories = [f for f in t.of("BotPartFactory") if f.get("finished")]
+    hp += 150 * sum(1 for f in factories if not f.get("paused"))
+    needed = -(-hp // 150)
+    for w in t.of(wheel_base(t)):
+        workers(t, w, min(2, needed))
+        needed -= min(2, needed)
+
+
+# The scripted player's needs that keep the colony fed and watered, in its order; its science
+# is left out (its IronTeeth unlocks include the MediumTank, 20 gears, which the parts need).
+SURVIVAL = (
+    scripted.first_pump,
+    scripted.streets,
+    scripted.pumps,
+    scripted.first_tank,
+    scripted.log_pile,
+    scripted.first_warehouse,
+    scripted.food,
+    scripted.labor,
+    scripted.breeding,
+    scripted.wood,
+    scripted.storage,
+    scripted.homes,
+    scripted.tanks,
+)
+
+
+# The chain waits until the farms feed the colony: crop tiles per beaver and days of food stored
+# (or this day, whatever the food). Built from day 1 it took the workers and logs the farms
+# needed, and four of five dev colonies starved by day 15 with the parts half made.
+CHAIN_CROP_TILES_PER_BEAVER = 4
+CHAIN_FOOD_DAYS = 3
+CHAIN_LATEST_DAY = 14
+
+
+def fed(t: Turn) -> bool:
+    """Whether the farms feed the colony well enough to give the chain its workers."""
+    if t.summary["time"]["dayNumber"] >= CHAIN_LATEST_DAY:
+        return True
+    return (
+        t.crop_tiles() >= CHAIN_CROP_TILES_PER_BEAVER * t.population
+        and t.summary["projections"]["foodDays"] >= CHAIN_FOOD_DAYS
+    )
+
+
+CHAIN = ("BotAssembler", "BotPartFactory", "LargePowerWheel")
+
+
+def chain_first(t: Turn) -> None:
+    """Every workplace but the chain's back to Normal: the scripted player makes its own
+    VeryHigh, and at one priority the district staffs water and food first whenever they are
+    short, which left the chain without workers for 30 days (seed 1). The chain asks for few
+    (`staff_chain`); the rest feed the colony, water and food first among them."""
+    chain = {t.name(base) for base in CHAIN}
+    for b in t.buildings:
+        if b["name"] in chain or "maxWorkers" not in b:
+            continue
+        if b.get("workplacePriority", "Normal") == "VeryHigh":
+            try:
+                t.c.building_priority(id=b["id"], priority="Normal", type="workplace")
+            except colony.ColonyError:
+                continue
+
+
+def bots(t: Turn) -> None:
+    """The scripted player's survival, then an assembler with two large power wheels, two part
+    factories touching them, and each turn the parts' recipes and the chain's workers."""
+    if not t.of("BotAssembler"):
+        # The wheels' logs are kept while the chain waits (seed 4 spent them all on the
+        # colony and never built the chain).
+        wheel = t.costs().get(t.name(wheel_base(t)), {})
+        t.reserved = int(WHEELS["BotAssembler"] * wheel.get("Log", 0))
+    for need in SURVIVAL:
+        need(t)
+    t.reserved = 0
+    chain_first(t)
+    t.new_sites = 0
+    if not t.of("BotAssembler") and not fed(t):
+        t.say("the bot chain waits: the farms do not feed the colony yet")
+        return
+    powered(
+        t, "BotAssembler", 1, "bots: one from 1 chassis, 1 head and 4 limbs in 36 h"
+    )
+    part_factories(t)
+    made = parts_made(t)
+    part_recipes(t, made)
+    staff_chain(t, made)
+
+
 def play(c: colony.Colony, prompt: str) -> None:
     t = Turn(c)
     if t.summary.get("gameOver"):
@@ -471,13 +691,13 @@ def play(c: colony.Colony, prompt: str) -> None:
     made = {
         k: v.get("producedLastDay")
         for k, v in (t.summary.get("flows") or {}).items()
-        if k in ("Plank", "Gear", "Bread", "Log")
+        if k in ("Plank", "Gear", "Bread", "Log", "BotChassis", "BotHead", "BotLimb")
     }
     t.say(
         f"{lab} lab: {t.population} beavers, {t.logs()} logs, stock {t.stock}, "
         f"made last day {made}"
     )
-    {"planks": planks, "gears": gears, "bread": bread}[lab](t)
+    {"planks": planks, "gears": gears, "bread": bread, "bots": bots}[lab](t)
 
 
 def main() -> None:
