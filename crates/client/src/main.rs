@@ -203,11 +203,14 @@ fn route_command(cli: &Cli, command: &str) -> Result<i32, CliError> {
     }
     let settings = settings(cli)?;
     let api = http::Api::new(&settings)?;
-    let answer = if cli.json && !get {
+    let mut answer = if cli.json && !get {
         api.send(route.method, &format!("{}?format=json", route.path), &body)?
     } else {
         api.call(route, &body)?
     };
+    if let (false, http::Answer::Ok(v)) = (cli.json, &mut answer) {
+        output::readable(route.path, v);
+    }
     Ok(output::print_answer(&answer, cli.json))
 }
 

@@ -11,6 +11,31 @@ pub fn toon(value: &Value) -> String {
         .unwrap_or_else(|_| serde_json::to_string_pretty(value).unwrap_or_default())
 }
 
+/// Makes a write's answer readable as text (TOON only; `--json` prints the contract's answer
+/// as it is): `place` names its orientation (the contract answers 0-3: south, west, north,
+/// east) and `path` leaves out `connectorEdgesInGrid`, the size of the service's path graph.
+pub fn readable(route_path: &str, value: &mut Value) {
+    let Some(obj) = value.as_object_mut() else {
+        return;
+    };
+    match route_path {
+        "/api/building/place" => {
+            const NAMES: [&str; 4] = ["south", "west", "north", "east"];
+            if let Some(name) = obj
+                .get("orientation")
+                .and_then(Value::as_u64)
+                .and_then(|o| NAMES.get(o as usize))
+            {
+                obj.insert("orientation".into(), Value::from(*name));
+            }
+        }
+        "/api/path/place" => {
+            obj.remove("connectorEdgesInGrid");
+        }
+        _ => {}
+    }
+}
+
 /// Renders a value in the chosen format.
 pub fn render(value: &Value, json: bool) -> String {
     if json {
@@ -68,6 +93,21 @@ pub fn error_text(error: &ApiError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn readable_names_orientations_and_drops_the_graph_size() {
+        let mut placed = serde_json::json!({"id": 5, "orientation": 2});
+        readable("/api/building/place", &mut placed);
+        assert_eq!(placed["orientation"], "north");
+        let mut path = serde_json::json!({"placed": {"paths": 3}, "connectorEdgesInGrid": 43388});
+        readable("/api/path/place", &mut path);
+        assert!(path.get("connectorEdgesInGrid").is_none());
+        assert_eq!(path["placed"]["paths"], 3);
+        // Other answers, and out-of-range values, are left alone.
+        let mut other = serde_json::json!({"orientation": 7});
+        readable("/api/building/place", &mut other);
+        assert_eq!(other["orientation"], 7);
+    }
     use serde_json::json;
 
     #[test]

@@ -363,7 +363,9 @@ fn prompt(
 fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result<Outcome, String> {
     let (s, seed, id, opts, dir) = (ep.scenario, ep.seed, ep.id, ep.opts, ep.dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let state_dir = dir.join("agent-state");
+    // Absolute: the agent runs in it, and `--out` may be relative (COLONY_AGENT_STATE_DIR must
+    // name the same folder from there).
+    let state_dir = std::path::absolute(dir.join("agent-state")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&state_dir).map_err(|e| e.to_string())?;
     let svc = Service::start(&opts.colonyd)?;
     set_up(&svc, s, seed)?;

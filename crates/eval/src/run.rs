@@ -541,11 +541,17 @@ pub fn summarize(
     }
 }
 
-/// Writes a file atomically: a temporary file in the same folder, flushed, then renamed.
+/// Writes a file atomically: a temporary file in the same folder, flushed, then renamed. The
+/// file is readable by all (0644, as results are made to be shared; a temporary file alone would
+/// leave it 0600).
 pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| e.to_string())?;
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o644))
+        .tempfile_in(dir)
+        .map_err(|e| e.to_string())?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -348,9 +348,11 @@ impl AgentStore {
     }
 
     /// After a game load (or new game): gate closed, slot empty, status cleared, ids restart,
-    /// new epoch. Persisted fields are kept.
+    /// new epoch, and the action log (memory-only, about the game that was) emptied. Persisted
+    /// fields are kept.
     pub fn reset_for_load(&self) {
         let mut inner = self.lock();
+        inner.log.clear();
         inner.state.ready = false;
         inner.state.pending_request = None;
         inner.state.agent_status.clear();
@@ -526,10 +528,12 @@ mod tests {
         let (s, _d) = store();
         s.set_ready(true);
         s.request("a".into(), false).unwrap();
+        s.log_message("placed a pump".into());
         let epoch = s.state().epoch;
         s.reset_for_load();
         let st = s.state();
         assert!(!st.ready && st.pending_request.is_none());
+        assert!(s.log().is_empty(), "the old game's action log is gone");
         assert_ne!(st.epoch, epoch);
         assert_eq!(s.request("b".into(), false).unwrap().0.id, 1);
     }

@@ -11,7 +11,8 @@
 //!   not an error: the answer was N characters, M over the cap; narrow it with these arguments or
 //!   ask for a larger `maxChars`. The JSON is `{overBudget: {...}}` with the same facts.
 //!
-//! Tool errors are never cut. `cursor` (items of the list to skip) is offered by the read tools
+//! Tool errors are never cut, nor the answers of writes (short, and not to be asked again):
+//! writes take no `maxChars`. `cursor` (items of the list to skip) is offered by the read tools
 //! whose route has no `offset` of its own.
 
 use crate::output;
@@ -23,6 +24,19 @@ use serde_json::{Map, Value, json};
 pub const DEFAULT: usize = 8_000;
 pub const MIN: usize = 500;
 pub const MAX: usize = 50_000;
+
+/// Reads whose answers are short by nature (a handful of rows or numbers): they take no budget
+/// parameters, and their answers are never cut.
+pub const SHORT_READS: &[&str] = &[
+    "find_tree_clusters",
+    "find_food_clusters",
+    "get_time",
+    "get_weather",
+    "get_speed",
+    "get_work_hours",
+    "get_settlement",
+    "get_agent_state",
+];
 
 /// The argument that sets the cap.
 pub const MAX_CHARS: &str = "maxChars";
@@ -40,7 +54,7 @@ pub fn add_params(schema: &mut Map<String, Value>, cursor: bool) {
             "type": "integer",
             "minimum": MIN,
             "maximum": MAX,
-            "description": format!("cap on the answer's characters (default {DEFAULT}); lists are cut with a cursor to the rest"),
+            "description": format!("answer cap in characters (default {DEFAULT})"),
         }),
     );
     if cursor {
@@ -49,7 +63,7 @@ pub fn add_params(schema: &mut Map<String, Value>, cursor: bool) {
             json!({
                 "type": "integer",
                 "minimum": 0,
-                "description": "items of a list answer to skip (from the `more` of a cut answer)",
+                "description": "list items to skip (a cut answer's more.cursor)",
             }),
         );
     }
@@ -81,8 +95,19 @@ pub fn take(
     schema: &Map<String, Value>,
     args: &mut Map<String, Value>,
 ) -> Result<Budget, String> {
+    let has = |param: &str| {
+        schema
+            .get("properties")
+            .and_then(|p| p.get(param))
+            .is_some()
+    };
     let max = match args.remove(MAX_CHARS) {
         None | Some(Value::Null) => DEFAULT,
+        Some(_) if !has(MAX_CHARS) => {
+            return Err(format!(
+                "unknown parameter \"{MAX_CHARS}\"; {tool} is a write, whose short answer is never cut"
+            ));
+        }
         Some(v) => {
             let got = v.clone();
             match int_arg(MAX_CHARS, v) {
@@ -95,13 +120,9 @@ pub fn take(
             }
         }
     };
-    let has_cursor = schema
-        .get("properties")
-        .and_then(|p| p.get(CURSOR))
-        .is_some();
     let cursor = match args.remove(CURSOR) {
         None | Some(Value::Null) => 0,
-        Some(_) if !has_cursor => {
+        Some(_) if !has(CURSOR) => {
             return Err(format!(
                 "unknown parameter \"{CURSOR}\"; {tool} pages with its own offset or has no list"
             ));

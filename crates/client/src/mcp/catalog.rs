@@ -56,28 +56,26 @@ pub const TOOLS: &[ToolSpec] = &[
         Post,
         "/api/placement/find",
         Read,
-        "Call before place_building: answers valid x, y, z and orientation, best first, with the \
-         entrance tile, waterDepth (pumps need water) and inReach (trees, bushes, crops, flow... \
-         a flag, farm or wheel would work with; ranked by it). None found: reason and detail say \
-         why. Keep the area small (about 30x30).",
+        "Call before place_building: answers x, y, z, orientation, the entrance tile, \
+         waterDepth (pumps need water) and inReach (what a flag, farm or wheel would work with; \
+         ranked by it). None found: reason and detail say why. Keep the area about 30x30.",
     ),
     t(
         "place_building",
         Post,
         "/api/building/place",
         Write,
-        "Take x, y, z and orientation from find_placement. A refusal names its reason (terrain, \
-         occupied, entrance, water...). The site is built only once a path joins its entrance to \
-         the district (place_path) and builders bring the materials.",
+        "Take x, y, z and orientation from find_placement. The site is built once a path joins \
+         its entrance to the district (place_path) and builders bring the materials.",
     ),
     t(
         "place_path",
         Post,
         "/api/path/place",
         Set,
-        "Connect a building's entrance tile (entranceX/entranceY from find_placement) to the \
-         district center's entrance (colony_overview) or any path. Existing paths are reused; \
-         one-level steps get stairs (unlock them with unlock_building first).",
+        "Join a building's entrance (entranceX/Y from find_placement) to the district center's \
+         entrance (colony_overview) or any path; one-level steps need stairs unlocked \
+         (unlock_building).",
     ),
     t(
         "demolish_building",
@@ -129,7 +127,7 @@ pub const TOOLS: &[ToolSpec] = &[
         Get,
         "/api/buildings",
         Read,
-        "Ids change as buildings come and go. Filter with name, or x, y and radius.",
+        "Ids change as buildings come and go.",
     ),
     t(
         "list_beavers",
@@ -284,7 +282,7 @@ pub const TOOLS: &[ToolSpec] = &[
         Post,
         "/api/cutting/area",
         Set,
-        "z is the terrain height of the tiles (get_tiles). Lumberjacks cut marked grown trees \
+        "z is the terrain height of the tiles (the map tool's digits). Lumberjacks cut marked grown trees \
          within reach of their flag.",
     ),
     t(

@@ -381,7 +381,7 @@ pub mod schemas {
     use serde_json::{Map, Value, json};
 
     pub fn map() -> Map<String, Value> {
-        let corner = |what: &str| json!({"type": "integer", "minimum": 0, "maximum": 4096, "description": what});
+        let corner = |what: &str| json!({"type": "integer", "minimum": 0, "description": what});
         let props = json!({
             "x1": corner("west edge x (all four corners, or none for the district center's surroundings)"),
             "y1": corner("south edge y"),
@@ -395,8 +395,8 @@ pub mod schemas {
     pub fn build() -> Map<String, Value> {
         let props = json!({
             "prefab": {"type": "string", "description": "prefab name with its faction suffix, e.g. WaterPump.Folktails (list_prefabs)"},
-            "x": {"type": "integer", "minimum": 0, "maximum": 4096, "description": "build near this x (with y; default: the district center's entrance)"},
-            "y": {"type": "integer", "minimum": 0, "maximum": 4096, "description": "build near this y"},
+            "x": {"type": "integer", "minimum": 0, "description": "build near this x (with y; default: the district center's entrance)"},
+            "y": {"type": "integer", "minimum": 0, "description": "build near this y"},
             "radius": {"type": "integer", "minimum": 1, "maximum": 30, "description": "search this many tiles around the point (default 10)"},
             "orientation": {"type": "string", "enum": ORIENTATIONS, "description": "only spots facing this way"},
             "path": {"type": "boolean", "description": "route a path from the entrance to the nearest district center (default true)"},
@@ -407,7 +407,7 @@ pub mod schemas {
     pub fn wait_for_events() -> Map<String, Value> {
         let props = json!({
             "names": {"type": "array", "items": {"type": "string"},
-                      "description": "keep events whose name contains one of these, e.g. [\"beaver.died\", \"drought.\", \"building.finished\"]; none: every event"},
+                      "description": "parts of event names to keep, e.g. beaver.died, drought. (none: every event)"},
             "timeout_seconds": {"type": "number", "minimum": 0.1, "maximum": 300, "description": "wall-clock seconds to wait (default 30)"},
             "max_events": {"type": "integer", "minimum": 1, "maximum": 500, "description": "stop after this many (default 20)"},
         });

@@ -231,7 +231,7 @@ fn shortages(
     if critical > 0.0 {
         out.push(format!(
             "{critical} beavers in a critical need: thirst or hunger kills about four days after \
-             it turns critical (list_beavers detail:full shows which)"
+             it turns critical (the beavers list with detail:full shows which)"
         ));
     }
     let has = |role: &str| num(&summary["buildings"][role]);

@@ -312,7 +312,7 @@ mod tests {
         let all = play_turn(None, None, "Folktails", &profile("all"));
         let core = play_turn(None, None, "Folktails", &profile("core"));
         assert_eq!(all, core, "core has every tool the prompt names");
-        assert!(instructions(&profile("core")).contains("Tool profile: core (24 tools)"));
+        assert!(instructions(&profile("core")).contains("Tool profile: core (21 tools)"));
     }
 
     #[test]

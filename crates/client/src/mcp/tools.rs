@@ -29,12 +29,10 @@ const COMPOSITES: &[Composite] = &[
     Composite {
         name: "colony_overview",
         title: "Colony overview",
-        description: "Start every turn here. The colony at a glance in one call: goal, day and \
-                      speed, the weather now and when the next drought or badtide starts, \
-                      population, homes and jobs, stock and how many days food and water last, \
-                      wellbeing, the district centers with their entrance tiles (ends for \
-                      place_path), alerts, and `short`: what is lacking, most urgent first, with \
-                      what to build about it.",
+        description: "Start every turn here: the colony in one call (goal, day, weather and the \
+                      next drought or badtide, population, homes, jobs, stock and the days food \
+                      and water last, wellbeing, district centers with their entrance tiles, \
+                      alerts) and `short`: what is lacking, most urgent first, and what to build.",
         schema: no_params,
         effect: Effect::Read,
     },
@@ -51,32 +49,29 @@ const COMPOSITES: &[Composite] = &[
     Composite {
         name: "build",
         title: "Build near a point",
-        description: "Find a valid spot for a prefab near a point (default: the district \
-                      center), place the best one and route a path from its entrance to the \
-                      nearest district center, in one call. For pumps, give a point by the \
-                      river (map, find_placement). Answers the building's id, position and \
-                      entrance and the path placed; a path that could not be completed is \
-                      reported in `path.errors`.",
+        description: "Find a spot for a prefab near a point (default: the district center), place \
+                      the best one and route a path from its entrance to the district, in one \
+                      call. For pumps give a point by the river. Answers the building's id, \
+                      position and entrance and the path placed (`path.errors` if incomplete).",
         schema: composite::schemas::build,
         effect: Effect::Write,
     },
     Composite {
         name: "advance",
         title: "Advance time",
-        description: "Run the game ahead by hours or days as fast as the machine allows, and \
-                      get what happened meanwhile: births, deaths by cause and who died, \
-                      buildings finished, droughts or badtides begun or ended, population, \
-                      days of food and water left. Refused (disabled) where the game's owner \
-                      keeps time, as in an evaluation.",
+        description: "Run the game ahead by hours or days, as fast as the machine allows, and \
+                      get what happened: births, deaths by cause, buildings finished, droughts \
+                      and badtides, population, days of food and water left. Refused where the \
+                      game's owner keeps time (an evaluation).",
         schema: advance_schema,
         effect: Effect::Write,
     },
     Composite {
         name: "wait_for_events",
         title: "Wait for game events",
-        description: "Wait for live game events (the WebSocket), e.g. beaver.died, \
-                      building.finished, drought.start, beaver.born, until max_events arrive or \
-                      timeout_seconds pass. Only useful while the game runs (speed above 0).",
+        description: "Wait for live game events (e.g. beaver.died, building.finished, \
+                      drought.start) until max_events arrive or timeout_seconds pass; only while \
+                      the game runs (speed above 0).",
         schema: composite::schemas::wait_for_events,
         effect: Effect::Read,
     },
@@ -104,19 +99,11 @@ fn annotations(effect: Effect) -> ToolAnnotations {
     let a = ToolAnnotations::new().open_world(false);
     match effect {
         Effect::Read => a.read_only(true),
-        Effect::Write => a.read_only(false).destructive(false).idempotent(false),
-        Effect::Set => a.read_only(false).destructive(false).idempotent(true),
-        Effect::Destroy => a.read_only(false).destructive(true).idempotent(true),
+        // (readOnlyHint and idempotentHint default to false: only the others are said.)
+        Effect::Write => a.destructive(false),
+        Effect::Set => a.destructive(false).idempotent(true),
+        Effect::Destroy => a.destructive(true).idempotent(true),
     }
-}
-
-/// A title from a tool name: `place_building` → `Place building`.
-fn title_of(name: &str) -> String {
-    let mut t = name.replace('_', " ");
-    if let Some(first) = t.get_mut(0..1) {
-        first.make_ascii_uppercase();
-    }
-    t
 }
 
 fn route_tool(spec: &ToolSpec) -> Tool {
@@ -126,27 +113,43 @@ fn route_tool(spec: &ToolSpec) -> Tool {
         description.push(' ');
         description.push_str(spec.hint);
     }
-    let title = title_of(spec.name);
+    // No title: it would only repeat the name (`place_building`), at a cost in every session.
     Tool::new(spec.name, description, Arc::new(route_tool_schema(spec)))
-        .with_title(title)
         .with_annotations(annotations(spec.effect))
         .with_meta(route_meta(spec.method, spec.path))
 }
 
-/// A route tool's schema: the route's parameters and the budget's (`maxChars`, and `cursor`
-/// for reads whose route has no `offset` of its own).
+/// A route tool's schema: the route's parameters (less those only a person timing the service
+/// wants) and, for reads, the budget's (`maxChars`, and `cursor` where the route has no
+/// `offset` of its own). A write's answer is short and is never cut: it takes no budget.
 fn route_tool_schema(spec: &ToolSpec) -> Map<String, Value> {
     let route = routes::find(spec.method, spec.path).expect("catalog tests: a route per tool");
     let mut s = schema::route_schema(route);
-    let cursor = spec.effect == Effect::Read && route.param("offset").is_none();
-    budget::add_params(&mut s, cursor);
+    if let Some(Value::Object(props)) = s.get_mut("properties") {
+        props.remove("timings");
+        // A long list of names (the crops of both factions) is left to the service, which
+        // refuses a wrong one with the nearest names: listing it costs every session tokens.
+        for p in props.values_mut().filter_map(Value::as_object_mut) {
+            if p.get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.len() > 8)
+            {
+                p.remove("enum");
+            }
+        }
+    }
+    if spec.effect == Effect::Read && !budget::SHORT_READS.contains(&spec.name) {
+        budget::add_params(&mut s, route.param("offset").is_none());
+    }
     s
 }
 
-/// A composite tool's schema: its own parameters and `maxChars`.
+/// A composite tool's schema: its own parameters and, for reads, `maxChars`.
 fn composite_schema(c: &Composite) -> Map<String, Value> {
     let mut s = (c.schema)();
-    budget::add_params(&mut s, false);
+    if c.effect == Effect::Read {
+        budget::add_params(&mut s, false);
+    }
     s
 }
 
@@ -259,7 +262,16 @@ pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<Cal
         ),
         _ => call_route(api, catalog::find(name)?, &args).await,
     };
-    Some(budget::fit(result, flat.as_ref(), &budget))
+    // Reads are fitted to the budget; writes (no `maxChars` in their schema) answer whole.
+    let budgeted = schema
+        .get("properties")
+        .and_then(|p| p.get(budget::MAX_CHARS))
+        .is_some();
+    Some(if budgeted {
+        budget::fit(result, flat.as_ref(), &budget)
+    } else {
+        result
+    })
 }
 
 /// One route: a read asks for the CLI's compact rows (the text) and the nested JSON
@@ -402,8 +414,20 @@ mod tests {
             );
             assert_eq!(t.input_schema["type"], "object", "{}", t.name);
             assert_eq!(t.input_schema["additionalProperties"], false);
+            // Reads say so; the others say whether they destroy (the defaults go unsaid).
             let a = t.annotations.as_ref().unwrap();
-            assert!(a.read_only_hint.is_some(), "{}", t.name);
+            assert!(
+                a.read_only_hint == Some(true) || a.destructive_hint.is_some(),
+                "{}",
+                t.name
+            );
+            assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
+        }
+        for name in budget::SHORT_READS {
+            assert!(
+                tools.iter().any(|t| t.name == *name),
+                "SHORT_READS names {name}"
+            );
         }
         assert_eq!(tools.len(), COMPOSITES.len() + catalog::TOOLS.len());
         for name in [
@@ -520,7 +544,8 @@ mod tests {
     fn annotations_follow_the_effect() {
         let demolish = get("demolish_building").unwrap().annotations.unwrap();
         assert_eq!(demolish.destructive_hint, Some(true));
-        assert_eq!(demolish.read_only_hint, Some(false));
+        // Not read-only: the default, left unsaid.
+        assert_eq!(demolish.read_only_hint, None);
         let read = get("get_summary").unwrap().annotations.unwrap();
         assert_eq!(read.read_only_hint, Some(true));
         let set = get("set_speed").unwrap().annotations.unwrap();
@@ -528,9 +553,14 @@ mod tests {
             (set.idempotent_hint, set.destructive_hint),
             (Some(true), Some(false))
         );
-        assert_eq!(
-            get("place_building").unwrap().title.as_deref(),
-            Some("Place building")
-        );
+        // Route tools carry no title (it would repeat the name); composites have their own.
+        assert_eq!(get("place_building").unwrap().title, None);
+        assert_eq!(get("map").unwrap().title.as_deref(), Some("Text map"));
+        // Writes and short reads take no budget parameters; long reads do.
+        let props = |n: &str| get(n).unwrap().input_schema["properties"].clone();
+        assert!(props("place_building").get(budget::MAX_CHARS).is_none());
+        assert!(props("find_tree_clusters").get(budget::MAX_CHARS).is_none());
+        assert!(props("list_prefabs").get(budget::MAX_CHARS).is_some());
+        assert!(props("place_path").get("timings").is_none());
     }
 }

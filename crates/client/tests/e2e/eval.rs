@@ -194,6 +194,12 @@ fn a_pump_agent_plays_two_seeds_in_parallel_and_leaves_results_trajectories_save
     );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("data-episode=\"test-short-s7\""));
+    // Results are made to be shared: readable by others, not a temporary file's 0600.
+    for f in ["results.json", "report.html"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(out.join(f)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "{f}");
+    }
     assert!(
         !html.contains("<script") && !html.contains("http://") && !html.contains("https://"),
         "self-contained"

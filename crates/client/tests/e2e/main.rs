@@ -10,6 +10,7 @@ mod eval_sealed;
 mod mcp;
 mod mcp_http_limits;
 mod readme;
+mod readme_eval;
 mod results_schema;
 mod settings;
 mod support;

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The `sh` blocks of the README section headed `heading`, in order.
-fn sh_blocks(readme: &str, heading: &str) -> Vec<String> {
+pub(crate) fn sh_blocks(readme: &str, heading: &str) -> Vec<String> {
     let start = readme
         .find(&format!("## {heading}\n"))
         .unwrap_or_else(|| panic!("a {heading} section"));
@@ -49,7 +49,7 @@ fn quick_start_lines(readme: &str) -> Vec<String> {
         .collect()
 }
 
-fn readme() -> String {
+pub(crate) fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap()
 }
 
