@@ -7,7 +7,7 @@ use super::api::Api;
 use super::catalog::{self, Effect, ToolSpec};
 use super::profile::{self, Profile};
 use super::schema::{self, check_args};
-use super::{advance, answer, budget, composite, overview};
+use super::{advance, answer, budget, build, composite, overview};
 use crate::config::Settings;
 use crate::http::Answer;
 use crate::output;
@@ -56,8 +56,9 @@ const COMPOSITES: &[Composite] = &[
                       nearest district center, in one call. For pumps, give a point by the \
                       river (map, find_placement). Answers the building's id, position and \
                       entrance and the path placed; a path that could not be completed is \
-                      reported in `path.errors`.",
-        schema: composite::schemas::build,
+                      reported in `path.errors`. cut: true marks the trees in a lumberjack \
+                      flag's range for cutting; plant: CROP marks a farmhouse's moist soil.",
+        schema: build::schema,
         effect: Effect::Write,
     },
     Composite {
@@ -251,7 +252,7 @@ pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<Cal
     let (result, flat) = match name {
         "colony_overview" => (overview::run(api).await, None),
         "map" => (composite::map(api, &args).await, None),
-        "build" => (composite::build(api, &args).await, None),
+        "build" => (build::tool(api, &args).await, None),
         "advance" => (advance::run(api, &args).await, None),
         "wait_for_events" => (
             composite::wait_for_events(api, &ctx.settings, &args).await,
