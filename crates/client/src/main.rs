@@ -1,9 +1,11 @@
 //! `colony`: the command-line client and agent connector of the Colony service.
 //!
 //! Route commands come from the route catalogue in `protocol::routes`; the client's own commands
-//! are `help`, `config`, `events` and `connect`. See `crates/client/README.md`.
+//! are `help`, `config`, `events`, `connect`, `build`, `map`, `top`, `eval` and `mcp`. See
+//! `crates/client/README.md`.
 
 mod args;
+mod build;
 mod config;
 mod connector;
 mod events;
@@ -36,6 +38,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "connect",
         "--agent 'COMMAND' [--pause SECS]",
         "Run the agent connector: run COMMAND for each prompt (and each autonomous turn)",
+    ),
+    (
+        "build",
+        "PREFAB [x:N y:N] [radius:N] [orientation:O] [path:false] [cut:true] [plant:CROP] [good:GOOD]",
+        "Find a spot for PREFAB near a point (default: the district center), place it, join it by path",
     ),
     (
         "map",
@@ -152,6 +159,7 @@ fn run(argv: &[String]) -> Result<i32, CliError> {
         }
         "events" => events(&cli),
         "connect" => connect(&cli),
+        "build" => build::run(&cli),
         "map" => draw_map(&cli),
         "top" => top(&cli),
         _ => route_command(&cli, &command),
@@ -456,6 +464,7 @@ fn command_help(command: &str) -> Result<String, CliError> {
                  Example: colony top --once\n",
             ),
             "mcp" => out.push_str(mcp::HELP),
+            "build" => out.push_str(build::HELP),
             "config" => out.push_str(
                 "\n  Order: flag, environment, config file, default. Config file: --config FILE, else\n  \
                  $COLONY_CONFIG, else <user config dir>/colony/config.toml (TOML keys host, port,\n  \

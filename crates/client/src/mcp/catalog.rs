@@ -56,9 +56,9 @@ pub const TOOLS: &[ToolSpec] = &[
         Post,
         "/api/placement/find",
         Read,
-        "Call before place_building: answers x, y, z, orientation, the entrance tile, \
-         waterDepth (pumps need water) and inReach (what a flag, farm or wheel would work with; \
-         ranked by it). None found: reason and detail say why. Keep the area about 30x30.",
+        "Answers x, y, z, orientation, entrance, waterDepth (pumps) and inReach (what a flag, \
+         farm or wheel works with; ranked by it); none found: reason and detail say why. Keep \
+         the area about 30x30.",
     ),
     t(
         "place_building",

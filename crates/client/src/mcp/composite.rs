@@ -1,13 +1,11 @@
-//! Composite tools that save a model many calls: `map` (the text map of `colony map`),
-//! `build` (find a spot for a prefab near a point, place it, and join its entrance to the
-//! district by path) and `wait_for_events` (the WebSocket's game events, filtered, until a
-//! count or a time-out). `colony_overview` and `advance` have modules of their own.
+//! Composite tools that save a model many calls: `map` (the text map of `colony map`) and
+//! `wait_for_events` (the WebSocket's game events, filtered, until a count or a time-out).
+//! `colony_overview`, `build` and `advance` have modules of their own.
 
 use super::answer;
 use super::api::Api;
 use crate::config::Settings;
 use crate::events;
-use crate::http::Answer;
 use crate::map;
 use crate::ws::{self, Recv};
 use protocol::frame::EventPayload;
@@ -129,146 +127,6 @@ pub async fn map(api: &Api, args: &Map<String, Value>) -> CallToolResult {
     answer::success(format!("{head}{text}"), structured)
 }
 
-/// `build`: find a spot near a point, place the building, and a path to the district.
-pub async fn build(api: &Api, args: &Map<String, Value>) -> CallToolResult {
-    let prefab = args.get("prefab").and_then(Value::as_str).unwrap_or("");
-    let radius = int(args, "radius").unwrap_or(10).clamp(1, 30);
-    let want_path = args.get("path").and_then(Value::as_bool).unwrap_or(true);
-    let orientation = args.get("orientation").and_then(Value::as_str);
-    let summary = match api.get_json("/api/summary", vec![]).await {
-        Ok(s) => s,
-        Err(f) => return answer::failure(&f),
-    };
-    let dcs = centers(&summary);
-    let (x, y) = match (int(args, "x"), int(args, "y")) {
-        (Some(x), Some(y)) => (x, y),
-        (None, None) => match dcs.first() {
-            Some(&(_, _, ex, ey)) => (ex, ey),
-            None => {
-                return answer::error(
-                    "invalid_param",
-                    "no district center to build near: give x and y",
-                );
-            }
-        },
-        _ => return answer::error("invalid_param", "give both x and y, or neither"),
-    };
-    let find: Map<String, Value> = [
-        ("prefab", json!(prefab)),
-        ("x1", json!((x - radius).max(0))),
-        ("y1", json!((y - radius).max(0))),
-        ("x2", json!(x + radius)),
-        ("y2", json!(y + radius)),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let sent = api
-        .send(Method::Post, "/api/placement/find", &find, true)
-        .await;
-    let found = match answer::json_or_result(sent) {
-        Ok(v) => v,
-        Err(r) => return *r,
-    };
-    let spot = found["placements"].as_array().and_then(|ps| {
-        ps.iter()
-            .find(|p| orientation.is_none_or(|o| p["orientation"].as_str() == Some(o)))
-            .cloned()
-    });
-    let Some(spot) = spot else {
-        // The service says what blocked when it found none (`reason`, `detail`).
-        let why = match (found["reason"].as_str(), found["detail"].as_str()) {
-            (Some(r), Some(d)) => format!(" ({r}: {d})"),
-            _ => String::new(),
-        };
-        return answer::error(
-            "placement",
-            format!(
-                "no valid spot for {prefab} within {radius} tiles of {x},{y}{}{why}: try another \
-                 point, a larger radius (up to 30) or the map tool",
-                orientation
-                    .map(|o| format!(" facing {o}"))
-                    .unwrap_or_default()
-            ),
-        );
-    };
-    let place: Map<String, Value> = ["x", "y", "z", "orientation"]
-        .iter()
-        .map(|k| ((*k).to_owned(), spot[*k].clone()))
-        .chain([("prefab".to_owned(), json!(prefab))])
-        .collect();
-    let sent = api
-        .send(Method::Post, "/api/building/place", &place, true)
-        .await;
-    let placed = match answer::json_or_result(sent) {
-        Ok(v) => v,
-        Err(r) => return *r,
-    };
-    let mut out = Map::new();
-    let mut building = placed.as_object().cloned().unwrap_or_default();
-    building.insert("orientation".into(), spot["orientation"].clone());
-    building.insert("entranceX".into(), spot["entranceX"].clone());
-    building.insert("entranceY".into(), spot["entranceY"].clone());
-    out.insert("placed".into(), Value::Object(building));
-    let entrance = (spot["entranceX"].as_i64(), spot["entranceY"].as_i64());
-    match (want_path, entrance) {
-        (false, _) => {}
-        (true, (Some(ex), Some(ey))) => {
-            // The nearest district center's doorstep; the route reuses existing paths.
-            let Some(&(_, _, dx, dy)) = dcs
-                .iter()
-                .min_by_key(|(_, _, dx, dy)| (dx - ex).abs() + (dy - ey).abs())
-            else {
-                out.insert("path".into(), "no district center to connect to".into());
-                return answer::value(Value::Object(out));
-            };
-            let body: Map<String, Value> = [("x1", ex), ("y1", ey), ("x2", dx), ("y2", dy)]
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), json!(v)))
-                .collect();
-            match api.send(Method::Post, "/api/path/place", &body, true).await {
-                Ok(Answer::Ok(v)) => {
-                    let mut p = Map::new();
-                    p.insert("from".into(), format!("{ex},{ey}").into());
-                    p.insert("to".into(), format!("{dx},{dy}").into());
-                    for k in ["placed", "skipped", "stoppedAt", "errors"] {
-                        if let Some(x) = v.get(k) {
-                            p.insert(k.into(), x.clone());
-                        }
-                    }
-                    let broken = v["errors"].as_array().is_some_and(|e| !e.is_empty())
-                        || v.get("stoppedAt").is_some();
-                    if broken {
-                        p.insert(
-                            "note".into(),
-                            "the path is incomplete: the building is placed but not reachable; \
-                             see errors and try place_path from another tile"
-                                .into(),
-                        );
-                    }
-                    out.insert("path".into(), Value::Object(p));
-                }
-                Ok(Answer::Error { error, .. }) => {
-                    out.insert(
-                        "path".into(),
-                        json!({"error": error.message(), "note": "the building is placed; connect it with place_path"}),
-                    );
-                }
-                Err(f) => {
-                    out.insert("path".into(), json!({"error": f.message}));
-                }
-            }
-        }
-        (true, _) => {
-            out.insert(
-                "path".into(),
-                "the spot has no entrance: nothing to connect".into(),
-            );
-        }
-    }
-    answer::value(Value::Object(out))
-}
-
 /// Sets its flag when dropped: a cancelled tool call stops the blocking WebSocket reader.
 struct StopOnDrop(Arc<AtomicBool>);
 
@@ -377,13 +235,13 @@ fn collect_events(
 
 /// The input schemas of the composite tools in this module.
 pub mod schemas {
-    use crate::mcp::schema::{ORIENTATIONS, object_schema};
+    use crate::mcp::schema::object_schema;
     use serde_json::{Map, Value, json};
 
     pub fn map() -> Map<String, Value> {
-        let corner = |what: &str| json!({"type": "integer", "minimum": 0, "description": what});
+        let corner = |what: &str| json!({"type": "integer", "minimum": 0, "maximum": 4096, "description": what});
         let props = json!({
-            "x1": corner("west edge x (all four corners, or none for the district center's surroundings)"),
+            "x1": corner("west edge x (all four corners or none)"),
             "y1": corner("south edge y"),
             "x2": corner("east edge x (>= x1)"),
             "y2": corner("north edge y (>= y1)"),
@@ -392,22 +250,10 @@ pub mod schemas {
         object_schema(props.as_object().cloned().unwrap_or_default(), &[])
     }
 
-    pub fn build() -> Map<String, Value> {
-        let props = json!({
-            "prefab": {"type": "string", "description": "prefab name with its faction suffix, e.g. WaterPump.Folktails (list_prefabs)"},
-            "x": {"type": "integer", "minimum": 0, "description": "build near this x (with y; default: the district center's entrance)"},
-            "y": {"type": "integer", "minimum": 0, "description": "build near this y"},
-            "radius": {"type": "integer", "minimum": 1, "maximum": 30, "description": "search this many tiles around the point (default 10)"},
-            "orientation": {"type": "string", "enum": ORIENTATIONS, "description": "only spots facing this way"},
-            "path": {"type": "boolean", "description": "route a path from the entrance to the nearest district center (default true)"},
-        });
-        object_schema(props.as_object().cloned().unwrap_or_default(), &["prefab"])
-    }
-
     pub fn wait_for_events() -> Map<String, Value> {
         let props = json!({
             "names": {"type": "array", "items": {"type": "string"},
-                      "description": "parts of event names to keep, e.g. beaver.died, drought. (none: every event)"},
+                      "description": "keep events whose name contains one of these, e.g. [\"beaver.died\", \"drought.\", \"building.finished\"]; none: every event"},
             "timeout_seconds": {"type": "number", "minimum": 0.1, "maximum": 300, "description": "wall-clock seconds to wait (default 30)"},
             "max_events": {"type": "integer", "minimum": 1, "maximum": 500, "description": "stop after this many (default 20)"},
         });

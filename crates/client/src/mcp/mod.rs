@@ -7,15 +7,16 @@
 mod admit;
 mod advance;
 mod answer;
-mod api;
+pub(crate) mod api;
 mod budget;
+pub(crate) mod build;
 mod catalog;
 mod composite;
 mod overview;
 mod profile;
 mod record;
 mod resources;
-mod schema;
+pub(crate) mod schema;
 mod serve;
 mod server;
 mod sessions;

@@ -7,7 +7,7 @@ use super::api::Api;
 use super::catalog::{self, Effect, ToolSpec};
 use super::profile::{self, Profile};
 use super::schema::{self, check_args};
-use super::{advance, answer, budget, composite, overview};
+use super::{advance, answer, budget, build, composite, overview};
 use crate::config::Settings;
 use crate::http::Answer;
 use crate::output;
@@ -42,7 +42,7 @@ const COMPOSITES: &[Composite] = &[
         description: "A region as text, one character per tile, north up, with x and y rulers: \
                       terrain height 0-9 a-m, ~ water, T trees, * bushes, + crops, # paths, \
                       B buildings, @ beavers. Without corners: the district center's \
-                      surroundings. Cheap in tokens; use it to choose where to build.",
+                      surroundings. Use it to choose where to build.",
         schema: composite::schemas::map,
         effect: Effect::Read,
     },
@@ -50,10 +50,10 @@ const COMPOSITES: &[Composite] = &[
         name: "build",
         title: "Build near a point",
         description: "Find a spot for a prefab near a point (default: the district center), place \
-                      the best one and route a path from its entrance to the district, in one \
-                      call. For pumps give a point by the river. Answers the building's id, \
-                      position and entrance and the path placed (`path.errors` if incomplete).",
-        schema: composite::schemas::build,
+                      the best and join its entrance to the district by path (trying further \
+                      spots when none joins), in one call. For pumps give a point by the river. \
+                      Answers id, position, entrance and path (`path.errors` if incomplete).",
+        schema: build::schema,
         effect: Effect::Write,
     },
     Composite {
@@ -108,7 +108,13 @@ fn annotations(effect: Effect) -> ToolAnnotations {
 
 fn route_tool(spec: &ToolSpec) -> Tool {
     let route = routes::find(spec.method, spec.path).expect("catalog tests: a route per tool");
-    let mut description = format!("{}.", route.summary);
+    // The CLI's help says how to filter with `key:value`; a tool's parameters say it already.
+    let summary = route
+        .summary
+        .split(" (detail:")
+        .next()
+        .unwrap_or(route.summary);
+    let mut description = format!("{summary}.");
     if !spec.hint.is_empty() {
         description.push(' ');
         description.push_str(spec.hint);
@@ -136,6 +142,10 @@ fn route_tool_schema(spec: &ToolSpec) -> Map<String, Value> {
             {
                 p.remove("enum");
             }
+            // Ids come from the list tool here, not from the CLI's command.
+            if p.get("description").and_then(Value::as_str) == Some(CLI_BUILDING_ID) {
+                p.insert("description".into(), "building id (list_buildings)".into());
+            }
         }
     }
     if spec.effect == Effect::Read && !budget::SHORT_READS.contains(&spec.name) {
@@ -143,6 +153,9 @@ fn route_tool_schema(spec: &ToolSpec) -> Map<String, Value> {
     }
     s
 }
+
+/// How the route catalogue describes a building id, for the CLI.
+const CLI_BUILDING_ID: &str = "building id (from `colony buildings`)";
 
 /// A composite tool's schema: its own parameters and, for reads, `maxChars`.
 fn composite_schema(c: &Composite) -> Map<String, Value> {
@@ -254,7 +267,7 @@ pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<Cal
     let (result, flat) = match name {
         "colony_overview" => (overview::run(api).await, None),
         "map" => (composite::map(api, &args).await, None),
-        "build" => (composite::build(api, &args).await, None),
+        "build" => (build::tool(api, &args).await, None),
         "advance" => (advance::run(api, &args).await, None),
         "wait_for_events" => (
             composite::wait_for_events(api, &ctx.settings, &args).await,
@@ -562,5 +575,9 @@ mod tests {
         assert!(props("find_tree_clusters").get(budget::MAX_CHARS).is_none());
         assert!(props("list_prefabs").get(budget::MAX_CHARS).is_some());
         assert!(props("place_path").get("timings").is_none());
+        assert_eq!(
+            props("demolish_building")["id"]["description"],
+            "building id (list_buildings)"
+        );
     }
 }

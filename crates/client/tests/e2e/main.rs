@@ -9,6 +9,7 @@ mod eval_modes;
 mod eval_sealed;
 mod mcp;
 mod mcp_http_limits;
+mod playing;
 mod readme;
 mod readme_eval;
 mod results_schema;

@@ -3,41 +3,14 @@
 //! all succeed and leave the colony alive with water stored; the "Write your first agent" block,
 //! run as one shell script, has the connector run the agent, which places a pump and logs it.
 
-use crate::support::Server;
+use crate::support::{Server, section, sh_blocks, shell};
 use serde_json::json;
 use std::path::Path;
-use std::process::Command;
-
-/// The `sh` blocks of the README section headed `heading`, in order.
-pub(crate) fn sh_blocks(readme: &str, heading: &str) -> Vec<String> {
-    let start = readme
-        .find(&format!("## {heading}\n"))
-        .unwrap_or_else(|| panic!("a {heading} section"));
-    let section = &readme[start..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    let mut blocks = Vec::new();
-    let mut block: Option<String> = None;
-    for line in section[..end].lines() {
-        if line.starts_with("```") {
-            match block.take() {
-                Some(b) => blocks.push(b),
-                None if line.trim() == "```sh" => block = Some(String::new()),
-                None => {}
-            }
-            continue;
-        }
-        if let Some(b) = block.as_mut() {
-            b.push_str(line);
-            b.push('\n');
-        }
-    }
-    blocks
-}
 
 /// The shell lines of the README's "Quick start" section after the colonyd command: every line
 /// of its `sh` blocks that runs `colony` or `curl`.
 fn quick_start_lines(readme: &str) -> Vec<String> {
-    sh_blocks(readme, "Quick start")
+    sh_blocks(section(readme, "Quick start"))
         .iter()
         .flat_map(|b| {
             b.lines()
@@ -49,30 +22,8 @@ fn quick_start_lines(readme: &str) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn readme() -> String {
+fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap()
-}
-
-/// Runs `script` with bash in `home` (also its HOME and config folder), as a reader's shell
-/// would: the built `colony` first on PATH, the client pointed at `s` through `COLONY_PORT`.
-fn shell(s: &Server, home: &Path, script: &str) -> std::process::Output {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_colony")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .current_dir(home)
-        .env("PATH", path)
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("COLONY_PORT", s.http_port.to_string())
-        .env("COLONY_WS_PORT", s.ws_port.to_string())
-        .output()
-        .unwrap()
 }
 
 #[test]
@@ -130,7 +81,7 @@ fn the_quick_start_runs_as_written_and_leaves_a_living_colony() {
 
 #[test]
 fn the_first_agent_runs_through_the_connector_and_places_a_pump() {
-    let blocks = sh_blocks(&readme(), "Write your first agent");
+    let blocks = sh_blocks(section(&readme(), "Write your first agent"));
     assert_eq!(blocks.len(), 1, "{blocks:?}");
     let s = Server::start_game(json!({}), vec!["--seed", "7"]);
     let home = tempfile::tempdir().unwrap();

@@ -273,3 +273,56 @@ pub fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The Markdown section headed `## heading`, up to the next `## ` heading.
+pub fn section<'a>(markdown: &'a str, heading: &str) -> &'a str {
+    let start = markdown
+        .find(&format!("## {heading}\n"))
+        .unwrap_or_else(|| panic!("a {heading} section"));
+    let section = &markdown[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    &section[..end]
+}
+
+/// The fenced `sh` blocks of a Markdown text, in order, each as its lines.
+pub fn sh_blocks(markdown: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut block: Option<String> = None;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            match block.take() {
+                Some(b) => blocks.push(b),
+                None if line.trim() == "```sh" => block = Some(String::new()),
+                None => {}
+            }
+            continue;
+        }
+        if let Some(b) = block.as_mut() {
+            b.push_str(line);
+            b.push('\n');
+        }
+    }
+    blocks
+}
+
+/// Runs `script` with bash in `home` (also its HOME and config folder), as a reader's shell
+/// would: the built `colony` first on PATH, the client pointed at `s` through `COLONY_PORT`.
+pub fn shell(s: &Server, home: &Path, script: &str) -> std::process::Output {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_colony")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(home)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("COLONY_PORT", s.http_port.to_string())
+        .env("COLONY_WS_PORT", s.ws_port.to_string())
+        .output()
+        .unwrap()
+}
