@@ -31,8 +31,13 @@ import sys
 from typing import Any
 
 import colony
-import scripted
-from scripted import Turn
+
+# The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
+# script's folder off it).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import scripted  # noqa: E402
+from scripted import Turn  # noqa: E402
 
 # Work never stops (the API's 1-24; 24: no off hours). Manufactories, power wheels and lumberjacks
 # all work only in working hours, so this is the quota's largest lever.

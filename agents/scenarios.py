@@ -44,9 +44,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import colony
-import industry
-import scripted
-from scripted import Turn
+
+# The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
+# script's folder off it).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import industry  # noqa: E402
+import scripted  # noqa: E402
+from scripted import Turn  # noqa: E402
 
 # --- which scenario ----------------------------------------------------------------------------
 

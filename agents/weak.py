@@ -14,7 +14,12 @@ import os
 import sys
 
 import colony
-import scripted
+
+# The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
+# script's folder off it).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import scripted  # noqa: E402
 
 
 def play(c: colony.Colony) -> None:

@@ -100,15 +100,16 @@ def test_ray_eval_matches_colony_eval(tmp_path: Path, colony_bin: str) -> None:
 
 @pytest.mark.parametrize("script", sorted((REPO / "agents").glob("*.py")), ids=lambda p: p.name)
 def test_shipped_agents_start_as_colony_eval_starts_them(script: Path) -> None:
-    """Each shipped agent runs as ``python3 agents/NAME.py`` (its folder first on ``sys.path``, as
-    for any script) without an import error: no agent may share a name with a standard-library
-    module it or a library imports (``random.py`` once shadowed ``random``). With no service to
-    reach, it fails on the connection, after its imports."""
+    """Each shipped agent runs as ``python3 -I agents/NAME.py`` without an import error: in
+    isolated mode its own folder is not on ``sys.path``, so an agent that imports another finds it
+    itself, and no agent may share a name with a standard-library module it or a library imports
+    (``random.py`` once shadowed ``random``). With no service to reach, it fails on the
+    connection, after its imports."""
     assert script.stem not in sys.stdlib_module_names, f"{script.name} shadows a stdlib module"
     env = {k: v for k, v in os.environ.items() if not k.startswith("COLONY_")}
     env.update({"COLONY_HOST": "127.0.0.1", "COLONY_PORT": "1", "COLONY_TURN": "1"})
     r = subprocess.run(
-        [sys.executable, str(script)],
+        [sys.executable, "-I", str(script)],
         input="",
         capture_output=True,
         text=True,
