@@ -1065,17 +1065,6 @@ def bots(t: Turn) -> None:
         work_all_day(t)
     part_recipes(t, made)
     staff_chain(t, made, go)
-    if os.environ.get("INDUSTRY_DEBUG"):
-        jobs: dict[str, list[int]] = {}
-        for b in t.buildings:
-            if "maxWorkers" in b and b.get("finished"):
-                j = jobs.setdefault(b["name"].split(".")[0], [0, 0, 0])
-                j[0] += int(b.get("assignedWorkers") or 0)
-                j[1] += int(b.get("desiredWorkers") or 0)
-                j[2] += 1
-        print(
-            f"DEBUG jobs {jobs} crops {t.summary.get('crops')} adults {t.summary['districts'][0]['population']}"
-        )
 
 
 def play(c: colony.Colony, prompt: str) -> None:
