@@ -10,9 +10,11 @@ streets, pumps, storage and wood) and adds the industry each lab asks for:
   stored planks as input;
 - **bread** (bread-lab): a bakery set to bake bread from the stored wheat flour (it burns a
   little log per batch);
-- **bots** (it-bots, IronTeeth): the scripted player's survival, then, once the farms feed the
-  colony, a bot assembler with two large power wheels and two part factories touching them,
-  their recipes and workers set each turn (docs/evaluation.md, "it-bots").
+- **bots** (it-bots, IronTeeth): the scripted player's water, farms with warehouses kept for
+  the crop, and on day 1 the chain in one row (part factory, large power wheel, bot assembler,
+  wheel, factory) left unbuilt and unstaffed until the farms feed the colony; then its parts,
+  the assembler once every part is made, and few enough workers elsewhere that someone hauls
+  (docs/evaluation.md, "it-bots").
 
 Which lab it plays it reads from the turn's prompt (the scenario's goal text), else from what is
 unlocked. Every lab is a race against the clock from a fixed start with water and food stored, so
