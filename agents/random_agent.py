@@ -47,9 +47,7 @@ class Api:
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         sep = "&" if "?" in path else "?"
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(
-            f"{self.base}{path}{sep}format=json", data=data, method=method
-        )
+        req = urllib.request.Request(f"{self.base}{path}{sep}format=json", data=data, method=method)
         req.add_header("Content-Type", "application/json")
         if self.token:
             req.add_header("Authorization", f"Bearer {self.token}")
@@ -107,15 +105,14 @@ def place(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
     s = rng.choice(spots)
     keys = ("x", "y", "z", "orientation")
     r = api.post("/api/building/place", {"prefab": prefab, **{k: s[k] for k in keys}})
-    return f"place {prefab} at {s['x']},{s['y']}: {r.get('error', 'ok') if isinstance(r, dict) else r}"
+    outcome = r.get("error", "ok") if isinstance(r, dict) else r
+    return f"place {prefab} at {s['x']},{s['y']}: {outcome}"
 
 
 def path(api: Api, rng: random.Random, c: tuple[int, int, int]) -> str:
     a = area(rng, c, 0)
     b = area(rng, c, 0)
-    r = api.post(
-        "/api/path/place", {"x1": a["x1"], "y1": a["y1"], "x2": b["x1"], "y2": b["y1"]}
-    )
+    r = api.post("/api/path/place", {"x1": a["x1"], "y1": a["y1"], "x2": b["x1"], "y2": b["y1"]})
     return f"path: {r.get('error', 'ok') if isinstance(r, dict) else r}"
 
 
@@ -134,9 +131,7 @@ def unlock(api: Api, rng: random.Random) -> str:
     sci = api.get("/api/science") or {}
     points = sci.get("points", 0)
     can = [
-        u["name"]
-        for u in sci.get("unlockables", [])
-        if not u["unlocked"] and u["cost"] <= points
+        u["name"] for u in sci.get("unlockables", []) if not u["unlocked"] and u["cost"] <= points
     ]
     if not can:
         return "nothing to unlock"
