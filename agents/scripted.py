@@ -53,6 +53,12 @@ FOOD_PER_BEAVER_DAY = 2.67
 # A pump makes one water per 0.33 h of work; with walking and hauling a pump keeps about this
 # many beavers in water (measured in the sensible-opening scenario: ~45 water a working day).
 BEAVERS_PER_PUMP = 12
+# On harsh seasons (see `harsh`) the pumps fill the tanks for a hazard longer than the temperate
+# days they have: one pump per this many beavers (Hard seed 9: one pump for 13 beavers, the tanks
+# at 0.5 days when a 12-day badtide began, everyone dead of thirst).
+BEAVERS_PER_PUMP_HARSH = 6
+# A small tank's water (data/buildings.json).
+TANK_UNITS = 30
 # Water under a pump's intake: at least this deep is the river's bed; a thinner film over a bank
 # dries as the river settles after the first hours (and in every drought).
 PUMP_MIN_DEPTH = 0.5
@@ -65,6 +71,8 @@ DEFAULT_HAZARD_DAYS = 5
 REACH = 24
 # A farm's crops feed about this many beavers once the first harvest is in.
 BEAVERS_PER_FARM = 10
+# On harsh seasons the crops grow in the temperate days only: a farm per this many beavers.
+BEAVERS_PER_FARM_HARSH = 6
 # Crop tiles (planted or growing) per beaver the farms should tend: a Carrot tile gives 3 in 4 days
 # and a Kohlrabi tile 2 in 3 (data/nature.json), 0.67-0.75 a day against a beaver's 2.67, so 3.6-4
 # tiles only break even; the rest builds the store that carries the colony through a drought (the
@@ -110,6 +118,9 @@ FAR_FOREST_STEPS = 80
 HARSH_TEMPERATE_DAYS = 9
 # What a Forester costs in logs (data/buildings.json; it also takes 7 of the starting planks).
 FORESTER_LOGS = 10
+# On harsh seasons the tanks are built, from the third cycle, for a hazard at least this long, and
+# the colony grows only while they hold that for two beavers more.
+HARSH_HAZARD_DAYS = 12
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
 
@@ -264,6 +275,8 @@ class Turn:
         need = GROWTH_FOOD_DAYS
         if self.days_to_hazard() < HAZARD_SOON_DAYS:
             need += self.hazard_days()
+        if harsh(self) and not self.water_stored_for(self.population + 2):
+            return False
         if self.population < FLOOR_BEAVERS:
             return proj["foodDays"] >= FLOOR_FOOD_DAYS and proj["waterDays"] >= 1
         return (
@@ -271,6 +284,28 @@ class Turn:
             and proj["waterDays"] >= 2
             and self.crop_tiles() >= TILES_PER_BEAVER * self.population
         )
+
+    def planned_hazard_days(self) -> int:
+        """The hazard the tanks are built for: the next one's announced length, and on harsh
+        seasons from the third cycle at least HARSH_HAZARD_DAYS (Hard's droughts and badtides
+        grow to 10-20 days by the fourth and fifth cycles, announced with 5-8 days to prepare:
+        too late to build the tanks then)."""
+        days = self.hazard_days()
+        if harsh(self) and int(self.summary["weather"].get("cycle", 1)) >= 3:
+            days = max(days, HARSH_HAZARD_DAYS)
+        return days
+
+    def water_wanted(self, beavers: int) -> float:
+        """Water the tanks should hold for `beavers` through the planned hazard and a margin."""
+        return (
+            beavers
+            * WATER_PER_BEAVER_DAY
+            * (self.planned_hazard_days() + WATER_MARGIN_DAYS)
+        )
+
+    def water_stored_for(self, beavers: int) -> bool:
+        """Whether the tanks (built or under way) hold what `beavers` need (`water_wanted`)."""
+        return TANK_UNITS * self.count(self.kit.tank) >= self.water_wanted(beavers)
 
     def box(self, x: int, y: int, r: int) -> dict[str, int]:
         """A square of radius r around (x, y), clamped to the map."""
@@ -518,7 +553,10 @@ def street_tile(tile: dict[str, Any], z: int) -> bool:
 
 def pumps(t: Turn) -> None:
     """Pumps for the colony's drinking."""
-    pumps_wanted = max(1, math.ceil(t.population / BEAVERS_PER_PUMP))
+    # (The second pump waits for the farm: on day 1 the logs are for the pile and the warehouse.)
+    more = harsh(t) and t.count(t.kit.farm) > 0
+    per_pump = BEAVERS_PER_PUMP_HARSH if more else BEAVERS_PER_PUMP
+    pumps_wanted = max(1, math.ceil(t.population / per_pump))
     dc = (t.dc["x"], t.dc["y"])
     # A pump on water that ran dry counts for nothing outside a hazard (seed 10: two of three
     # pumps stood dry after a drought); during one every pump is dry and more would not help.
@@ -593,22 +631,22 @@ def first_warehouse(t: Turn) -> None:
 def tanks(t: Turn) -> None:
     """Tanks enough for the next hazard and a margin."""
     dc = (t.dc["x"], t.dc["y"])
-    daily = t.population * WATER_PER_BEAVER_DAY
-    wanted = daily * (t.hazard_days() + WATER_MARGIN_DAYS)
-    capacity = 30 * t.count(t.kit.tank)
+    wanted = t.water_wanted(t.population)
+    capacity = TANK_UNITS * t.count(t.kit.tank)
+    days = t.planned_hazard_days()
     # Tanks come once the pumps are there; close to a hazard they come before anything else.
     while capacity < wanted and t.count(t.kit.pump) > 0:
         placed = t.place(
             t.kit.tank,
             dc,
             REACH // 2,
-            f"{capacity} of {wanted:.0f} water stored for {t.hazard_days()} hazard days",
+            f"{capacity} of {wanted:.0f} water stored for {days} hazard days",
         )
         if placed is None:
             break
         if t.days_to_hazard() < 4:
             t.prioritize(placed, workplace=False)
-        capacity += 30
+        capacity += TANK_UNITS
 
 
 def food(t: Turn, more_farms: bool = True) -> None:
@@ -632,12 +670,16 @@ def food(t: Turn, more_farms: bool = True) -> None:
         g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
         if g:
             t.prioritize(g)
-    farms_wanted = max(1, math.ceil(t.population / BEAVERS_PER_FARM))
+    per_farm = BEAVERS_PER_FARM_HARSH if harsh(t) else BEAVERS_PER_FARM
+    farms_wanted = max(1, math.ceil(t.population / per_farm))
     farms = t.of(t.kit.farm)
     # Too few crops for the beavers there are, and every farm up: one farm more (seed 10 had 4
     # farms on 111 tiles for 34 beavers, 7 of them out of work).
+    # On harsh seasons the crops are few after every drought because they died dry, not for want
+    # of farms: a farm more there only took three workers from the lumberjacks (Hard seed 6).
     if (
         more_farms
+        and not harsh(t)
         and farms
         and all(f.get("finished") for f in farms)
         and t.crop_tiles() < TILES_PER_BEAVER * t.population
@@ -680,7 +722,8 @@ def clear_dead_crops(t: Turn) -> None:
 
 
 def labor(t: Turn) -> None:
-    """Farms and gatherers whose harvest has nowhere to go keep one worker (gatherers none), so
+    """Farms and gatherers whose harvest has nowhere to go (or, gatherers, nothing ripe in
+    reach) keep one worker (gatherers none), so
     the rest take the open jobs: workers stay where they were hired, and with the warehouses full
     and the logs gone the farmers sat by full farms while the lumberjacks stood unstaffed, so no
     warehouse could ever be built (seed 7: logs at 2 from day 12 on, the colony shrank to 6)."""
@@ -690,6 +733,12 @@ def labor(t: Turn) -> None:
         full = any(s.startswith("no storage for") for s in b.get("statuses", []))
         keep = 1 if b["name"] == t.name(t.kit.farm) else 0
         want = keep if full else int(b["maxWorkers"])
+        # A gatherer with no ripe bush in reach waits for the bushes (12 days to regrow) without
+        # its worker (Hard seed 6: two gatherers staffed by `no bushes ready in range` while the
+        # lumberjacks stood unstaffed and the logs at 4).
+        if keep == 0 and not full and in_reach(t, b).get("bushesRipe", 1) == 0:
+            want = 0
+            full = True
         if int(b.get("desiredWorkers", want)) != want:
             try:
                 t.c.building_workers(id=b["id"], count=want)
@@ -697,9 +746,7 @@ def labor(t: Turn) -> None:
                 continue
             name = b["name"].split(".")[0]
             if full:
-                t.say(
-                    f"{name} at ({b['x']}, {b['y']}) has nowhere to store: {want} workers"
-                )
+                t.say(f"{name} at ({b['x']}, {b['y']}) has no work: {want} workers")
             else:
                 t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
 
@@ -872,7 +919,7 @@ def wood(t: Turn) -> None:
     ]
     for lj in idle:
         t.c.cutting_area(**t.box(lj["x"], lj["y"], 10), z=lj["z"], marked=True)
-    flag_workers(t, flags, idle)
+    flag_workers(t, flags)
     working = [f for f in flags if f not in idle]
     # Forests worth a flag without a working one nearby, nearest first: ten grown trees or more,
     # or four once no more than one flag still cuts (the big forests near home are gone by day
@@ -922,16 +969,24 @@ def wood(t: Turn) -> None:
                     pass
 
 
-def flag_workers(
-    t: Turn, flags: list[dict[str, Any]], idle: list[dict[str, Any]]
-) -> None:
-    """A flag with no marked tree in reach lets its worker go (to a farm, a pump, the builders)
-    and gets it back once there are trees to cut: idle flags held three of Hard seed 1's twelve
-    beavers for days while the Forester stood unstaffed."""
+def in_reach(t: Turn, b: dict[str, Any]) -> dict[str, Any]:
+    """What a lumberjack, gatherer, farm or forester has in reach (`inReach` of the one-building
+    view: trees, treesMarked, bushes, bushesRipe, ...); empty when unknown."""
+    try:
+        found = t.c.buildings(id=b["id"], limit=0)
+    except colony.ColonyError:
+        return {}
+    return (found[0] if found else {}).get("inReach") or {}
+
+
+def flag_workers(t: Turn, flags: list[dict[str, Any]]) -> None:
+    """A flag with no marked grown tree in reach lets its worker go (to a farm, a pump, the
+    builders) and gets it back once there are trees to cut: idle flags held three of Hard seed
+    1's twelve beavers for days while the Forester stood unstaffed."""
     for lj in flags:
         if not lj.get("finished") or "maxWorkers" not in lj:
             continue
-        want = 0 if lj in idle else int(lj["maxWorkers"])
+        want = int(lj["maxWorkers"]) if in_reach(t, lj).get("treesMarked", 1) else 0
         if int(lj.get("desiredWorkers", want)) == want:
             continue
         try:
