@@ -113,6 +113,9 @@ STAND_CELL = 8
 # With fewer grown trees than this around home, flags go to the map's dense stands up to
 # FAR_FOREST_STEPS away too (the haulers' walk is long, but logs are what everything costs).
 FAR_FORESTS_BELOW = 30
+# A lumberjack flag goes within this many tiles of its stand, and no farther (its reach is 20
+# steps; the widening search put flags 30-40 tiles off, idle from the start).
+FLAG_SEARCH = 12
 FAR_FOREST_STEPS = 80
 # Temperate seasons this short (Hard's 5-8 days) call for the Forester from the start.
 HARSH_TEMPERATE_DAYS = 9
@@ -275,10 +278,10 @@ class Turn:
         need = GROWTH_FOOD_DAYS
         if self.days_to_hazard() < HAZARD_SOON_DAYS:
             need += self.hazard_days()
-        if harsh(self) and not self.water_stored_for(self.population + 2):
-            return False
         if self.population < FLOOR_BEAVERS:
             return proj["foodDays"] >= FLOOR_FOOD_DAYS and proj["waterDays"] >= 1
+        if harsh(self) and not self.water_stored_for(self.population + 2):
+            return False
         return (
             proj["foodDays"] >= need
             and proj["waterDays"] >= 2
@@ -733,10 +736,12 @@ def labor(t: Turn) -> None:
         full = any(s.startswith("no storage for") for s in b.get("statuses", []))
         keep = 1 if b["name"] == t.name(t.kit.farm) else 0
         want = keep if full else int(b["maxWorkers"])
-        # A gatherer with no ripe bush in reach waits for the bushes (12 days to regrow) without
-        # its worker (Hard seed 6: two gatherers staffed by `no bushes ready in range` while the
-        # lumberjacks stood unstaffed and the logs at 4).
-        if keep == 0 and not full and in_reach(t, b).get("bushesRipe", 1) == 0:
+        # On harsh seasons a gatherer with no ripe bush in reach waits for the bushes (12 days to
+        # regrow) without its worker (Hard seed 6: two gatherers staffed by `no bushes ready in
+        # range` while the lumberjacks stood unstaffed and the logs at 4). Elsewhere it keeps it:
+        # IronTeeth pods breed on berries (survive-60-it seed 3: 42 berries gathered, no kit born).
+        idle = keep == 0 and not full and harsh(t)
+        if idle and in_reach(t, b).get("bushesRipe", 1) == 0:
             want = 0
             full = True
         if int(b.get("desiredWorkers", want)) != want:
@@ -941,7 +946,7 @@ def wood(t: Turn) -> None:
         placed = t.place(
             t.kit.lumberjack,
             (k["x"], k["y"]),
-            6,
+            FLAG_SEARCH,
             f"{k['grown']} grown trees there",
             widen=False,
         )
