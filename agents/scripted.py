@@ -103,6 +103,15 @@ FLOOR_FOOD_DAYS = 3
 PEOPLE_PER_POD = 6
 # Free beds kept beyond the population, so newborns (Folktails) have room.
 SPARE_BEDS = 3
+# A Folktails Double Lodge's beds (data/buildings.json).
+DOUBLE_LODGE_BEDS = 6
+# Scenarios that ask for a colony of a size: the size the agent grows to (a margin over the ask,
+# for the founders who die of old age meanwhile).
+GROW_TO = {"feed-40": 44}
+# ... and the size it asks for: once the colony has held it (the hourly history says so), it
+# grows no more, so the food stored builds up for the end (feed-40 also asks for 3 days of food
+# at day 80: seed 3 reached 45 beavers and ended with none, after the last drought).
+GROW_ASK = {"feed-40": 40}
 # Buildings placed per turn at most: builders finish a handful a day, more would only queue.
 MAX_NEW_SITES = 4
 # Trees are looked for this far (tiles) from the district center, in stands of STAND_CELL x
@@ -225,8 +234,11 @@ def home_district(districts: list[dict[str, Any]]) -> dict[str, Any]:
 class Turn:
     """One turn's view of the colony and the moves made in it."""
 
-    def __init__(self, c: colony.Colony) -> None:
+    def __init__(self, c: colony.Colony, scenario: str = "") -> None:
         self.c = c
+        # A scenario that asks for a colony of a size (feed-40) grows to it faster (`homes`).
+        self.grow_to: int = GROW_TO.get(scenario, 0)
+        self.grow_ask: int = GROW_ASK.get(scenario, 0)
         self.summary = c.summary()
         self.faction: str = self.summary["faction"]
         self.kit = KITS[self.faction]
@@ -657,7 +669,8 @@ def food(t: Turn, more_farms: bool = True) -> None:
     farms until the crops reach TILES_PER_BEAVER a beaver; science-rush, whose inventors need
     the workers, leaves that off)."""
     dc = (t.dc["x"], t.dc["y"])
-    # Gatherer flags cost nothing: one by each of the two nearest bush clusters. IronTeeth breeding
+    # Gatherer flags cost nothing: one by each of the two nearest bush clusters without one (a
+    # flag within 6 steps). IronTeeth breeding
     # pods eat only berries, so for them any cluster will do.
     min_bushes = 2 if t.kit.pod else 5
     clusters = t.summary.get("foodClusters") or []
@@ -669,7 +682,12 @@ def food(t: Turn, more_farms: bool = True) -> None:
         if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH
         and k["total"] >= min_bushes
     ]
-    for k in near[t.count(t.kit.gatherer) : 2]:
+    # A colony grown for its size (feed-40) gathers from more clusters: berries outlast a drought
+    # (9 dry days) where the carrots die in two.
+    wanted = 2 + (min(3, t.population // 10) if t.grow_to else 0)
+    flags = t.of(t.kit.gatherer)
+    free = [k for k in near if all(steps(k, g) > 6 for g in flags)]
+    for k in free[: max(0, wanted - len(flags))]:
         g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
         if g:
             t.prioritize(g)
@@ -914,17 +932,17 @@ def wood(t: Turn) -> None:
     if t.summary["trees"]["markedGrown"] < 10:
         for lj in flags:
             t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
-    # A flag with no marked tree in its reach gets the trees around it marked; the colony's
+    # A flag with no marked tree in its reach (`inReach` of the one-building view) gets the
+    # trees around it marked; the colony's
     # marked trees may all lie out of every flag's reach (seed 1: 18 marked, none cut from day 13
     # on, the logs stuck at 1 and nothing more could be built).
-    idle = [
-        f
-        for f in flags
-        if f.get("finished") and "no trees marked in range" in f.get("statuses", [])
-    ]
+    reach = {f["id"]: in_reach(t, f) for f in flags if f.get("finished")}
+    idle = [f for f in flags if reach.get(f["id"], {}).get("treesMarked", 1) == 0]
     for lj in idle:
         t.c.cutting_area(**t.box(lj["x"], lj["y"], 10), z=lj["z"], marked=True)
-    flag_workers(t, flags)
+    # Those with grown trees in reach have them marked now and cut them; the others wait.
+    idle = [f for f in idle if reach[f["id"]].get("trees", 0) == 0]
+    flag_workers(t, flags, idle)
     working = [f for f in flags if f not in idle]
     # Forests worth a flag without a working one nearby, nearest first: ten grown trees or more,
     # or four once no more than one flag still cuts (the big forests near home are gone by day
@@ -984,14 +1002,16 @@ def in_reach(t: Turn, b: dict[str, Any]) -> dict[str, Any]:
     return (found[0] if found else {}).get("inReach") or {}
 
 
-def flag_workers(t: Turn, flags: list[dict[str, Any]]) -> None:
-    """A flag with no marked grown tree in reach lets its worker go (to a farm, a pump, the
-    builders) and gets it back once there are trees to cut: idle flags held three of Hard seed
-    1's twelve beavers for days while the Forester stood unstaffed."""
+def flag_workers(
+    t: Turn, flags: list[dict[str, Any]], idle: list[dict[str, Any]]
+) -> None:
+    """A flag with no grown tree in reach lets its worker go (to a farm, a pump, the builders)
+    and gets it back once there are trees to cut: idle flags held three of Hard seed 1's twelve
+    beavers for days while the Forester stood unstaffed."""
     for lj in flags:
         if not lj.get("finished") or "maxWorkers" not in lj:
             continue
-        want = int(lj["maxWorkers"]) if in_reach(t, lj).get("treesMarked", 1) else 0
+        want = 0 if lj in idle else int(lj["maxWorkers"])
         if int(lj.get("desiredWorkers", want)) == want:
             continue
         try:
@@ -1001,17 +1021,42 @@ def flag_workers(t: Turn, flags: list[dict[str, Any]]) -> None:
             continue
 
 
+def most_beavers(t: Turn) -> int:
+    """The most beavers (adults and children) alive at once so far, from the hourly history."""
+    try:
+        rows = t.c.stats()["rows"]
+    except (colony.ColonyError, KeyError, TypeError):
+        return 0
+    return max((int(r["adults"]) + int(r["children"]) for r in rows), default=0)
+
+
 def homes(t: Turn) -> None:
     """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`)."""
     dc = (t.dc["x"], t.dc["y"])
     beds = t.kit.beds * t.count(t.kit.home)
+    home, per_home = t.kit.home, t.kit.beds
+    if t.kit.pod is None:
+        # The Double Lodge (150 science): twice the beds of a Lodge on the same 2 x 2 tiles, for
+        # 20 logs against 24 (feed-40 seed 3 found no joinable spot for a home from day 30, the
+        # land round the district center built over).
+        beds += DOUBLE_LODGE_BEDS * t.count("DoubleLodge")
+        if t.name("DoubleLodge") in t.costs():
+            home, per_home = "DoubleLodge", DOUBLE_LODGE_BEDS
     # Folktails breed only where a bed is free: spare beds only while the food holds.
     spare = SPARE_BEDS if t.kit.pod is None and t.growth_ok() else 0
+    if t.grow_ask and most_beavers(t) >= t.grow_ask:
+        spare = 0
+    elif spare and t.population < t.grow_to:
+        # A Lodge raises a kit when two adults live in it and its third bed is free, and kits may
+        # be up to half the adults: beds for half as many again raise kits everywhere at once
+        # (feed-40 seed 3 grew by half a beaver a day with three spare beds, and stalled at 33
+        # when the logs ran out on day 49).
+        spare = max(spare, t.population // 2)
     while beds < t.population + spare:
-        placed = t.place(t.kit.home, dc, REACH // 2, f"{beds} beds for {t.population}")
+        placed = t.place(home, dc, REACH // 2, f"{beds} beds for {t.population}")
         if placed is None:
             break
-        beds += t.kit.beds
+        beds += per_home
 
 
 def breeding(t: Turn) -> None:
@@ -1107,9 +1152,15 @@ def science(t: Turn, early: bool = False) -> None:
         if u is None or u["unlocked"]:
             continue
         if u["cost"] <= points:
-            t.c.science_unlock(building=u["name"])
+            try:
+                t.c.science_unlock(building=u["name"])
+            except colony.ColonyError as e:
+                t.say(f"could not unlock {base}: {e}")
+                break
             t.say(f"unlocked {base} for {u['cost']} science")
-            points -= u["cost"]
+            # The turn's view too: science runs twice in a turn when it comes early.
+            t.summary["science"] = points - u["cost"]
+            t._costs = None  # the unlocked prefab's cost is known from now on
         elif early and base == "Forester" and points >= u["cost"] - 10:
             # The Forester's logs are kept from the less vital needs a day before it is bought.
             t.reserved += FORESTER_LOGS
@@ -1132,9 +1183,19 @@ def inventor_after_forester(t: Turn) -> None:
                 pass
 
 
-def play(c: colony.Colony) -> None:
-    """One turn: every need in order, each within what the stock allows."""
-    t = Turn(c)
+def scenario_of(prompt: str) -> str:
+    """The scenario id from the prompt's first line (`Scenario ID: title`), lower case."""
+    first = prompt.strip().splitlines()[0] if prompt.strip() else ""
+    words = first.replace(":", " ").split()
+    if len(words) >= 2 and words[0].lower() == "scenario":
+        return words[1].lower()
+    return ""
+
+
+def play(c: colony.Colony, scenario: str = "") -> None:
+    """One turn: every need in order, each within what the stock allows (`scenario`: the
+    scenario's id, for the few that ask for more than a colony that lives)."""
+    t = Turn(c, scenario)
     if t.summary.get("gameOver"):
         return
     t.say(
@@ -1178,21 +1239,23 @@ def persistent(c: colony.Colony) -> None:
         if not line.strip():
             continue
         turn = json.loads(line)
-        play(c)
+        play(c, scenario_of(turn.get("prompt", "")))
         print(json.dumps({"done": True, "turn": turn["turn"]}), flush=True)
 
 
 def main() -> None:
     keep_running = "--persistent" in sys.argv[1:]
+    prompt = ""
     if not keep_running and not sys.stdin.isatty():
-        sys.stdin.read()
+        prompt = sys.stdin.read()
+    prompt = prompt or os.environ.get("COLONY_PROMPT", "")
     host = os.environ.get("COLONY_HOST", "127.0.0.1")
     port = int(os.environ.get("COLONY_PORT", "8085"))
     with colony.Colony(host=host, port=port) as c:
         if keep_running:
             persistent(c)
         else:
-            play(c)
+            play(c, scenario_of(prompt))
 
 
 if __name__ == "__main__":
