@@ -14,6 +14,9 @@ needs, most vital first:
 4. homes for everyone (and free child slots so Folktails breed), breeding pods for IronTeeth;
 5. storage for what piles up, then an inventor and science unlocks once the basics hold.
 
+The needs that work the land (crops, lumberjacks, the forester, early science) live beside this
+file in `scripted_land.py`; this module imports and re-exports them.
+
 Every decision is one line in the action log (`POST /api/agent/message`, shown on the dashboard)
 and on stdout, so a reader can follow the game. Run it for one turn against a colonyd with
 `python3 agents/scripted.py`, or evaluate it:
