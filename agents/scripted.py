@@ -32,6 +32,7 @@ of Python and the client is saved each turn.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -40,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# This folder holds `random_agent.py` (the random baseline), which would shadow the standard library's
-# `random` for anything imported after it: leave the script's own folder off the import path.
+# Keep this folder off the import path while the libraries load: a module here named like one of
+# the standard library's (as `random.py` once was) would shadow it.
 HERE = Path(__file__).resolve().parent
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 try:
@@ -300,11 +301,7 @@ class Turn:
 
     def water_wanted(self, beavers: int) -> float:
         """Water the tanks should hold for `beavers` through the planned hazard and a margin."""
-        return (
-            beavers
-            * WATER_PER_BEAVER_DAY
-            * (self.planned_hazard_days() + WATER_MARGIN_DAYS)
-        )
+        return beavers * WATER_PER_BEAVER_DAY * (self.planned_hazard_days() + WATER_MARGIN_DAYS)
 
     def water_stored_for(self, beavers: int) -> bool:
         """Whether the tanks (built or under way) hold what `beavers` need (`water_wanted`)."""
@@ -338,18 +335,13 @@ class Turn:
         day = self.summary["time"]["dayNumber"]
         text = f"day {day}: {line}"
         print(text, flush=True)
-        try:
+        with contextlib.suppress(colony.ColonyError):
             self.c.agent_message(message=text[:500])
-        except colony.ColonyError:
-            pass
 
     def affordable(self, base: str, keep: int = 0) -> bool:
         """Whether the stock covers the prefab's cost with `keep` logs left over."""
         cost = self.costs().get(self.name(base), {})
-        return all(
-            self.stock.get(g, 0) - (keep if g == "Log" else 0) >= n
-            for g, n in cost.items()
-        )
+        return all(self.stock.get(g, 0) - (keep if g == "Log" else 0) >= n for g, n in cost.items())
 
     _costs: dict[str, dict[str, float]] | None = None
 
@@ -471,12 +463,8 @@ class Turn:
         """First in the builders' queue and, for a workplace, first to get workers."""
         kinds = ["construction", "workplace"] if workplace else ["construction"]
         for kind in kinds:
-            try:
-                self.c.building_priority(
-                    id=building["id"], priority="VeryHigh", type=kind
-                )
-            except colony.ColonyError:
-                pass
+            with contextlib.suppress(colony.ColonyError):
+                self.c.building_priority(id=building["id"], priority="VeryHigh", type=kind)
 
 
 # --- the needs, most vital first ------------------------------------------------------------
@@ -539,9 +527,7 @@ def street(t: Turn, start: tuple[int, int], d: tuple[int, int]) -> None:
 
 
 def is_path(tile: dict[str, Any] | None) -> bool:
-    return tile is not None and any(
-        o["name"] == "Path" for o in tile.get("occupants", [])
-    )
+    return tile is not None and any(o["name"] == "Path" for o in tile.get("occupants", []))
 
 
 def street_tile(tile: dict[str, Any], z: int) -> bool:
@@ -549,9 +535,7 @@ def street_tile(tile: dict[str, Any], z: int) -> bool:
     dead plants (a path clears those)."""
     if tile["terrain"] != z or tile.get("water", 0.0) > 0.05:
         return False
-    return bool(tile.get("dead")) or all(
-        o["name"] == "Path" for o in tile.get("occupants", [])
-    )
+    return bool(tile.get("dead")) or all(o["name"] == "Path" for o in tile.get("occupants", []))
 
 
 def pumps(t: Turn) -> None:
@@ -565,18 +549,14 @@ def pumps(t: Turn) -> None:
     # pumps stood dry after a drought); during one every pump is dry and more would not help.
     dry = 0
     if not t.summary["weather"].get("isHazardous"):
-        dry = sum(
-            1 for p in t.of(t.kit.pump) if "no water to pump" in p.get("statuses", [])
-        )
+        dry = sum(1 for p in t.of(t.kit.pump) if "no water to pump" in p.get("statuses", []))
     while t.count(t.kit.pump) - dry < pumps_wanted:
         why = f"{t.population} beavers need water"
         placed = t.place(t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH)
         if placed is None and t.count(t.kit.pump) == 0:
             # Where the only water a path reaches lies by the district center's door (forest
             # elsewhere, seed 32), the first pump may stand on the plaza: thirst kills in days.
-            placed = t.place(
-                t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH, plaza=0
-            )
+            placed = t.place(t.kit.pump, dc, REACH, why, min_depth=PUMP_MIN_DEPTH, plaza=0)
         if placed is None:
             break
         t.prioritize(placed)
@@ -593,9 +573,7 @@ def first_tank(t: Turn) -> None:
     """One tank beside the pumps at once: a pump whose output is full stops, and beavers drink
     from stores."""
     if t.count(t.kit.tank) == 0 and t.count(t.kit.pump) > 0:
-        placed = t.place(
-            t.kit.tank, (t.dc["x"], t.dc["y"]), REACH // 2, "somewhere to keep water"
-        )
+        placed = t.place(t.kit.tank, (t.dc["x"], t.dc["y"]), REACH // 2, "somewhere to keep water")
         if placed:
             t.prioritize(placed, workplace=False)
 
@@ -604,9 +582,7 @@ def log_pile(t: Turn) -> None:
     """A pile for logs early: the district center does not take deliveries, so lumberjacks'
     logs stay in their flags until a pile exists."""
     if t.count(t.kit.log_pile) == 0:
-        placed = t.place(
-            t.kit.log_pile, (t.dc["x"], t.dc["y"]), REACH // 2, "room for logs"
-        )
+        placed = t.place(t.kit.log_pile, (t.dc["x"], t.dc["y"]), REACH // 2, "room for logs")
         if placed:
             t.prioritize(placed, workplace=False)
             keep_logs(t, placed["id"])
@@ -624,9 +600,7 @@ def first_warehouse(t: Turn) -> None:
     """A warehouse at once: the district center takes no deliveries, so without one the berries
     gathered and the crops harvested stay in their flags and farms, out of reach of the hungry."""
     if t.count(t.kit.warehouse) == 0:
-        placed = t.place(
-            t.kit.warehouse, (t.dc["x"], t.dc["y"]), REACH // 2, "room for food"
-        )
+        placed = t.place(t.kit.warehouse, (t.dc["x"], t.dc["y"]), REACH // 2, "room for food")
         if placed:
             t.prioritize(placed, workplace=False)
 
@@ -664,11 +638,8 @@ def food(t: Turn, more_farms: bool = True) -> None:
     clusters = t.summary.get("foodClusters") or []
     near = [
         k
-        for k in sorted(
-            clusters, key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1])
-        )
-        if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH
-        and k["total"] >= min_bushes
+        for k in sorted(clusters, key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]))
+        if abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]) <= 2 * REACH and k["total"] >= min_bushes
     ]
     # A colony grown for its size (feed-40) gathers from more clusters: berries outlast a drought
     # (9 dry days) where the carrots die in two.
@@ -812,14 +783,10 @@ def storage(t: Turn) -> None:
     """A pile for logs and a warehouse for food once the district center's room runs out."""
     dc = (t.dc["x"], t.dc["y"])
     if t.logs() > 150 * t.count(t.kit.log_pile):
-        pile = t.place(
-            t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles"
-        )
+        pile = t.place(t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles")
         if pile:
             keep_logs(t, pile["id"])
-    food_stock = sum(
-        v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water")
-    )
+    food_stock = sum(v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water"))
     if 30 * t.count(t.kit.warehouse) < food_stock + 60:
         t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
 
@@ -846,10 +813,11 @@ def play(c: colony.Colony, scenario: str = "") -> None:
     )
     # The first pump before anything (beavers die of thirst within days, and on some maps the
     # only water a path reaches lies by the district center's door, where a street would take
-    # its spot), then streets (free, and they keep the network open), more pumps with a tank, a pile for the logs and a warehouse for food (the district center
-    # takes no deliveries), then the farm before the starting berries run out, free flags for
-    # wood and berries, room for what they bring, homes (the homeless are unhappy and do not
-    # breed), more tanks, and the rest.
+    # its spot), then streets (free, and they keep the network open), more pumps with a tank, a
+    # pile for the logs and a warehouse for food (the district center takes no deliveries), then
+    # the farm before the starting berries run out, free flags for wood and berries, room for
+    # what they bring, homes (the homeless are unhappy and do not breed), more tanks, and the
+    # rest.
     needs = (
         first_pump,
         streets,

@@ -85,7 +85,7 @@ def forestry(t: Turn) -> None:
             return
         t.prioritize(placed)
     for forester in t.of("Forester"):
-        # Trees grow only on moist soil (growth is binary on moisture, crates/sim/src/land/plants.rs):
+        # Trees grow only on moist soil (growth is binary on moisture, in the sim's land/plants.rs):
         # a Birch planted on dry land never grows and dies in 11 days.
         plant_around(t, forester, crop="Birch", moist_only=True, most=40)
         cut_by(t, forester)
@@ -127,22 +127,16 @@ def plant_around(
     crop = crop or t.kit.crops[0]
     if spots is None:
         spots = planting_spots(t, farm, crop)
-    free = [
-        s for s in spots if (s.get("moist") or not moist_only) and not s.get("planted")
-    ]
+    free = [s for s in spots if (s.get("moist") or not moist_only) and not s.get("planted")]
     marked = 0
     for s in free[: max(0, most)]:
         try:
-            r = t.c.planting_mark(
-                x1=s["x"], y1=s["y"], x2=s["x"], y2=s["y"], z=s["z"], crop=crop
-            )
+            r = t.c.planting_mark(x1=s["x"], y1=s["y"], x2=s["x"], y2=s["y"], z=s["z"], crop=crop)
             marked += int(r.get("marked", 0))
         except colony.ColonyError:
             continue
     if marked:
-        t.say(
-            f"marked {marked} tiles of {crop} around the farm at ({farm['x']}, {farm['y']})"
-        )
+        t.say(f"marked {marked} tiles of {crop} around the farm at ({farm['x']}, {farm['y']})")
     return marked
 
 
@@ -216,9 +210,7 @@ def forests(t: Turn) -> list[dict[str, Any]]:
     except colony.ColonyError:
         return near
     far = [
-        k
-        for k in dense
-        if TREE_SEARCH < steps(k, t.dc) <= FAR_FOREST_STEPS and k["z"] == t.dc["z"]
+        k for k in dense if TREE_SEARCH < steps(k, t.dc) <= FAR_FOREST_STEPS and k["z"] == t.dc["z"]
     ]
     return near + sorted(far, key=lambda k: steps(k, t.dc))
 
@@ -272,20 +264,14 @@ def wood(t: Turn) -> None:
             t.say(f"marked the trees around ({k['x']}, {k['y']}) for cutting")
             # An idle flag far from every forest left holds a worker for nothing.
             spent = next(
-                (
-                    f
-                    for f in idle
-                    if all(steps(c, f) > 10 for c in t.stands() if c["grown"])
-                ),
+                (f for f in idle if all(steps(c, f) > 10 for c in t.stands() if c["grown"])),
                 None,
             )
             if spent is not None:
                 idle.remove(spent)
                 try:
                     t.c.building_demolish(id=spent["id"])
-                    t.say(
-                        f"took down the idle lumberjack at ({spent['x']}, {spent['y']})"
-                    )
+                    t.say(f"took down the idle lumberjack at ({spent['x']}, {spent['y']})")
                 except colony.ColonyError:
                     pass
 
@@ -300,9 +286,7 @@ def in_reach(t: Turn, b: dict[str, Any]) -> dict[str, Any]:
     return (found[0] if found else {}).get("inReach") or {}
 
 
-def flag_workers(
-    t: Turn, flags: list[dict[str, Any]], idle: list[dict[str, Any]]
-) -> None:
+def flag_workers(t: Turn, flags: list[dict[str, Any]], idle: list[dict[str, Any]]) -> None:
     """A flag with no grown tree in reach lets its worker go (to a farm, a pump, the builders)
     and gets it back once there are trees to cut: idle flags held three of Hard seed 1's twelve
     beavers for days while the Forester stood unstaffed."""
@@ -347,15 +331,11 @@ def science(t: Turn, early: bool = False) -> None:
     # Early too once the forests at home run thin: the Forester (the first unlock) is then the
     # only wood there will be (IronTeeth seed 4: no stand left within reach by day 12, the logs
     # at 1 for the rest of the game, no tank, pod or barrack affordable).
-    if t.count(t.kit.farm) == 0 or (
-        t.summary["projections"]["waterDays"] < 2 and not early
-    ):
+    if t.count(t.kit.farm) == 0 or (t.summary["projections"]["waterDays"] < 2 and not early):
         return
     dc = (t.dc["x"], t.dc["y"])
     if t.count(t.kit.inventor) == 0:
-        inventor = t.place(
-            t.kit.inventor, dc, REACH // 2, "science for better buildings"
-        )
+        inventor = t.place(t.kit.inventor, dc, REACH // 2, "science for better buildings")
         if inventor and early:
             t.prioritize(inventor)
     points = t.summary.get("science", 0)

@@ -12,6 +12,9 @@ fi
 .venv-py/bin/pip install -q --disable-pip-version-check -r python/requirements-ci.txt
 .venv-py/bin/pip install -q --disable-pip-version-check './python[gym]'
 (cd python && ../.venv-py/bin/ruff check . && ../.venv-py/bin/ruff format --check .)
+# The shipped agents, under the package's settings.
+.venv-py/bin/ruff check --config python/pyproject.toml agents tools/fake_llm.py
+.venv-py/bin/ruff format --config python/pyproject.toml --check agents tools/fake_llm.py
 export COLONYD="$PWD/target/debug/colonyd" COLONY_BIN="$PWD/target/debug/colony"
 # From python/ (pyproject.toml holds the pytest and ruff settings).
 cd python && ../.venv-py/bin/python -m pytest -q -p no:cacheprovider tests
