@@ -37,6 +37,7 @@ from industry_kit import (  # noqa: E402
     wheel_spots,
     work_all_day,
 )
+from scripted_land import plant_around  # noqa: E402
 
 # --- the parts ---------------------------------------------------------------------------------
 
@@ -527,7 +528,7 @@ def bots_food(t: Turn) -> None:
             t.prioritize(f)
     scripted.clear_dead_crops(t)
     for farm in t.of(t.kit.farm):
-        scripted.plant_around(t, farm)
+        plant_around(t, farm)
 
 
 def food_storage(t: Turn) -> None:
