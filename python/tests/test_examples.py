@@ -119,3 +119,41 @@ def test_shipped_agents_start_as_colony_eval_starts_them(script: Path) -> None:
     )
     assert "ImportError" not in r.stderr and "ModuleNotFoundError" not in r.stderr, r.stderr
     assert "circular import" not in r.stderr, r.stderr
+
+
+def test_agents_use_only_what_their_sibling_modules_define() -> None:
+    """Every ``module.NAME`` an agent reads from a sibling agent module (``scripted.plant_around``,
+    ``industry_kit.WHEELS``...) exists there: a function moved to another module is caught here,
+    not on an evaluation's first turn that calls it."""
+    import ast
+    import importlib
+
+    agents = REPO / "agents"
+    siblings = {p.stem for p in agents.glob("*.py")}
+    saved = list(sys.path)
+    try:
+        missing = []
+        for script in sorted(agents.glob("*.py")):
+            tree = ast.parse(script.read_text())
+            imported = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Import)
+                for alias in node.names
+                if alias.name in siblings and alias.asname is None
+            }
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in imported
+                ):
+                    # (scripted.py takes its folder off the path while it loads.)
+                    if str(agents) not in sys.path:
+                        sys.path.insert(0, str(agents))
+                    module = importlib.import_module(node.value.id)
+                    if not hasattr(module, node.attr):
+                        missing.append(f"{script.name}: {node.value.id}.{node.attr}")
+        assert not missing, missing
+    finally:
+        sys.path[:] = saved
