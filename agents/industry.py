@@ -47,6 +47,7 @@ from industry_kit import (  # noqa: E402
     pile_for,
     powered,
     warehouses_for,
+    wheel_base,
     work_all_day,
 )
 
@@ -86,10 +87,50 @@ def planks(t: Turn) -> None:
     work_all_day(t)
     pile_for(t, "Log", "room for logs: the district center takes no deliveries")
     scripted.first_warehouse(t)
-    gatherers(t)
+    gatherers(t, bushes=PLANKS_BUSHES, most=3)
     lumberjacks(t, wanted=3)
     powered(t, "LumberMill", 2, "planks: a mill turns a log into a plank in 1.3 h")
     pile_for(t, "Plank", "room for planks")
+    lumber_labor(t)
+
+
+# planks-lab starts with 20 planks stored; the quota counts those made.
+PLANKS_START = 20
+PLANKS_QUOTA = 100
+# Logs kept for the mills and power wheels still to be built (their sites take most of theirs
+# from the stock on the turn they are placed).
+LOGS_FOR_SITES = 20
+# Gatherer flags until their clusters hold this many bushes (three flags at most): two flags by
+# clusters of 3 bushes fed nobody once the 130 stored berries were eaten.
+PLANKS_BUSHES = 8
+
+
+def lumber_labor(t: Turn) -> None:
+    """Lumberjacks off work while the logs stored cover the planks still to make (and the mills
+    and wheels still to build), back on when they do not: the 8 adults of 12 beavers cannot
+    staff 3 lumberjacks, 2 gatherers, 2 mills and 2 wheels, and workers stay where they were
+    hired, so with the log pile full the lumberjacks kept their jobs while the mills stood
+    unstaffed and unpowered until day 5-6 (seeds 35, 39, 48: 180 logs stored, 96-99 planks)."""
+    made = max(0, int(t.stock.get("Plank", 0)) - PLANKS_START)
+    sites = [b for b in t.of("LumberMill") + t.of(wheel_base(t)) if not b.get("finished")]
+    needed = PLANKS_QUOTA - made + 10
+    if sites or t.count("LumberMill") < 2:
+        needed += LOGS_FOR_SITES
+    want = 0 if t.logs() >= needed else 1
+    for b in t.of(t.kit.lumberjack):
+        if not b.get("finished") or "maxWorkers" not in b:
+            continue
+        want_here = min(want, int(b["maxWorkers"]))
+        if int(b.get("desiredWorkers", b["maxWorkers"])) == want_here:
+            continue
+        try:
+            t.c.building_workers(id=b["id"], count=want_here)
+        except colony.ColonyError:
+            continue
+        t.say(
+            f"lumberjack at ({b['x']}, {b['y']}): {want_here} workers"
+            f" ({t.logs()} logs stored, {needed} wanted)"
+        )
 
 
 def gears(t: Turn) -> None:

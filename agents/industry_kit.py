@@ -197,14 +197,22 @@ def work_all_day(t: Turn) -> None:
         t.say(f"could not set the work hours: {e}")
 
 
-def gatherers(t: Turn, most: int = 2, urgent: bool = True) -> None:
+def gatherers(t: Turn, most: int = 2, urgent: bool = True, bushes: int = 0) -> None:
     """Gatherer flags (free) by the nearest bush clusters: the stored berries last four days
-    (`urgent`: first in line for builders and workers)."""
+    (`urgent`: first in line for builders and workers). With `bushes`, flags go on past the
+    first two (up to `most`) until their clusters hold that many bushes."""
     dc = (t.dc["x"], t.dc["y"])
     clusters = sorted(
         [k for k in t.summary.get("foodClusters") or [] if k["total"] >= 3],
         key=lambda k: abs(k["x"] - dc[0]) + abs(k["y"] - dc[1]),
     )
+    if bushes:
+        enough = 2
+        while enough < min(most, len(clusters)) and (
+            sum(k["total"] for k in clusters[:enough]) < bushes
+        ):
+            enough += 1
+        most = enough
     for k in clusters[t.count(t.kit.gatherer) : most]:
         g = t.place(t.kit.gatherer, (k["x"], k["y"]), 6, f"{k['total']} bushes there")
         if g and urgent:
