@@ -39,6 +39,14 @@ from industry_kit import neighbours  # noqa: E402
 SECOND_DC_DISTANCE = 34
 # Adults sent to the second district once it stands.
 MIGRANTS = 3
+# Steps (Manhattan, doorstep to doorstep) a building of the first district's needs stands nearer
+# its center than the second's: the nearest center along the paths takes a building in, and one
+# in the second district waits for builders and workers that never come there (seed 18: both
+# farms placed beside the second center, never built, everyone dead of hunger on day 9).
+FIRST_MARGIN = 4
+# A farm beyond one per scripted.BEAVERS_PER_FARM only while this many adults are out of work (a
+# farm's three workers).
+FARM_WORKERS = 3
 
 
 def centers(t: Turn) -> list[dict[str, Any]]:
@@ -394,15 +402,53 @@ def distribution(t: Turn, first: dict[str, Any], second: dict[str, Any]) -> None
             return
 
 
+class FirstDistrictSpots:
+    """The client, its `placement_find` answers cut to the spots whose doorstep is FIRST_MARGIN
+    steps nearer the first center's doorstep than the second's: the scripted player's needs
+    place what the first district builds, staffs and lives in."""
+
+    def __init__(self, c: Any, first: dict[str, Any], second: dict[str, Any]) -> None:
+        self._c = c
+        self._first = (first["entranceX"], first["entranceY"])
+        self._second = (second["entranceX"], second["entranceY"])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._c, name)
+
+    def mine(self, spot: dict[str, Any]) -> bool:
+        door = (spot.get("entranceX", spot["x"]), spot.get("entranceY", spot["y"]))
+
+        def to(p: tuple[int, int]) -> int:
+            return abs(door[0] - p[0]) + abs(door[1] - p[1])
+
+        return to(self._first) + FIRST_MARGIN <= to(self._second)
+
+    def placement_find(self, **kw: Any) -> dict[str, Any]:
+        found = self._c.placement_find(**kw)
+        found["placements"] = [s for s in found.get("placements", []) if self.mine(s)]
+        return found
+
+
 def two_districts(t: Turn) -> None:
+    dc2 = second_center(t)
+    if dc2 is not None and "entranceX" in dc2:
+        t.c = FirstDistrictSpots(t.c, t.dc, dc2)
     scripted.streets(t)
     scripted.pumps(t)
     scripted.first_tank(t)
     second_district(t)
     scripted.log_pile(t)
     scripted.first_warehouse(t)
-    scripted.food(t)
+    scripted.food(t, more_farms=unemployed(t) >= FARM_WORKERS)
     scripted.wood(t)
     scripted.storage(t)
     scripted.homes(t)
     scripted.tanks(t)
+
+
+def unemployed(t: Turn) -> int:
+    """Adults out of work in every district (the summary's `employment`)."""
+    return sum(
+        int((d.get("employment") or {}).get("unemployed", 0))
+        for d in t.summary.get("districts") or []
+    )
