@@ -18,14 +18,10 @@ from typing import Any
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it comes
-# first, and the folder goes back on for the others.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import scripted  # noqa: E402
-from scripted import Turn  # noqa: E402
-
-sys.path.insert(0, HERE)
 from industry_kit import (  # noqa: E402
     WHEELS,
     lumberjacks,
@@ -37,6 +33,7 @@ from industry_kit import (  # noqa: E402
     wheel_spots,
     work_all_day,
 )
+from scripted import Turn  # noqa: E402
 from scripted_land import plant_around  # noqa: E402
 
 # --- the parts ---------------------------------------------------------------------------------

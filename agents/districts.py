@@ -22,15 +22,12 @@ from typing import Any
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it comes
-# first, and the folder goes back on for the others.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import scripted  # noqa: E402
-from scripted import Turn  # noqa: E402
-
-sys.path.insert(0, HERE)
 from industry_kit import neighbours  # noqa: E402
+from scripted import Turn  # noqa: E402
 
 # --- two-districts -----------------------------------------------------------------------------
 
@@ -90,18 +87,8 @@ def place_center_at(t: Turn, prefab: str, door: tuple[int, int], d: int) -> bool
                 and not s.get("reachable")
             ):
                 continue
-            try:
-                placed = t.c.building_place(
-                    prefab=prefab,
-                    x=s["x"],
-                    y=s["y"],
-                    z=s["z"],
-                    orientation=s["orientation"],
-                )
-            except colony.ColonyError:
-                continue
-            if not s.get("pathAccess") and not t.connect(s):
-                t.c.building_demolish(id=placed["id"])
+            placed = t.put_on(prefab, s)
+            if placed is None:
                 continue
             t.say(
                 f"placed a second district center at ({s['x']}, {s['y']}), "

@@ -32,15 +32,11 @@ import sys
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it comes
-# first, and the folder goes back on for the others.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import scripted  # noqa: E402
-from scripted import Turn  # noqa: E402
-
-sys.path.insert(0, HERE)
 import bots  # noqa: E402
+import scripted  # noqa: E402
 from industry_kit import (  # noqa: E402
     gatherers,
     lumberjacks,
@@ -50,6 +46,7 @@ from industry_kit import (  # noqa: E402
     wheel_base,
     work_all_day,
 )
+from scripted import Turn  # noqa: E402
 
 # Buildings placed per turn at most (the scripted agent's 4 is too few for a first turn that lays
 # out the whole lab).

@@ -15,14 +15,11 @@ from typing import Any
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it goes
-# back on for the modules that import this one.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import scripted  # noqa: E402
 from scripted import Turn  # noqa: E402
-
-sys.path.insert(0, HERE)
 
 # Work never stops (the API's 1-24; 24: no off hours). Manufactories, power wheels and lumberjacks
 # all work only in working hours, so this is the quota's largest lever.
@@ -157,14 +154,8 @@ def place_beside(
 def put(t: Turn, base: str, s: dict[str, Any], why: str) -> dict[str, Any] | None:
     """Places a prefab on a spot the service offered and joins it by a path (as Turn.place)."""
     prefab = t.name(base)
-    try:
-        placed = t.c.building_place(
-            prefab=prefab, x=s["x"], y=s["y"], z=s["z"], orientation=s["orientation"]
-        )
-    except colony.ColonyError:
-        return None
-    if not s.get("pathAccess") and not t.connect(s):
-        t.c.building_demolish(id=placed["id"])
+    placed = t.put_on(prefab, s)
+    if placed is None:
         return None
     for good, n in t.costs()[prefab].items():
         t.stock[good] = int(t.stock.get(good, 0) - n)

@@ -649,15 +649,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def notes_folder() -> Path:
-    """`COLONY_AGENT_STATE_DIR`: relative to the launch folder when relative (`colony eval --out`
-    may be relative, and the agent runs in the notes folder itself), else the current folder."""
-    named = os.environ.get("COLONY_AGENT_STATE_DIR")
-    if not named:
-        return Path.cwd()
-    path = Path(named)
-    if not path.is_absolute():
-        path = Path(os.environ.get("COLONY_EVAL_LAUNCH_DIR") or ".") / path
-    return path.resolve()
+    """`COLONY_AGENT_STATE_DIR` (absolute: `colony eval` resolves it), else the current folder."""
+    return Path(os.environ.get("COLONY_AGENT_STATE_DIR") or Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,27 +30,15 @@ import sys
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it comes
-# first, and the folder goes back on for the others.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import districts  # noqa: E402
 import scripted  # noqa: E402
+import water_works  # noqa: E402
 from scripted import Turn  # noqa: E402
 
-sys.path.insert(0, HERE)
-import districts  # noqa: E402
-import water_works  # noqa: E402
-
 # --- which scenario ----------------------------------------------------------------------------
-
-
-def scenario_of(prompt: str) -> str:
-    """The scenario id from the prompt's first line (``Scenario ID: title``)."""
-    first = prompt.strip().splitlines()[0] if prompt.strip() else ""
-    words = first.replace(":", " ").split()
-    if len(words) >= 2 and words[0].lower() == "scenario":
-        return words[1].lower()
-    return ""
 
 
 # --- science-rush ------------------------------------------------------------------------------
@@ -143,7 +131,7 @@ NEW_SITES = {"power-mill": 8}
 
 
 def play(c: colony.Colony, prompt: str) -> None:
-    sid = scenario_of(prompt)
+    sid = scripted.scenario_of(prompt)
     scripted.MAX_NEW_SITES = NEW_SITES.get(sid, 4)
     t = Turn(c)
     if t.summary.get("gameOver"):

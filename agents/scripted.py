@@ -41,34 +41,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# Keep this folder off the import path while the libraries load: a module here named like one of
-# the standard library's (as `random.py` once was) would shadow it.
 HERE = Path(__file__).resolve().parent
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 try:
     import colony
 except ImportError:  # run from a checkout without `pip install ./python`
     sys.path.insert(0, str(HERE.parent / "python"))
     import colony
 
-# The needs that work the land live beside this file (the folder is off the import path).
-sys.path.insert(0, str(HERE))
-try:
-    from scripted_land import (
-        REACH,
-        clear_dead_crops,
-        early_science,
-        forestry,
-        harsh,
-        in_reach,
-        science,
-        sow,
-        steps,
-        tree_stands,
-        wood,
-    )
-finally:
-    sys.path.remove(str(HERE))
+# The needs that work the land live beside this file: its folder stays on the import path for
+# them and for the agents built on this one (`python3 -I` leaves it off; no module here is named
+# like a standard-library one, python/tests/test_examples.py checks).
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+from scripted_land import (  # noqa: E402
+    REACH,
+    clear_dead_crops,
+    early_science,
+    forestry,
+    harsh,
+    in_reach,
+    science,
+    sow,
+    steps,
+    tree_stands,
+    wood,
+)
 
 # --- The colony's appetite (data/colony.json, `source` facts) -----------------------------------
 WATER_PER_BEAVER_DAY = 2.12
@@ -399,18 +396,8 @@ class Turn:
             if spots:
                 break
         for spot in spots:
-            try:
-                placed = self.c.building_place(
-                    prefab=prefab,
-                    x=spot["x"],
-                    y=spot["y"],
-                    z=spot["z"],
-                    orientation=spot["orientation"],
-                )
-            except colony.ColonyError:
-                continue
-            if not spot.get("pathAccess") and not self.connect(spot):
-                self.c.building_demolish(id=placed["id"])
+            placed = self.put_on(prefab, spot)
+            if placed is None:
                 continue
             for good, n in self.costs()[prefab].items():
                 self.stock[good] = int(self.stock.get(good, 0) - n)
@@ -445,6 +432,24 @@ class Turn:
             for dx, dy in ((0, -step), (step, 0), (0, step), (-step, 0)):
                 out.append((near[0] + dx, near[1] + dy, radius))
         return out
+
+    def put_on(self, prefab: str, spot: dict[str, Any]) -> dict[str, Any] | None:
+        """Places a site on a spot the service offered and joins its doorstep to the district by
+        path; a site no path joins is taken down again (None)."""
+        try:
+            placed = self.c.building_place(
+                prefab=prefab,
+                x=spot["x"],
+                y=spot["y"],
+                z=spot["z"],
+                orientation=spot["orientation"],
+            )
+        except colony.ColonyError:
+            return None
+        if not spot.get("pathAccess") and not self.connect(spot):
+            self.c.building_demolish(id=placed["id"])
+            return None
+        return placed
 
     def connect(self, spot: dict[str, Any]) -> bool:
         """A path from the district center's doorstep to the spot's doorstep."""

@@ -24,15 +24,12 @@ from typing import Any
 import colony
 
 # The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
-# script's folder off it). scripted.py takes the folder off again when first imported: it comes
-# first, and the folder goes back on for the others.
+# script's folder off it).
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import industry_kit  # noqa: E402
 import scripted  # noqa: E402
 from scripted import Turn  # noqa: E402
-
-sys.path.insert(0, HERE)
-import industry_kit  # noqa: E402
 
 # --- power-mill --------------------------------------------------------------------------------
 
@@ -366,18 +363,28 @@ def place_gate(t: Turn) -> None:
         (p for p, k in water.items() if k["water"] >= GATE_MIN_DEPTH),
         key=lambda p: scripted.steps({"x": p[0], "y": p[1]}, door),
     )
-    for x, y in channel[:GATE_TRIES]:
-        z = water[(x, y)]["terrain"]
-        placed = put_part(t, "Floodgate", x, y, z, "south")
+    placed = put_reached(t, "Floodgate", channel[:GATE_TRIES], water)
+    if placed is None:
+        t.say("found no spot on the river for a floodgate")
+        return
+    t.say(f"placed a floodgate on the river at ({placed['x']}, {placed['y']}, {placed['z']})")
+
+
+def put_reached(
+    t: Turn, base: str, tiles: list[Tile], water: dict[Tile, dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The part on the first of `tiles` (water tiles, on their terrain) where it can be placed
+    and builders reach it, first in the builders' queue; None when no tile takes it."""
+    for x, y in tiles:
+        placed = put_part(t, base, x, y, water[(x, y)]["terrain"], "south")
         if placed is None:
             continue
         if not reach_part(t, placed):
             undo(t, [placed])
             continue
         t.prioritize(placed, workplace=False)
-        t.say(f"placed a floodgate on the river at ({x}, {y}, {z})")
-        return
-    t.say("found no spot on the river for a floodgate")
+        return placed
+    return None
 
 
 def reach_part(t: Turn, part: dict[str, Any]) -> bool:
@@ -412,18 +419,12 @@ def place_sensor(t: Turn, gate: dict[str, Any]) -> None:
         (p for p in industry_kit.neighbours((gate["x"], gate["y"])) if p in water),
         key=lambda p: -water[p]["water"],
     )
-    for x, y in beside:
-        placed = put_part(t, "DepthSensor", x, y, water[(x, y)]["terrain"], "south")
-        if placed is None:
-            continue
-        if not reach_part(t, placed):
-            undo(t, [placed])
-            continue
-        t.prioritize(placed, workplace=False)
-        t.say(f"placed a depth sensor beside the floodgate at ({x}, {y})")
-        link_sensor(t, placed, gate)
+    placed = put_reached(t, "DepthSensor", beside, water)
+    if placed is None:
+        t.say(f"found no water beside the floodgate at ({gate['x']}, {gate['y']}) for a sensor")
         return
-    t.say(f"found no water beside the floodgate at ({gate['x']}, {gate['y']}) for a sensor")
+    t.say(f"placed a depth sensor beside the floodgate at ({placed['x']}, {placed['y']})")
+    link_sensor(t, placed, gate)
 
 
 def link_sensor(t: Turn, sensor: dict[str, Any], gate: dict[str, Any]) -> None:

@@ -131,6 +131,7 @@ def test_agents_use_only_what_their_sibling_modules_define() -> None:
     agents = REPO / "agents"
     siblings = {p.stem for p in agents.glob("*.py")}
     saved = list(sys.path)
+    sys.path.insert(0, str(agents))
     try:
         missing = []
         for script in sorted(agents.glob("*.py")):
@@ -148,9 +149,6 @@ def test_agents_use_only_what_their_sibling_modules_define() -> None:
                     and isinstance(node.value, ast.Name)
                     and node.value.id in imported
                 ):
-                    # (scripted.py takes its folder off the path while it loads.)
-                    if str(agents) not in sys.path:
-                        sys.path.insert(0, str(agents))
                     module = importlib.import_module(node.value.id)
                     if not hasattr(module, node.attr):
                         missing.append(f"{script.name}: {node.value.id}.{node.attr}")

@@ -272,15 +272,14 @@ impl Outcome {
         for (k, v) in &self.built {
             out.insert(format!("built.{k}"), (*v).into());
         }
-        for family in ["water_powered", "automated"] {
-            let keys: std::collections::BTreeSet<&String> = self
-                .rows
-                .iter()
-                .flat_map(|r| match family {
-                    "water_powered" => r.water_powered.keys(),
-                    _ => r.automated.keys(),
-                })
-                .collect();
+        type Counts = fn(&Row) -> &BTreeMap<String, u32>;
+        let families: [(&str, Counts); 2] = [
+            ("water_powered", |r| &r.water_powered),
+            ("automated", |r| &r.automated),
+        ];
+        for (family, counts) in families {
+            let keys: std::collections::BTreeSet<&String> =
+                self.rows.iter().flat_map(|r| counts(r).keys()).collect();
             for p in keys {
                 let v = self.metric(&MetricName::Param(family, p.clone()));
                 out.insert(format!("{family}.{p}"), v);

@@ -89,23 +89,25 @@ fn int_arg(name: &str, v: Value) -> Result<usize, String> {
 }
 
 /// Takes `maxChars` and `cursor` out of a call's arguments; refuses a cap outside
-/// [`MIN`]..=[`MAX`], naming the range.
+/// [`MIN`]..=[`MAX`], naming the range. `None`: the tool takes no budget (its schema has no
+/// `maxChars`: a write, or a read whose answer is short), and its answer is not cut.
 pub fn take(
     tool: &str,
     schema: &Map<String, Value>,
     args: &mut Map<String, Value>,
-) -> Result<Budget, String> {
+) -> Result<Option<Budget>, String> {
     let has = |param: &str| {
         schema
             .get("properties")
             .and_then(|p| p.get(param))
             .is_some()
     };
+    let budgeted = has(MAX_CHARS);
     let max = match args.remove(MAX_CHARS) {
         None | Some(Value::Null) => DEFAULT,
-        Some(_) if !has(MAX_CHARS) => {
+        Some(_) if !budgeted => {
             return Err(format!(
-                "unknown parameter \"{MAX_CHARS}\"; {tool} is a write, whose short answer is never cut"
+                "unknown parameter \"{MAX_CHARS}\"; {tool}'s answer is short and never cut"
             ));
         }
         Some(v) => {
@@ -129,12 +131,12 @@ pub fn take(
         }
         Some(v) => int_arg(CURSOR, v)?,
     };
-    Ok(Budget {
+    Ok(budgeted.then(|| Budget {
         max,
         cursor,
         tool: tool.to_owned(),
         narrow: narrowing(schema),
-    })
+    }))
 }
 
 /// The optional arguments of a schema that narrow an answer.
@@ -490,7 +492,7 @@ mod tests {
         add_params(&mut schema, true);
         let mut args: Map<String, Value> =
             serde_json::from_value(json!({"maxChars": "20000", "cursor": 5})).unwrap();
-        let b = take("t", &schema, &mut args).unwrap();
+        let b = take("t", &schema, &mut args).unwrap().unwrap();
         assert_eq!((b.max, b.cursor), (20_000, 5));
         assert!(args.is_empty());
         for bad in [json!(100), json!(60_000), json!("lots")] {

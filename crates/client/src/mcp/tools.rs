@@ -275,15 +275,10 @@ pub async fn call(ctx: &Ctx, name: &str, args: Map<String, Value>) -> Option<Cal
         ),
         _ => call_route(api, catalog::find(name)?, &args).await,
     };
-    // Reads are fitted to the budget; writes (no `maxChars` in their schema) answer whole.
-    let budgeted = schema
-        .get("properties")
-        .and_then(|p| p.get(budget::MAX_CHARS))
-        .is_some();
-    Some(if budgeted {
-        budget::fit(result, flat.as_ref(), &budget)
-    } else {
-        result
+    // Reads are fitted to the budget; writes and short reads (no budget) answer whole.
+    Some(match &budget {
+        Some(b) => budget::fit(result, flat.as_ref(), b),
+        None => result,
     })
 }
 

@@ -53,28 +53,33 @@ fn run_ok(cmd: &mut Command) -> String {
     text
 }
 
-/// Runs play.py with `args` and checks that every check passed.
-fn play(server: &Server, extra: &[&str]) {
-    let python = venv().join("bin/python");
-    let mut cmd = Command::new(python);
-    cmd.arg(scripts().join("play.py"))
+/// One of tests/mcp's scripts in the SDK's virtualenv, pointed at `server`, with `home` as the
+/// HOME of the `colony mcp` it starts (which must not read a real user's settings).
+fn sdk_script(script: &str, server: &Server, home: &Path) -> Command {
+    let mut cmd = Command::new(venv().join("bin/python"));
+    cmd.arg(scripts().join(script))
         .arg("--colony")
         .arg(env!("CARGO_BIN_EXE_colony"))
         .args(["--port", &server.http_port.to_string()])
-        .args(["--ws-port", &server.ws_port.to_string()])
-        .args(extra);
-    if let Some(t) = &server.token {
-        cmd.args(["--token", t]);
-    }
-    // `colony mcp` started by the SDK must not read a real user's settings.
-    let home = tempfile::tempdir().unwrap();
+        .args(["--ws-port", &server.ws_port.to_string()]);
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().starts_with("COLONY_") {
             cmd.env_remove(&k);
         }
     }
-    cmd.env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join(".config"));
+    cmd.env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"));
+    cmd
+}
+
+/// Runs play.py with `args` and checks that every check passed.
+fn play(server: &Server, extra: &[&str]) {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = sdk_script("play.py", server, home.path());
+    cmd.args(extra);
+    if let Some(t) = &server.token {
+        cmd.args(["--token", t]);
+    }
     let out = run_ok(&mut cmd);
     let last = out
         .lines()
@@ -182,22 +187,8 @@ fn mcp_http_without_a_token_needs_no_header_and_refuses_web_pages() {
 #[test]
 fn the_python_sdk_sees_the_tool_profiles() {
     let server = Server::start();
-    let python = venv().join("bin/python");
-    let mut cmd = Command::new(python);
-    cmd.arg(scripts().join("profiles.py"))
-        .arg("--colony")
-        .arg(env!("CARGO_BIN_EXE_colony"))
-        .args(["--port", &server.http_port.to_string()])
-        .args(["--ws-port", &server.ws_port.to_string()]);
     let home = tempfile::tempdir().unwrap();
-    for (k, _) in std::env::vars_os() {
-        if k.to_string_lossy().starts_with("COLONY_") {
-            cmd.env_remove(&k);
-        }
-    }
-    cmd.env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join(".config"));
-    let out = run_ok(&mut cmd);
+    let out = run_ok(&mut sdk_script("profiles.py", &server, home.path()));
     assert!(out.trim_end().ends_with(" 0 failed"), "{out}");
     println!("{out}");
 }

@@ -22,7 +22,7 @@ fn quick_start_lines(readme: &str) -> Vec<String> {
         .collect()
 }
 
-fn readme() -> String {
+pub(crate) fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap()
 }
 

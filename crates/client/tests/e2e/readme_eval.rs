@@ -6,6 +6,7 @@
 //! The block's first line, the release build, is this test's own build: `target/release/colony`
 //! becomes the `colony` under test, and `colony eval` finds the `colonyd` built beside it.
 
+use crate::readme::readme;
 use crate::support::{section, sh_blocks};
 use std::path::Path;
 use std::process::Command;
@@ -32,9 +33,7 @@ fn row_cells(table: &str, scenario: &str, agent: &str) -> Option<Vec<String>> {
 
 #[test]
 fn the_three_commands_evaluate_an_agent_and_match_the_baselines_table() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
+    let readme = readme();
     let blocks = sh_blocks(section(&readme, "Evaluate your agent in three commands"));
     assert_eq!(blocks.len(), 1, "{blocks:?}");
     let lines = commands(&blocks[0]);
