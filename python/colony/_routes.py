@@ -47,6 +47,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/districts', 'districts'),
     ('GET', '/api/food_clusters', 'food_clusters'),
     ('POST', '/api/game/advance', 'game_advance'),
+    ('GET', '/api/game/hash', 'game_hash'),
     ('POST', '/api/game/load', 'game_load'),
     ('POST', '/api/game/new', 'game_new'),
     ('POST', '/api/game/save', 'game_save'),
@@ -221,6 +222,10 @@ class Routes(SyncBase):
     def game_advance(self, *, hours: float | None | Unset = UNSET, days: float | None | Unset = UNSET) -> Any:
         """``POST /api/game/advance``: Runs the simulation as fast as the machine allows; the speed setting is unchanged."""
         return self._call('POST', '/api/game/advance', None, body('hours', hours, 'days', days))
+
+    def game_hash(self) -> Any:
+        """``GET /api/game/hash``: Extension: a hash of the whole game state (the save's bytes without the history, which only records what the rest determines). Equal games hash equal, across runs and save/load: the same seed and the same writes give the same hash, which is how `colony replay --check` verifies a recorded episode turn by turn."""
+        return self._call('GET', '/api/game/hash', None, None)
 
     def game_load(self, *, name: str) -> Any:
         """``POST /api/game/load``: Loads a save; closes the ready gate, clears the pending slot and changes the epoch."""
@@ -505,6 +510,10 @@ class AsyncRoutes(AsyncBase):
     async def game_advance(self, *, hours: float | None | Unset = UNSET, days: float | None | Unset = UNSET) -> Any:
         """``POST /api/game/advance``: Runs the simulation as fast as the machine allows; the speed setting is unchanged."""
         return await self._call('POST', '/api/game/advance', None, body('hours', hours, 'days', days))
+
+    async def game_hash(self) -> Any:
+        """``GET /api/game/hash``: Extension: a hash of the whole game state (the save's bytes without the history, which only records what the rest determines). Equal games hash equal, across runs and save/load: the same seed and the same writes give the same hash, which is how `colony replay --check` verifies a recorded episode turn by turn."""
+        return await self._call('GET', '/api/game/hash', None, None)
 
     async def game_load(self, *, name: str) -> Any:
         """``POST /api/game/load``: Loads a save; closes the ready gate, clears the pending slot and changes the epoch."""

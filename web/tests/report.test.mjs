@@ -3,7 +3,8 @@
 // episode is invalid) is run with the real `colony` binary, then the page is opened from disk and
 // what it draws is checked against results.json: the version stamp, the scores with the invalid
 // episode counted apart, the achievements, and per episode its status, score by term, deaths by
-// cause and plots (axes with tick labels, one scale for the scenario's episodes).
+// cause, plots (axes with tick labels, one scale for the scenario's episodes) and the strip of
+// map pictures with the replay command.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -200,6 +201,41 @@ test("report.html draws the scores, the achievements and each episode's history 
     assert.equal(deaths.total, e.metrics.deaths, `${e.id} deaths`);
     for (const [cause, n] of deaths.causes) assert.equal(n, e.metrics[`deaths_by.${cause}`], `${e.id} ${cause}`);
     assert.equal(deaths.causes.reduce((a, [, n]) => a + n, 0), deaths.total);
+
+    // The map strip: the start and every turn of a six-turn episode (one picture a turn when
+    // an episode has six or fewer), the last marked the end; each a 64x64 picture of the 64
+    // map, decoded, with the district center's red and more than a few colours; then the
+    // command that replays the episode.
+    const maps = await page.$$eval(`${sel} .maps figure.map`, (figs) => figs.map((f) => {
+      const img = f.querySelector("img");
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth; c.height = img.naturalHeight;
+      const g = c.getContext("2d");
+      g.drawImage(img, 0, 0);
+      const px = g.getImageData(0, 0, c.width, c.height).data;
+      const colours = new Set();
+      let red = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        colours.add(`${px[i]},${px[i + 1]},${px[i + 2]}`);
+        if (px[i] === 196 && px[i + 1] === 24 && px[i + 2] === 32) red++;
+      }
+      return {
+        turn: Number(f.dataset.turn), day: Number(f.dataset.day), label: f.dataset.label,
+        caption: f.querySelector("figcaption").textContent, complete: img.complete,
+        size: [img.naturalWidth, img.naturalHeight], colours: colours.size, red,
+      };
+    }));
+    assert.deepEqual(maps.map((m) => m.turn), [0, 1, 2, 3, 4, 5, 6], `${e.id} map turns`);
+    assert.equal(maps[0].label, "start");
+    assert.equal(maps.at(-1).label, "end");
+    for (const m of maps) {
+      assert.ok(m.complete, `${e.id} turn ${m.turn} decoded`);
+      assert.deepEqual(m.size, [64, 64], `${e.id} turn ${m.turn} size`);
+      assert.ok(m.red >= 4, `${e.id} turn ${m.turn}: the district center is drawn (${m.red} red pixels)`);
+      assert.ok(m.colours >= 6, `${e.id} turn ${m.turn}: ${m.colours} colours`);
+      assert.match(m.caption, new RegExp(`^day ${m.day}`));
+    }
+    assert.equal(await page.$eval(`${sel} p.replay code`, (c) => c.textContent), `colony replay --check episodes/${e.id}`);
   }
   // One scale for the scenario: the same axes, ticks and all, on every episode's chart.
   const [a, bb] = results.episodes.map((e) => drawn[e.id]);

@@ -60,6 +60,11 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
         "Evaluate an agent on scenarios (each episode its own colonyd), compare two runs, rank runs; `colony eval [compare|leaderboard] --help` for every flag",
     ),
     (
+        "replay",
+        "--check OUT/episodes/ID | --export OUT/episodes/ID --out FILE.gif [--scale N] [--frame-ms MS]",
+        "Rebuild an episode of `colony eval` from its recorded writes: check the state hash after every turn, or write a GIF of the map turn by turn",
+    ),
+    (
         "mcp",
         "[--tools core|all|NAME,...] [--http PORT]",
         "Serve the colony to LLM agents over MCP (stdio; --http PORT for Streamable HTTP)",
@@ -108,6 +113,10 @@ fn main() {
             std::process::exit(2);
         }
         std::process::exit(eval::main(argv[1..].to_vec()));
+    }
+    // `colony replay` checks a recorded episode (crates/eval/src/replay.rs).
+    if argv.first().is_some_and(|a| a == "replay") {
+        std::process::exit(eval::replay::main(argv[1..].to_vec()));
     }
     let code = match run(&argv) {
         Ok(code) => code,

@@ -13,6 +13,7 @@ use crate::agent::{self, AgentMode, TurnEnv, TurnRun};
 use crate::hazards::HazardSpell;
 use crate::history::{Row, Stats};
 use crate::metrics::Outcome;
+use crate::minimap;
 use crate::proxy::{ApiCall, Proxy};
 use crate::scenario::Scenario;
 use crate::score;
@@ -95,6 +96,9 @@ pub struct EpisodeResult {
     /// The history (hourly rows), for the report; kept out of results.json.
     #[serde(skip)]
     pub rows: Vec<Row>,
+    /// Pictures of the map through the episode, for the report; kept out of results.json.
+    #[serde(skip)]
+    pub maps: Vec<minimap::Shot>,
 }
 
 /// One line of trajectory.jsonl.
@@ -114,6 +118,19 @@ struct TurnRecord<'a> {
     tool_calls: &'a [Value],
     /// The last history row after the turn's advance.
     row: Option<&'a Row>,
+    /// The game hours the harness advanced after the turn (absent when the episode ended before
+    /// its advance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hours: Option<f64>,
+    /// `GET /api/game/hash` after that advance: what `colony replay --check` compares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state_hash: Option<&'a str>,
+}
+
+/// What the harness did after a turn: the hours it advanced and the state hash then.
+struct Advanced {
+    hours: f64,
+    state_hash: String,
 }
 
 /// Progress reports: (episode id, day reached, horizon days).
@@ -210,8 +227,9 @@ fn new_game_body(s: &Scenario, seed: u64) -> Value {
     body
 }
 
-/// Starts the game: new game with the setup, the gate open, setup commands, paused.
-fn set_up(svc: &Service, s: &Scenario, seed: u64) -> Result<(), String> {
+/// Starts the game: new game with the setup, the gate open, setup commands, paused (also how
+/// `colony replay` rebuilds an episode's start).
+pub fn set_up(svc: &Service, s: &Scenario, seed: u64) -> Result<(), String> {
     svc.post("/api/game/new", &new_game_body(s, seed))
         .map_err(|e| format!("starting the scenario's game failed: {e}"))?;
     svc.post("/api/ready", &json!({"ready": true}))
@@ -308,6 +326,17 @@ pub fn check_seal(svc: &Service, expected: &Seal) -> Result<(), String> {
     }
 }
 
+/// The game's state hash (`GET /api/game/hash`).
+pub fn state_hash(svc: &Service) -> Result<String, String> {
+    let v = svc
+        .get("/api/game/hash")
+        .map_err(|e| format!("reading /api/game/hash failed: {e}"))?;
+    member(&v, "stateHash", "/api/game/hash")?
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| "/api/game/hash answered a stateHash that is not text".to_owned())
+}
+
 /// Rows after `after_ticks`, read from `/api/stats` from the day of the last known row.
 fn new_rows(svc: &Service, from_day: u32, after_ticks: u64) -> Result<Vec<Row>, String> {
     let v = svc
@@ -367,6 +396,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     // name the same folder from there).
     let state_dir = std::path::absolute(dir.join("agent-state")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&state_dir).map_err(|e| e.to_string())?;
+    // The scenario as played, for `colony replay` (its digest is the run's).
+    std::fs::write(dir.join("scenario.toml"), &s.text)
+        .map_err(|e| format!("cannot keep the scenario file: {e}"))?;
     let svc = Service::start(&opts.colonyd)?;
     set_up(&svc, s, seed)?;
     let mut sealed = seal(&svc)?;
@@ -393,6 +425,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
     let turns = s.turns(turn_hours);
     let horizon_hours = s.horizon_days * 24.0;
     let mut rows: Vec<Row> = new_rows(&svc, 1, 0)?;
+    // The map pictures of the report: the start, every `every` turns, hazards' edges, the end.
+    let every = minimap::every(turns);
+    r.maps.extend(minimap::shot(&svc, 0, 1, "start"));
     let mut played_hours = 0.0;
     let log = dir.join("agent.log");
     // Persistent mode: one process for the episode (stopped when this returns, however).
@@ -452,22 +487,27 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
             .filter(|c| c.error.is_some() || c.status >= 400)
             .count();
         if let Err(e) = check_seal(&svc, &sealed) {
-            write_turn(&mut traj, turn, day, &text, &out, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last(), None);
             r.rows = rows;
             return Err(e);
         }
         let hours = turn_hours.min(horizon_hours - played_hours);
         let advanced = svc.post("/api/game/advance", &json!({"hours": hours}));
         if let Err(e) = advanced {
-            write_turn(&mut traj, turn, day, &text, &out, rows.last());
+            write_turn(&mut traj, turn, day, &text, &out, rows.last(), None);
             r.rows = rows;
             return Err(format!("advancing the game failed: {e}"));
         }
         sealed = seal(&svc)?;
+        let after = Advanced {
+            hours,
+            state_hash: state_hash(&svc)?,
+        };
         played_hours += hours;
         let last = rows.last().map_or((1, 0), |l| (l.day, l.ticks));
+        let hazard_before = rows.last().and_then(|l| l.hazard()).map(str::to_owned);
         rows.extend(new_rows(&svc, last.0, last.1)?);
-        write_turn(&mut traj, turn, day, &text, &out, rows.last());
+        write_turn(&mut traj, turn, day, &text, &out, rows.last(), Some(&after));
         let now = rows.last().map_or(1, |l| l.day);
         (ep.progress)(id, now, s.horizon_days);
         let over = rows
@@ -481,7 +521,18 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
                     ..Outcome::default()
                 },
             );
-        if over || done || played_hours >= horizon_hours - 1e-9 {
+        let finished = over || done || played_hours >= horizon_hours - 1e-9;
+        let hazard_after = rows.last().and_then(|l| l.hazard());
+        if let Some(label) = minimap::label(
+            turn,
+            every,
+            finished,
+            hazard_before.as_deref(),
+            hazard_after,
+        ) {
+            r.maps.extend(minimap::shot(&svc, turn, now, &label));
+        }
+        if finished {
             break;
         }
     }
@@ -533,6 +584,7 @@ fn write_turn(
     prompt: &str,
     out: &TurnOut<'_>,
     row: Option<&Row>,
+    after: Option<&Advanced>,
 ) {
     let rec = TurnRecord {
         turn,
@@ -543,6 +595,8 @@ fn write_turn(
         requests: out.calls,
         tool_calls: out.tool_calls,
         row,
+        hours: after.map(|a| a.hours),
+        state_hash: after.map(|a| a.state_hash.as_str()),
     };
     if let Ok(line) = serde_json::to_string(&rec) {
         let _ = writeln!(f, "{line}");

@@ -12,6 +12,7 @@
 //! turns on stdin), `usage` (what the agent reports it spent), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page),
+//! `minimap` (map pictures: report strips, replay GIFs), `replay` (`colony replay --check`: an episode rebuilt from its recorded writes, hash by hash),
 //! `score` also holds an episode's score by term;
 //! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
 //! reads results.json, `stats` has the IQM and the bootstrap intervals).
@@ -26,10 +27,12 @@ pub mod hazards;
 pub use ::score::history;
 pub mod leaderboard;
 pub mod metrics;
+pub mod minimap;
 pub mod persistent;
 pub mod proxy;
 pub mod proxy_path;
 pub mod proxy_ws;
+pub mod replay;
 pub mod report;
 pub mod results_file;
 pub mod run;

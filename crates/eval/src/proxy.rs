@@ -46,6 +46,15 @@ pub struct ApiCall {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub ms: f64,
+    /// A write forwarded to colonyd (any method but GET, HEAD and OPTIONS): its body exactly as
+    /// sent (UTF-8, lossily), which `colony replay` sends again. Absent for reads and refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// Whether a request of this method may change the game (everything but GET, HEAD, OPTIONS).
+pub fn is_write(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
 /// Routes an agent may not call during an evaluation: (method, path, why).
@@ -92,6 +101,9 @@ struct Shared {
     gate: Mutex<Gate>,
     /// Signalled when a forwarded request ends.
     idle: Condvar,
+    /// Held by a write from before it is forwarded until it is recorded, so writes reach colonyd
+    /// one at a time, in the order the trajectory lists them (replays apply them in that order).
+    writes: tokio::sync::Mutex<()>,
 }
 
 #[derive(Default)]
@@ -160,6 +172,7 @@ impl Proxy {
             scrub,
             gate: Mutex::new(Gate::default()),
             idle: Condvar::new(),
+            writes: tokio::sync::Mutex::new(()),
         });
         let app = axum::Router::new()
             .fallback(forward)
@@ -294,6 +307,12 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
             .find(|(m, p, _)| t.method.as_str() == *m && plain == *p)
     });
     let admitted = InFlight::enter(&shared);
+    let mut sent = None;
+    let write_turn = if is_write(&method) {
+        Some(shared.writes.lock().await)
+    } else {
+        None
+    };
     let (status, body, headers) = if admitted.is_none() {
         let body = error_body(
             "disabled: the agent's turn is over (the harness is advancing the game); act during \
@@ -314,7 +333,8 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     } else {
         let t = target.as_ref().expect("checked above");
         let fwd = forwarded.as_deref().unwrap_or(&path);
-        match send(&shared, t.method.clone(), fwd, req).await {
+        let keep = write_turn.is_some().then_some(&mut sent);
+        match send(&shared, t.method.clone(), fwd, req, keep).await {
             Ok((status, body, headers)) => (status, shared.scrub.apply(body), headers),
             Err(e) => {
                 let body = error_body(format!(
@@ -331,7 +351,9 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         status: status.as_u16(),
         error: error_code(&body),
         ms: (start.elapsed().as_secs_f64() * 1e4).round() / 10.0,
+        body: sent,
     });
+    drop(write_turn);
     // Recorded before the turn may close on it.
     drop(admitted);
     let mut resp = json_response(status, String::new());
@@ -352,11 +374,15 @@ async fn send(
     method: Method,
     path: &str,
     req: Request,
+    keep_body: Option<&mut Option<String>>,
 ) -> Result<(StatusCode, Bytes, HeaderMap), String> {
     let headers = req.headers().clone();
     let body = axum::body::to_bytes(req.into_body(), MAX_BODY)
         .await
         .map_err(|e| format!("reading the request body: {e}"))?;
+    if let Some(keep) = keep_body {
+        *keep = Some(String::from_utf8_lossy(&body).into_owned());
+    }
     let mut out = shared
         .client
         .request(method, format!("{}{path}", shared.upstream));

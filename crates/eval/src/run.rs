@@ -111,14 +111,14 @@ pub struct Harness {
 /// `colonyd --build-info`.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct BuildInfo {
+pub(crate) struct BuildInfo {
     version: String,
     commit: Option<String>,
     rules_revision: u32,
-    rules_digest: String,
+    pub(crate) rules_digest: String,
 }
 
-fn build_info(colonyd: &std::path::Path) -> Result<BuildInfo, String> {
+pub(crate) fn build_info(colonyd: &std::path::Path) -> Result<BuildInfo, String> {
     let o = std::process::Command::new(colonyd)
         .arg("--build-info")
         .output()

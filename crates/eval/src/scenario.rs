@@ -49,6 +49,9 @@ pub struct Scenario {
     /// SHA-256 of the scenario file's text (hex), for the results' version stamp.
     #[serde(skip)]
     pub digest: String,
+    /// The scenario file's text (each episode's folder keeps a copy, `scenario.toml`).
+    #[serde(skip)]
+    pub text: String,
 }
 
 /// How hard a scenario is.
@@ -186,6 +189,7 @@ impl Scenario {
         let mut s: Scenario = toml::from_str(text).map_err(|e| err(format!("{e}")))?;
         s.validate().map_err(err)?;
         s.digest = sha256_hex(text.as_bytes());
+        s.text = text.to_owned();
         Ok(s)
     }
 

@@ -208,6 +208,21 @@ impl Service {
             .map_err(|e| CallError(e.to_string()))
     }
 
+    /// Sends a write the recording proxy forwarded, again as it was: `method path` (no `format`
+    /// added) with `body` as the agent sent it; the answer's HTTP status.
+    pub fn send_as_recorded(&self, method: &str, path: &str, body: &str) -> Result<u16, CallError> {
+        let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
+            .map_err(|e| CallError(format!("method {method:?}: {e}")))?;
+        let r = self
+            .http
+            .request(m, self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+            .map_err(|e| CallError(e.to_string()))?;
+        Ok(r.status().as_u16())
+    }
+
     /// `POST path body` (nested json answer), or the error.
     pub fn post(&self, path: &str, body: &Value) -> Result<Value, CallError> {
         let sep = if path.contains('?') { '&' } else { '?' };

@@ -360,6 +360,13 @@ pub const ROUTES: &[Route] = &[
         &[],
     ),
     route(
+        Get,
+        "/api/game/hash",
+        "hash",
+        "The game's state hash (equal games hash equal; what `colony replay --check` compares)",
+        &[],
+    ),
+    route(
         Post,
         "/api/game/advance",
         "advance",

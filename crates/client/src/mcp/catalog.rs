@@ -403,6 +403,11 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
         "a liveness check for operators; every tool reports an unreachable service itself",
     ),
     (
+        Get,
+        "/api/game/hash",
+        "a check for harnesses and replays (`colony replay --check`); it tells nothing about the colony",
+    ),
+    (
         Post,
         "/api/agent/config",
         "the mode and goal are set by the person or harness running the agent",

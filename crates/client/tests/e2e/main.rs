@@ -12,6 +12,7 @@ mod mcp_http_limits;
 mod playing;
 mod readme;
 mod readme_eval;
+mod replay;
 mod results_schema;
 mod settings;
 mod support;

@@ -34,6 +34,7 @@ from mcp_types import CallToolResult, TextContent
 # Routes no tool calls, as crates/client/src/mcp/catalog.rs lists them.
 EXCLUDED = {
     "GET /api/ping",
+    "GET /api/game/hash",
     "POST /api/agent/config",
     "POST /api/agent/request",
     "POST /api/ready",

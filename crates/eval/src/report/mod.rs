@@ -1,8 +1,10 @@
-//! `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched) with
+//! `report.html`: one self-contained page (inline CSS, SVG and PNG, no script, nothing fetched) with
 //! the version stamp the run was made under, the scores table (episodes that do not count
 //! counted apart), the achievements grid and, per scenario, its episodes: each one's status
 //! (anything but `ok` in red with the reason), its score by term, its deaths by cause, and
-//! plots of its history ([`plots`]) on axes shared by every episode of the scenario.
+//! plots of its history ([`plots`]) on axes shared by every episode of the scenario, a strip of
+//! pictures of its map (the start, every few turns, hazards' edges, the end; [`crate::minimap`]) and
+//! the `colony replay` command for it.
 //!
 //! Drawn elements carry data attributes (`data-scenario`, `data-rate`, `data-status`,
 //! `data-points`, `data-cause`, `data-series`, `data-last`, ...) so tests can check the page
@@ -59,6 +61,9 @@ th:first-child,td:first-child{text-align:left} .grid td{min-width:48px}
 svg{background:#fff} .plot svg{border:1px solid #e2e8f0}
 .axis text{font-size:10px;fill:#4a5568} .axis line{stroke:#718096} .axis line.grid{stroke:#edf2f7}
 .axis .axis-label{font-size:11px;fill:#2d3748}
+.maps{display:flex;gap:8px;flex-wrap:wrap;margin-top:8px}
+.map{margin:0} .map img{width:160px;image-rendering:pixelated;border:1px solid #cbd5e0;display:block}
+.map figcaption{font-size:11px;color:#4a5568} .replay{font-size:12px;color:#4a5568}
 .key,.legend span{display:inline-block;width:12px;height:12px;vertical-align:middle;margin:0 4px}
 .legend span{margin-left:12px}
 ";
@@ -344,7 +349,42 @@ fn episode(out: &mut String, e: &EpisodeResult, scales: &plots::Scales) {
     for (c, y) in plots::CHARTS.iter().zip(&scales.y) {
         plots::chart(out, &e.rows, c, &scales.x, y);
     }
-    out.push_str("</div></section>\n");
+    out.push_str("</div>");
+    maps(out, e);
+    out.push_str("</section>\n");
+}
+
+/// The episode's map pictures as a strip (inline PNGs, a pixel per tile drawn two pixels wide),
+/// each captioned with its day and moment, and the command that replays the episode.
+fn maps(out: &mut String, e: &EpisodeResult) {
+    use base64::Engine;
+    if !e.maps.is_empty() {
+        let _ = write!(out, "<div class=\"maps\" data-maps=\"{}\">", e.maps.len());
+        for m in &e.maps {
+            let caption = if m.label.is_empty() {
+                format!("day {}", m.day)
+            } else {
+                format!("day {}: {}", m.day, m.label)
+            };
+            let _ = write!(
+                out,
+                "<figure class=\"map\" data-turn=\"{turn}\" data-day=\"{day}\" data-label=\"{label}\">\
+                 <img alt=\"the map on {caption}\" src=\"data:image/png;base64,{png}\">\
+                 <figcaption>{caption}</figcaption></figure>",
+                turn = m.turn,
+                day = m.day,
+                label = esc(&m.label),
+                caption = esc(&caption),
+                png = base64::engine::general_purpose::STANDARD.encode(&m.png),
+            );
+        }
+        out.push_str("</div>");
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"replay\">Replay (from this report's folder): <code>colony replay --check episodes/{}</code></p>",
+        esc(&e.id)
+    );
 }
 
 /// What an agent reported spending (`agentUsage`), each member it named, with data attributes

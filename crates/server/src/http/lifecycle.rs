@@ -25,6 +25,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(load_game))
         .routes(routes!(list_saves))
         .routes(routes!(advance))
+        .routes(routes!(state_hash))
 }
 
 /// `POST /api/game/new`; every member optional.
@@ -377,4 +378,28 @@ async fn advance(
         })
         .await?;
     Ok(Json(result))
+}
+
+/// Answer of `GET /api/game/hash`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StateHash {
+    /// The game's state hash: 16 hex digits of FNV-1a 64 over the save without its history.
+    pub state_hash: String,
+    /// Ticks since the game began.
+    pub ticks: u64,
+}
+
+/// Extension: a hash of the whole game state (the save's bytes without the history, which only
+/// records what the rest determines). Equal games hash equal, across runs and save/load: the same
+/// seed and the same writes give the same hash, which is how `colony replay --check` verifies a
+/// recorded episode turn by turn.
+#[utoipa::path(get, path = "/api/game/hash", tag = "lifecycle", responses((status = 200, body = StateHash)))]
+async fn state_hash(State(state): State<AppState>) -> ApiResult<StateHash> {
+    let world = state.host.snapshot();
+    let (hash, ticks) = blocking(move || Ok((world.state_hash(), world.ticks()))).await?;
+    Ok(Json(StateHash {
+        state_hash: format!("{hash:016x}"),
+        ticks,
+    }))
 }
