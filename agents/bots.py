@@ -149,6 +149,17 @@ def assembler_spots(t: Turn) -> list[dict[str, Any]]:
     return spots
 
 
+# Ground steps from the district center's doorstep the fallback layout's assembler keeps first.
+CHAIN_PLAZA = 10
+
+
+def steps_from_center(spot: dict[str, Any]) -> int:
+    """A spot's ground steps from the district center's doorstep, as the service counts them."""
+    if spot.get("reachable"):
+        return int(spot.get("distance", 0))
+    return int(spot.get("groundSteps", -1))
+
+
 def undo(t: Turn, placed: list[dict[str, Any]]) -> None:
     """Takes back sites placed this turn and returns their cost to the turn's stock."""
     for p in placed:
@@ -327,6 +338,10 @@ def place_chain(t: Turn) -> None:
         if placed:
             break
     spots = [] if placed else assembler_spots(t)
+    # Spots a walk from the district center first: the chain beside it walled in its streets
+    # (seed 3: the assembler 4 tiles from the doorstep, no spot a path joined for a second farm,
+    # a barrack or a warehouse from day 2 on; the colony starved from day 11).
+    spots.sort(key=lambda s: steps_from_center(s) < CHAIN_PLAZA)
     for spot in spots[:CHAIN_TRIES]:
         placed = try_layout(t, spot)
         if placed:
