@@ -415,6 +415,46 @@ def spare_gears(t: Turn, made: dict[str, int]) -> None:
     )
 
 
+# What a finished building gives back when demolished (Normal mode: data/world.json `refundRate`).
+REFUND_RATE = 0.75
+
+
+def all_parts_made(made: dict[str, int]) -> bool:
+    """Whether every part of the three bots is made."""
+    return all(made[p] >= BOTS_WANTED * n for p, n in PARTS_PER_BOT.items())
+
+
+def charging_station(t: Turn, made: dict[str, int]) -> None:
+    """Once every part is made, the part factories go (their refund and the gears they hold
+    pay for the station's 20) and a charging station touches the assembler's network. A new
+    bot is hired like a beaver and stops for good once its Energy runs out (about 41 hours),
+    keeping its job: seed 13 made two bots, both then took the assembler's places and stopped
+    with the third bot at 35.8 of its 36 work-hours."""
+    assemblers = t.of("BotAssembler")
+    if not assemblers or not all_parts_made(made):
+        return
+    for f in t.of("BotPartFactory"):
+        try:
+            t.c.building_demolish(id=f["id"])
+        except colony.ColonyError as e:
+            t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+            continue
+        t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
+        back = dict((f.get("inventory") or {}).items())
+        if f.get("finished"):
+            for g, n in t.costs()[f["name"]].items():
+                back[g] = back.get(g, 0) + math.floor(n * REFUND_RATE)
+        for g, n in back.items():
+            t.stock[g] = int(t.stock.get(g, 0) + n)
+        t.say(f"demolished the part factory at ({f['x']}, {f['y']}): every part made")
+    if t.count("ChargingStation"):
+        return
+    a = assemblers[0]
+    station = place_beside(t, "ChargingStation", [a, *network(t, a)], "bots recharge there")
+    if station is not None:
+        t.prioritize(station, workplace=False)
+
+
 # --- when the chain works ----------------------------------------------------------------------
 
 # The chain is built and staffed once the farms feed the colony: crop tiles per beaver and days of
@@ -490,6 +530,8 @@ def staff_chain(t: Turn, made: dict[str, int], go: bool) -> None:
         working = go and not assemble and not f.get("paused")
         workers(t, f, 1 if working else 0)
         hp += 150 if working and f.get("finished") else 0
+    for st in t.of("ChargingStation"):
+        hp += 100 if st.get("finished") else 0
     needed = -(-hp // 150)
     for w in t.of(wheel_base(t)):
         workers(t, w, min(2, needed))
@@ -714,5 +756,6 @@ def bots(t: Turn) -> None:
     if go:
         work_all_day(t)
     spare_gears(t, made)
+    charging_station(t, made)
     part_recipes(t, made)
     staff_chain(t, made, go)
