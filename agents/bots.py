@@ -5,7 +5,10 @@ On the scripted reference player (``scripted.py``) and ``industry_kit.py``: the 
 water, farms with warehouses kept for the crop, and on day 1 the chain in one row (part factory,
 large power wheel, bot assembler, wheel, factory) left unbuilt and unstaffed until the farms feed
 the colony; then its parts, the assembler once every part is made, and few enough workers
-elsewhere that someone hauls.
+elsewhere that someone hauls. The chain injures its workers: an inventor buys the Medical Bed and
+two beds heal them in days, not ten. The gears are counted: a factory goes for its refund when
+the limbs left need more than remain, and once every part is made both go and their gears pay
+for a charging station, so the new bots (hired like beavers) keep working at the assembler.
 """
 
 from __future__ import annotations
@@ -718,9 +721,10 @@ def medical_beds(t: Turn) -> None:
 
 
 # The scripted player's water and the colony's food and wood, in the scripted player's order.
-# Left out: its science (its IronTeeth list buys the MediumTank for 20 gears the parts need) and
-# its breeding pods (a pod eats a berry a day and each kit eats as an adult: the founders live
-# past day 40, and the pods starved seed 4 once the farmers went to the chain).
+# Left out: its science list (its IronTeeth list buys the MediumTank for 20 gears the parts need;
+# `medical_beds` buys the Medical Bed alone) and its breeding pods (a pod eats a berry a day and
+# each kit eats as an adult: the founders live past day 40, and the pods starved seed 4 once the
+# farmers went to the chain).
 SURVIVAL = (
     scripted.first_pump,
     scripted.streets,
