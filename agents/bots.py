@@ -5,7 +5,10 @@ On the scripted reference player (``scripted.py``) and ``industry_kit.py``: the 
 water, farms with warehouses kept for the crop, and on day 1 the chain in one row (part factory,
 large power wheel, bot assembler, wheel, factory) left unbuilt and unstaffed until the farms feed
 the colony; then its parts, the assembler once every part is made, and few enough workers
-elsewhere that someone hauls.
+elsewhere that someone hauls. The chain injures its workers: an inventor buys the Medical Bed and
+two beds heal them in days, not ten. The gears are counted: a factory goes for its refund when
+the limbs left need more than remain, and once every part is made both go and their gears pay
+for a charging station, so the new bots (hired like beavers) keep working at the assembler.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from industry_kit import (  # noqa: E402
     network,
     place_beside,
     put,
+    rect,
     set_recipe,
+    touching,
     wheel_base,
     wheel_spots,
     work_all_day,
@@ -145,6 +150,17 @@ def assembler_spots(t: Turn) -> list[dict[str, Any]]:
                 seen.add(key)
                 spots.append(s)
     return spots
+
+
+# Ground steps from the district center's doorstep the fallback layout's assembler keeps first.
+CHAIN_PLAZA = 10
+
+
+def steps_from_center(spot: dict[str, Any]) -> int:
+    """A spot's ground steps from the district center's doorstep, as the service counts them."""
+    if spot.get("reachable"):
+        return int(spot.get("distance", 0))
+    return int(spot.get("groundSteps", -1))
 
 
 def undo(t: Turn, placed: list[dict[str, Any]]) -> None:
@@ -325,6 +341,10 @@ def place_chain(t: Turn) -> None:
         if placed:
             break
     spots = [] if placed else assembler_spots(t)
+    # Spots a walk from the district center first: the chain beside it walled in its streets
+    # (seed 3: the assembler 4 tiles from the doorstep, no spot a path joined for a second farm,
+    # a barrack or a warehouse from day 2 on; the colony starved from day 11).
+    spots.sort(key=lambda s: steps_from_center(s) < CHAIN_PLAZA)
     for spot in spots[:CHAIN_TRIES]:
         placed = try_layout(t, spot)
         if placed:
@@ -339,10 +359,10 @@ def place_chain(t: Turn) -> None:
 
 
 def part_factories(t: Turn) -> None:
-    """A part factory lost since (none is demolished on purpose) is placed again touching the
-    chain's network."""
+    """A part factory lost since is placed again touching the chain's network, unless the heads
+    and chassis are all made (`spare_gears` demolishes one then, and one makes the limbs)."""
     assemblers = t.of("BotAssembler")
-    if not assemblers:
+    if not assemblers or only_limbs_left(parts_made(t)):
         return
     while t.count("BotPartFactory") < FACTORIES:
         group = [assemblers[0], *network(t, assemblers[0]), *t.of("BotPartFactory")]
@@ -351,6 +371,91 @@ def part_factories(t: Turn) -> None:
             t.say("no spot for a part factory beside the assembler's network yet")
             return
         t.c.building_priority(id=placed["id"], priority="VeryHigh", type="workplace")
+
+
+def only_limbs_left(made: dict[str, int]) -> bool:
+    """Whether every head and chassis of the three bots is made."""
+    return all(made[p] >= BOTS_WANTED * PARTS_PER_BOT[p] for p in ("BotHead", "BotChassis"))
+
+
+def spare_gears(t: Turn, made: dict[str, int]) -> None:
+    """One part factory demolished once the limbs still to make need more gears than are left
+    (in stock and held by the factories): its refund (75% of its 25 gears) and the gears it
+    holds go to the district center, and the other factory makes the last limbs. The gears
+    leave 5 to spare (150: the assembler 50, the factories 50, the parts 45), and a head made
+    past the third or a cycle cut short by a recipe change (its inputs are taken when it
+    starts) spends them: seed 2 made 11 limbs, its second factory holding 2 gears, and the
+    assembler made two bots."""
+    factories = [f for f in t.of("BotPartFactory") if f.get("finished")]
+    if len(factories) < 2 or not only_limbs_left(made):
+        return
+    need = 3 * (BOTS_WANTED * PARTS_PER_BOT["BotLimb"] - made["BotLimb"])
+    held = sum(int((f.get("inventory") or {}).get("Gear", 0)) for f in factories)
+    have = int(t.stock.get("Gear", 0)) + held
+    if need <= 0 or have >= need:
+        return
+    # A factory goes whose partner still touches the assembler or a wheel (power passes through
+    # consumers: in the row both do); of those, the one holding the fewest gears (what it holds
+    # comes back either way).
+    hubs = [rect(t, b) for b in t.of("BotAssembler") + t.of(wheel_base(t))]
+    ok = [
+        f
+        for f in factories
+        if all(any(touching(rect(t, o), h) for h in hubs) for o in factories if o is not f)
+    ]
+    if not ok:
+        return
+    f = min(ok, key=lambda b: int((b.get("inventory") or {}).get("Gear", 0)))
+    try:
+        t.c.building_demolish(id=f["id"])
+    except colony.ColonyError as e:
+        t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+        return
+    t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
+    t.say(
+        f"demolished the part factory at ({f['x']}, {f['y']}) for its gears: {need} wanted"
+        f" for the limbs, {have} left"
+    )
+
+
+# What a finished building gives back when demolished (Normal mode: data/world.json `refundRate`).
+REFUND_RATE = 0.75
+
+
+def all_parts_made(made: dict[str, int]) -> bool:
+    """Whether every part of the three bots is made."""
+    return all(made[p] >= BOTS_WANTED * n for p, n in PARTS_PER_BOT.items())
+
+
+def charging_station(t: Turn, made: dict[str, int]) -> None:
+    """Once every part is made, the part factories go (their refund and the gears they hold
+    pay for the station's 20) and a charging station touches the assembler's network. A new
+    bot is hired like a beaver and stops for good once its Energy runs out (about 41 hours),
+    keeping its job: seed 13 made two bots, both then took the assembler's places and stopped
+    with the third bot at 35.8 of its 36 work-hours."""
+    assemblers = t.of("BotAssembler")
+    if not assemblers or not all_parts_made(made):
+        return
+    for f in t.of("BotPartFactory"):
+        try:
+            t.c.building_demolish(id=f["id"])
+        except colony.ColonyError as e:
+            t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+            continue
+        t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
+        back = dict((f.get("inventory") or {}).items())
+        if f.get("finished"):
+            for g, n in t.costs()[f["name"]].items():
+                back[g] = back.get(g, 0) + math.floor(n * REFUND_RATE)
+        for g, n in back.items():
+            t.stock[g] = int(t.stock.get(g, 0) + n)
+        t.say(f"demolished the part factory at ({f['x']}, {f['y']}): every part made")
+    if t.count("ChargingStation"):
+        return
+    a = assemblers[0]
+    station = place_beside(t, "ChargingStation", [a, *network(t, a)], "bots recharge there")
+    if station is not None:
+        t.prioritize(station, workplace=False)
 
 
 # --- when the chain works ----------------------------------------------------------------------
@@ -428,6 +533,8 @@ def staff_chain(t: Turn, made: dict[str, int], go: bool) -> None:
         working = go and not assemble and not f.get("paused")
         workers(t, f, 1 if working else 0)
         hp += 150 if working and f.get("finished") else 0
+    for st in t.of("ChargingStation"):
+        hp += 100 if st.get("finished") else 0
     needed = -(-hp // 150)
     for w in t.of(wheel_base(t)):
         workers(t, w, min(2, needed))
@@ -566,10 +673,58 @@ def bots_wood(t: Turn) -> None:
     lumberjacks(t, wanted=1 if t.logs() >= 100 else 2)
 
 
+# --- injuries -----------------------------------------------------------------------------------
+
+# The part factory and the assembler injure their workers (1.5% an hour worked, data/colony.json
+# `ailments.injuries`): an injured beaver neither works nor hauls until its Injury need heals,
+# 0.1 a day from -1, so ten days. A Medical Bed (80 science, 5 logs and a plank) heals 0.36 a day
+# more: about two days. Seed 5: four of the five chain workers hurt on days 13-14, the wheels
+# stood unstaffed from day 17 to 24 and the limbs waited; 2 bots.
+MEDICAL_BEDS = 2
+INVENTOR_WORKERS = 1
+
+
+def science_points(t: Turn) -> int:
+    """Science points to spend now."""
+    return int(t.summary.get("science", 0) or 0)
+
+
+def medical_beds(t: Turn) -> None:
+    """An inventor from the first days (the chain waits for the farms then, and a worker is
+    spare) until the Medical Bed is bought, then the beds beside the district center."""
+    bed = t.name("MedicalBed")
+    if bed not in t.costs():
+        if t.count(t.kit.inventor) == 0:
+            t.place(t.kit.inventor, (t.dc["x"], t.dc["y"]), scripted.REACH // 2, "science: beds")
+        cost = 80
+        try:
+            rows = t.c.science()["unlockables"]
+            cost = next((int(u["cost"]) for u in rows if u["name"] == bed), cost)
+        except colony.ColonyError:
+            return
+        if science_points(t) < cost:
+            return
+        try:
+            t.c.science_unlock(building=bed)
+        except colony.ColonyError as e:
+            t.say(f"could not unlock the MedicalBed: {e}")
+            return
+        t._costs = None
+        t.say("unlocked the MedicalBed: the chain's injured heal in two days, not ten")
+    # The inventor's worker goes back to the colony once the beds are bought.
+    for inv in t.of(t.kit.inventor):
+        workers(t, inv, 0 if bed in t.costs() else INVENTOR_WORKERS)
+    dc = (t.dc["x"], t.dc["y"])
+    while bed in t.costs() and t.count("MedicalBed") < MEDICAL_BEDS:
+        if t.place("MedicalBed", dc, scripted.REACH // 2, "the injured rest there") is None:
+            return
+
+
 # The scripted player's water and the colony's food and wood, in the scripted player's order.
-# Left out: its science (its IronTeeth list buys the MediumTank for 20 gears the parts need) and
-# its breeding pods (a pod eats a berry a day and each kit eats as an adult: the founders live
-# past day 40, and the pods starved seed 4 once the farmers went to the chain).
+# Left out: its science list (its IronTeeth list buys the MediumTank for 20 gears the parts need;
+# `medical_beds` buys the Medical Bed alone) and its breeding pods (a pod eats a berry a day and
+# each kit eats as an adult: the founders live past day 40, and the pods starved seed 4 once the
+# farmers went to the chain).
 SURVIVAL = (
     scripted.first_pump,
     scripted.streets,
@@ -580,6 +735,7 @@ SURVIVAL = (
     food_storage,
     bots_food,
     bots_wood,
+    medical_beds,
 )
 LATER = (scripted.homes, scripted.tanks)
 
@@ -603,5 +759,7 @@ def bots(t: Turn) -> None:
     chain_queue(t, go)
     if go:
         work_all_day(t)
+    spare_gears(t, made)
+    charging_station(t, made)
     part_recipes(t, made)
     staff_chain(t, made, go)
