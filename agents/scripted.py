@@ -123,6 +123,9 @@ GROW_TO = {"feed-40": 44}
 GROW_ASK = {"feed-40": 40}
 # Buildings placed per turn at most: builders finish a handful a day, more would only queue.
 MAX_NEW_SITES = 4
+# Food days kept beyond a hazard before the warehouses wait for the tanks (harsh seasons): the
+# crops sown after it ripen in 4 days.
+FOOD_AFTER_HAZARD = 5
 # On harsh seasons the tanks are built, from the third cycle, for a hazard at least this long, and
 # the colony grows only while they hold that for two beavers more.
 HARSH_HAZARD_DAYS = 12
@@ -360,17 +363,22 @@ class Turn:
         min_depth: float = 0.0,
         plaza: int = PLAZA_STEPS,
         widen: bool = True,
+        force: bool = False,
     ) -> dict[str, Any] | None:
         """Places a prefab on the best spot the service offers within r of `near` (and, with
         `widen`, farther out when there is none), joined to the district center by a path (for
         pumps: with at least `min_depth` of water under the intake). Spends its cost from the
-        turn's view of the stock."""
-        if self.new_sites >= MAX_NEW_SITES:
+        turn's view of the stock; `force`: even when the stock falls short (the site waits for
+        its logs) and past the turn's MAX_NEW_SITES."""
+        # On harsh seasons the lumberjacks' flags (free) do not wait for a turn with sites to
+        # spare: the day-1 farm and the sites placed with it (`early_farm`) wait for their logs.
+        flag = base == self.kit.lumberjack and harsh(self)
+        if self.new_sites >= MAX_NEW_SITES and not (flag or force):
             return None
         prefab = self.name(base)
         if prefab not in self.costs():
             return None
-        if not self.affordable(base, keep=self.reserved):
+        if not force and not self.affordable(base, keep=self.reserved):
             self.say(f"cannot afford {base} yet ({why})")
             # What a more vital need waits for is not spent on a less vital one this turn.
             self.reserved += int(self.costs()[prefab].get("Log", 0))
@@ -546,7 +554,9 @@ def street_tile(tile: dict[str, Any], z: int) -> bool:
 def pumps(t: Turn) -> None:
     """Pumps for the colony's drinking."""
     # (The second pump waits for the farm: on day 1 the logs are for the pile and the warehouse.)
-    more = harsh(t) and t.count(t.kit.farm) > 0
+    # (On harsh seasons the farm comes on day 1, `early_farm`: the second pump waits for the
+    # tank too.)
+    more = harsh(t) and t.count(t.kit.farm) > 0 and t.count(t.kit.tank) > 0
     per_pump = BEAVERS_PER_PUMP_HARSH if more else BEAVERS_PER_PUMP
     pumps_wanted = max(1, math.ceil(t.population / per_pump))
     dc = (t.dc["x"], t.dc["y"])
@@ -572,6 +582,34 @@ def first_pump(t: Turn) -> None:
     path reaches."""
     if t.count(t.kit.pump) == 0:
         pumps(t)
+
+
+def early_farm(t: Turn) -> None:
+    """On harsh seasons the farm on day 1, with the day's logs: its carrots (4 days) then ripen
+    before the first drought (day 5-8), where a farm placed on day 3 (after the tank, the pile
+    and the warehouse) left the store empty when it began and the crops died dry (Hard seeds 11,
+    12, 14 and 28: everyone dead of hunger by day 22)."""
+    if not harsh(t) or t.count(t.kit.farm) > 0 or t.count(t.kit.pump) == 0:
+        return
+    f = t.place(t.kit.farm, (t.dc["x"], t.dc["y"]), REACH, "crops ripe before the first drought")
+    if f is None:
+        return
+    t.prioritize(f)
+    # The pile, the tank and the warehouse are placed now too, before the farm's crops are
+    # marked on the land round the district center (Hard seed 27: no joinable spot for any of
+    # them from day 3, everyone dead of thirst by day 8); their logs come from the lumberjacks'
+    # flags as they are cut (haulers supply sites from producers too).
+    dc = (t.dc["x"], t.dc["y"])
+    for base, why in (
+        (t.kit.log_pile, "room for logs"),
+        (t.kit.tank, "somewhere to keep water"),
+        (t.kit.warehouse, "room for food"),
+    ):
+        if t.count(base) == 0:
+            placed = t.place(base, dc, REACH // 2, why, force=True)
+            if placed and base == t.kit.log_pile:
+                t.prioritize(placed, workplace=False)
+                keep_logs(t, placed["id"])
 
 
 def first_tank(t: Turn) -> None:
@@ -724,8 +762,9 @@ def most_beavers(t: Turn) -> int:
     return max((int(r["adults"]) + int(r["children"]) for r in rows), default=0)
 
 
-def homes(t: Turn) -> None:
-    """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`)."""
+def homes(t: Turn, grow: bool = True) -> None:
+    """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`; `grow`
+    False: beds for those there are only)."""
     dc = (t.dc["x"], t.dc["y"])
     beds = t.kit.beds * t.count(t.kit.home)
     home, per_home = t.kit.home, t.kit.beds
@@ -737,7 +776,7 @@ def homes(t: Turn) -> None:
         if t.name("DoubleLodge") in t.costs():
             home, per_home = "DoubleLodge", DOUBLE_LODGE_BEDS
     # Folktails breed only where a bed is free: spare beds only while the food holds.
-    spare = SPARE_BEDS if t.kit.pod is None and t.growth_ok() else 0
+    spare = SPARE_BEDS if grow and t.kit.pod is None and t.growth_ok() else 0
     if t.grow_ask and most_beavers(t) >= t.grow_ask:
         spare = 0
     elif spare and t.population < t.grow_to:
@@ -751,6 +790,11 @@ def homes(t: Turn) -> None:
         if placed is None:
             break
         beds += per_home
+
+
+def beds(t: Turn) -> None:
+    """Beds for the beavers there are, before the tanks on harsh seasons (`harsh_needs`)."""
+    homes(t, grow=False)
 
 
 def breeding(t: Turn) -> None:
@@ -792,8 +836,20 @@ def storage(t: Turn) -> None:
         if pile:
             keep_logs(t, pile["id"])
     food_stock = sum(v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water"))
+    if food_enough(t):
+        return
     if 30 * t.count(t.kit.warehouse) < food_stock + 60:
         t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
+
+
+def food_enough(t: Turn) -> bool:
+    """On harsh seasons, while the tanks fall short, no warehouse once the food stored lasts the
+    planned hazard and FOOD_AFTER_HAZARD days more: the logs go to the tanks (Hard seed 9: 18
+    warehouses, food for 58 days, 4 tanks and everyone dead of thirst in a 13-day badtide)."""
+    if not harsh(t) or t.water_stored_for(t.population):
+        return False
+    days = t.summary["projections"]["foodDays"]
+    return days >= t.planned_hazard_days() + FOOD_AFTER_HAZARD
 
 
 def scenario_of(prompt: str) -> str:
@@ -827,6 +883,7 @@ def play(c: colony.Colony, scenario: str = "") -> None:
         first_pump,
         streets,
         pumps,
+        early_farm,
         first_tank,
         log_pile,
         first_warehouse,
@@ -841,8 +898,19 @@ def play(c: colony.Colony, scenario: str = "") -> None:
         science,
         forestry,
     )
+    if harsh(t):
+        needs = harsh_needs(needs)
     for need in needs:
         need(t)
+
+
+def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """On harsh seasons the tanks come before the spare beds (the warehouses, whose food is the
+    store for the hazards, and the beds for those there are stay first; `food_enough` stops the
+    warehouses). An unaffordable tank keeps its logs from the needs after it."""
+    rest = [n for n in needs if n not in (storage, homes, tanks)]
+    at = rest.index(wood) + 1
+    return (*rest[:at], storage, beds, tanks, homes, *rest[at:])
 
 
 def persistent(c: colony.Colony) -> None:
