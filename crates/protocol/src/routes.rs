@@ -1015,7 +1015,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 70);
+        assert_eq!(ROUTES.len(), 71);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))
