@@ -153,6 +153,7 @@ async fn sampled_answers_of_every_get_route_match_the_document() {
         "/api/districts",
         "/api/food_clusters",
         "/api/game/saves",
+        "/api/game/hash",
         "/api/gatherables",
         "/api/gatherables?limit=0",
         "/api/notifications",
