@@ -134,22 +134,9 @@ def assembler_spots(t: Turn) -> list[dict[str, Any]]:
     """Spots for the assembler, nearest the district center first, then farther out (the
     scripted player's search boxes: radius 10, 18 and 30, each around five points)."""
     prefab = t.name("BotAssembler")
-    seen: set[tuple[int, int, str]] = set()
-    spots: list[dict[str, Any]] = []
-    for cx, cy, radius in t.search_boxes((t.dc["x"], t.dc["y"]), 10):
-        box = t.box(cx, cy, radius)
-        if box["x1"] > box["x2"] or box["y1"] > box["y2"]:
-            continue
-        try:
-            found = t.c.placement_find(prefab=prefab, **box)["placements"]
-        except colony.ColonyError:
-            continue
-        for s in found:
-            key = (s["x"], s["y"], str(s["orientation"]))
-            if key not in seen and scripted.joinable(s, plaza=3):
-                seen.add(key)
-                spots.append(s)
-    return spots
+    boxes = (t.box(cx, cy, r) for cx, cy, r in t.search_boxes((t.dc["x"], t.dc["y"]), 10))
+    boxes = (b for b in boxes if b["x1"] <= b["x2"] and b["y1"] <= b["y2"])
+    return [s for s in t.spots_in(prefab, boxes, set()) if scripted.joinable(s, plaza=3)]
 
 
 # Ground steps from the district center's doorstep the fallback layout's assembler keeps first.
@@ -406,16 +393,24 @@ def spare_gears(t: Turn, made: dict[str, int]) -> None:
     if not ok:
         return
     f = min(ok, key=lambda b: int((b.get("inventory") or {}).get("Gear", 0)))
-    try:
-        t.c.building_demolish(id=f["id"])
-    except colony.ColonyError as e:
-        t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+    if not take_down_factory(t, f):
         return
-    t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
     t.say(
         f"demolished the part factory at ({f['x']}, {f['y']}) for its gears: {need} wanted"
         f" for the limbs, {have} left"
     )
+
+
+def take_down_factory(t: Turn, f: dict[str, Any]) -> bool:
+    """Demolishes a part factory and drops it from the turn's buildings; False (said) when the
+    service refuses."""
+    try:
+        t.c.building_demolish(id=f["id"])
+    except colony.ColonyError as e:
+        t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+        return False
+    t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
+    return True
 
 
 # What a finished building gives back when demolished (Normal mode: data/world.json `refundRate`).
@@ -437,12 +432,8 @@ def charging_station(t: Turn, made: dict[str, int]) -> None:
     if not assemblers or not all_parts_made(made):
         return
     for f in t.of("BotPartFactory"):
-        try:
-            t.c.building_demolish(id=f["id"])
-        except colony.ColonyError as e:
-            t.say(f"could not demolish the part factory at ({f['x']}, {f['y']}): {e}")
+        if not take_down_factory(t, f):
             continue
-        t.buildings = [b for b in t.buildings if b["id"] != f["id"]]
         back = dict((f.get("inventory") or {}).items())
         if f.get("finished"):
             for g, n in t.costs()[f["name"]].items():

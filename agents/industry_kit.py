@@ -122,32 +122,17 @@ def place_beside(
             (x + w, y - reach, x + w, y + d),  # east
             (x - reach, y - reach + 1, x - 1, y + d),  # west
         ]
-        for x1, y1, x2, y2 in strips:
-            box = {
-                "x1": max(0, x1),
-                "y1": max(0, y1),
-                "x2": min(t.map_w - 1, x2),
-                "y2": min(t.map_h - 1, y2),
-            }
-            try:
-                found = t.c.placement_find(prefab=prefab, **box)["placements"]
-            except colony.ColonyError:
+        for s in t.spots_in(prefab, (t.clamped(*strip) for strip in strips), tried):
+            sr = rect(t, {**s, "name": prefab})
+            if s["z"] != o["z"] or not any(touching(sr, q) for q in rects):
                 continue
-            for s in found:
-                key = (s["x"], s["y"], str(s["orientation"]))
-                if key in tried:
-                    continue
-                tried.add(key)
-                sr = rect(t, {**s, "name": prefab})
-                if s["z"] != o["z"] or not any(touching(sr, q) for q in rects):
-                    continue
-                if any(covers(sr, dx, dy) for dx, dy in doors if dx is not None):
-                    continue
-                if not scripted.joinable(s, plaza=2):
-                    continue
-                placed = put(t, base, s, why)
-                if placed:
-                    return placed
+            if any(covers(sr, dx, dy) for dx, dy in doors if dx is not None):
+                continue
+            if not scripted.joinable(s, plaza=2):
+                continue
+            placed = put(t, base, s, why)
+            if placed:
+                return placed
     return None
 
 

@@ -37,6 +37,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -309,12 +310,32 @@ class Turn:
 
     def box(self, x: int, y: int, r: int) -> dict[str, int]:
         """A square of radius r around (x, y), clamped to the map."""
+        return self.clamped(x - r, y - r, x + r, y + r)
+
+    def clamped(self, x1: int, y1: int, x2: int, y2: int) -> dict[str, int]:
+        """The box (x1, y1)-(x2, y2) clamped to the map."""
         return {
-            "x1": max(0, x - r),
-            "y1": max(0, y - r),
-            "x2": min(self.map_w - 1, x + r),
-            "y2": min(self.map_h - 1, y + r),
+            "x1": max(0, x1),
+            "y1": max(0, y1),
+            "x2": min(self.map_w - 1, x2),
+            "y2": min(self.map_h - 1, y2),
         }
+
+    def spots_in(
+        self, prefab: str, boxes: Iterable[dict[str, int]], seen: set[tuple[int, int, str]]
+    ) -> Iterator[dict[str, Any]]:
+        """The service's spots for `prefab` in each box in turn (a refused search gives none),
+        each spot once: `seen` holds the (x, y, orientation) already given, across calls."""
+        for box in boxes:
+            try:
+                found = self.c.placement_find(prefab=prefab, **box)["placements"]
+            except colony.ColonyError:
+                continue
+            for s in found:
+                key = (s["x"], s["y"], str(s["orientation"]))
+                if key not in seen:
+                    seen.add(key)
+                    yield s
 
     def hazard_days(self) -> int:
         w = self.summary["weather"]

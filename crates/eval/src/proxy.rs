@@ -308,7 +308,7 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     });
     let admitted = InFlight::enter(&shared);
     let mut sent = None;
-    let write_turn = if is_write(&method) {
+    let in_order = if is_write(&method) {
         Some(shared.writes.lock().await)
     } else {
         None
@@ -333,7 +333,7 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     } else {
         let t = target.as_ref().expect("checked above");
         let fwd = forwarded.as_deref().unwrap_or(&path);
-        let keep = write_turn.is_some().then_some(&mut sent);
+        let keep = in_order.is_some().then_some(&mut sent);
         match send(&shared, t.method.clone(), fwd, req, keep).await {
             Ok((status, body, headers)) => (status, shared.scrub.apply(body), headers),
             Err(e) => {
@@ -353,7 +353,7 @@ async fn forward(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         ms: (start.elapsed().as_secs_f64() * 1e4).round() / 10.0,
         body: sent,
     });
-    drop(write_turn);
+    drop(in_order);
     // Recorded before the turn may close on it.
     drop(admitted);
     let mut resp = json_response(status, String::new());

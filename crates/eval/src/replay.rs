@@ -14,7 +14,6 @@ use crate::service::{self, Service};
 use clap::Parser;
 use serde::Deserialize;
 use serde_json::json;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The flags of `colony replay`.
@@ -75,30 +74,6 @@ pub struct Recorded {
     pub scenario_digest: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ResultsFile {
-    #[serde(default)]
-    version: Option<VersionPart>,
-    episodes: Vec<EpisodePart>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct VersionPart {
-    #[serde(default)]
-    rules_digest: Option<String>,
-    #[serde(default)]
-    scenarios: BTreeMap<String, String>,
-}
-
-#[derive(Deserialize)]
-struct EpisodePart {
-    id: String,
-    scenario: String,
-    seed: u64,
-}
-
 /// One line of trajectory.jsonl, as far as a replay reads it.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -137,37 +112,22 @@ pub fn load(dir: &Path) -> Result<(Recorded, Vec<TurnLine>), String> {
             dir.display()
         ));
     }
-    let results_path = dir
-        .parent()
-        .and_then(Path::parent)
-        .map(|out| out.join("results.json"))
-        .filter(|p| p.is_file())
-        .ok_or_else(|| {
-            format!(
-                "no results.json two folders above {} (the run's OUT folder): was the run finished?",
-                dir.display()
-            )
-        })?;
-    let text = std::fs::read_to_string(&results_path)
-        .map_err(|e| format!("cannot read {}: {e}", results_path.display()))?;
-    let file: ResultsFile = serde_json::from_str(&text).map_err(|e| {
+    let out = dir.parent().and_then(Path::parent).ok_or_else(|| {
         format!(
-            "{} is not a readable results.json: {e}",
-            results_path.display()
+            "{} is not inside a run's OUT/episodes folder: give OUT/episodes/ID",
+            dir.display()
         )
     })?;
-    let ep = file
+    let run = crate::results_file::load(out)?;
+    let ep = run
         .episodes
-        .into_iter()
+        .iter()
         .find(|e| e.id == id)
-        .ok_or_else(|| format!("{} lists no episode {id}", results_path.display()))?;
-    let version = file.version;
+        .ok_or_else(|| format!("{} lists no episode {id}", run.path.display()))?;
     let recorded = Recorded {
-        scenario_digest: version
-            .as_ref()
-            .and_then(|v| v.scenarios.get(&ep.scenario).cloned()),
-        rules_digest: version.and_then(|v| v.rules_digest),
-        scenario: ep.scenario,
+        scenario_digest: run.scenario_digest(&ep.scenario).map(str::to_owned),
+        rules_digest: run.rules_digest().map(str::to_owned),
+        scenario: ep.scenario.clone(),
         seed: ep.seed,
     };
     let traj = std::fs::read_to_string(&traj_path)
@@ -182,11 +142,7 @@ pub fn load(dir: &Path) -> Result<(Recorded, Vec<TurnLine>), String> {
             .map_err(|e| format!("{} line {}: {e}", traj_path.display(), n + 1))?;
         turns.push(t);
     }
-    if turns
-        .first()
-        .is_some_and(|t| t.state_hash.is_none() && t.hours.is_some())
-        || turns.iter().all(|t| t.state_hash.is_none())
-    {
+    if turns.iter().all(|t| t.state_hash.is_none()) {
         return Err(format!(
             "{} records no state hashes (made by an older `colony eval`, or the episode ended before its first advance): it cannot be checked",
             traj_path.display()
@@ -307,13 +263,13 @@ fn run(a: &ReplayArgs) -> Result<i32, String> {
         ));
     }
     if let Some(d) = &rec.scenario_digest
-        && *d != scenario.digest
+        && *d != scenario.digest()
     {
         return Err(format!(
             "scenario {}: the run played a file with digest {}, this one's is {} (give the run's file with --scenario FILE)",
             scenario.id,
-            crate::results_file::short(d, 12),
-            crate::results_file::short(&scenario.digest, 12)
+            short(d),
+            short(&scenario.digest())
         ));
     }
     let colonyd = service::find_colonyd(a.colonyd.as_deref());

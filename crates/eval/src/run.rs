@@ -305,7 +305,7 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
             rules_digest: info.rules_digest,
             scenarios: scenarios
                 .iter()
-                .map(|s| (s.id.clone(), s.digest.clone()))
+                .map(|s| (s.id.clone(), s.digest()))
                 .collect(),
         },
         split: if a.seeds.is_some() {

@@ -46,9 +46,6 @@ pub struct Scenario {
     /// Achievement ids this scenario counts (default: all of them).
     #[serde(default)]
     pub achievements: Option<Vec<String>>,
-    /// SHA-256 of the scenario file's text (hex), for the results' version stamp.
-    #[serde(skip)]
-    pub digest: String,
     /// The scenario file's text (each episode's folder keeps a copy, `scenario.toml`).
     #[serde(skip)]
     pub text: String,
@@ -188,7 +185,6 @@ impl Scenario {
         };
         let mut s: Scenario = toml::from_str(text).map_err(|e| err(format!("{e}")))?;
         s.validate().map_err(err)?;
-        s.digest = sha256_hex(text.as_bytes());
         s.text = text.to_owned();
         Ok(s)
     }
@@ -210,6 +206,11 @@ impl Scenario {
             .collect::<Result<Vec<_>, _>>()?;
         out.sort_by(|a, b| a.id.cmp(&b.id));
         Ok(out)
+    }
+
+    /// SHA-256 of the scenario file's text (hex), for the results' version stamp.
+    pub fn digest(&self) -> String {
+        sha256_hex(self.text.as_bytes())
     }
 
     /// A shipped scenario by id, or a scenario file by path.

@@ -4,6 +4,7 @@
 //! and accepted with `--force`, missing or malformed input refused with its path, and a
 //! leaderboard in Markdown and HTML.
 
+use crate::support::text;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -76,10 +77,6 @@ fn colony(args: &[&str], cwd: &Path) -> Output {
         .current_dir(cwd)
         .output()
         .expect("run colony eval")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]

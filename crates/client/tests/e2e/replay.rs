@@ -4,7 +4,8 @@
 //! (exit 1, naming the turn).
 
 use crate::eval::{agent, eval, lines, scenario};
-use crate::support::colonyd_bin;
+use crate::support::{colonyd_bin, text};
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -31,18 +32,21 @@ if turn == 2:
 call("POST", "/api/building/place", {"prefab": "NoSuchThing", "x": 1, "y": 1, "z": 1})
 "#;
 
-fn replay(episode: &Path) -> Output {
+/// `colony replay FLAG EPISODE REST...` against the tests' colonyd.
+fn replay(flag: &str, episode: &Path, rest: &[&OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_colony"))
-        .args(["replay", "--check", "--verbose"])
+        .args(["replay", flag])
         .arg(episode)
+        .args(rest)
         .arg("--colonyd")
         .arg(colonyd_bin())
         .output()
         .expect("run colony replay")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// `colony replay --check --verbose EPISODE`.
+fn check(episode: &Path) -> Output {
+    replay("--check", episode, &["--verbose".as_ref()])
 }
 
 #[test]
@@ -77,7 +81,7 @@ fn a_recorded_episode_replays_hash_for_hash_and_an_edited_write_is_caught_at_its
         "a GET has none"
     );
 
-    let o = replay(&episode);
+    let o = check(&episode);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -93,15 +97,7 @@ fn a_recorded_episode_replays_hash_for_hash_and_an_edited_write_is_caught_at_its
 
     // A GIF of the replay: a frame for the start and one per turn, 3 pixels a tile of the 64 map.
     let gif = dir.path().join("replay.gif");
-    let o = Command::new(env!("CARGO_BIN_EXE_colony"))
-        .args(["replay", "--export"])
-        .arg(&episode)
-        .arg("--out")
-        .arg(&gif)
-        .arg("--colonyd")
-        .arg(colonyd_bin())
-        .output()
-        .unwrap();
+    let o = replay("--export", &episode, &["--out".as_ref(), gif.as_os_str()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(
         text(&o.stdout).contains("5 frames written"),
@@ -123,7 +119,7 @@ fn a_recorded_episode_replays_hash_for_hash_and_an_edited_write_is_caught_at_its
     let edited = original.replace(r#"{\"endHours\": 20}"#, r#"{\"endHours\": 12}"#);
     assert_ne!(edited, original, "the trajectory holds the write as sent");
     std::fs::write(&traj_path, edited).unwrap();
-    let o = replay(&episode);
+    let o = check(&episode);
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -137,7 +133,7 @@ fn a_recorded_episode_replays_hash_for_hash_and_an_edited_write_is_caught_at_its
     assert!(text(&o.stdout).contains("turn 1: "), "turn 1 still matched");
 
     // Not an episode folder: a clear error, exit 2.
-    let o = replay(dir.path());
+    let o = check(dir.path());
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("trajectory.jsonl"),

@@ -248,6 +248,11 @@ impl Run {
     }
 }
 
+/// A process's output as text (lossily).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
 /// JSON equality where numbers compare by value (TOON writes `1.0` as `1`).
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
