@@ -39,6 +39,7 @@ mod lists;
 pub mod nav;
 mod path_place;
 mod place;
+mod placement_mask;
 mod placement_search;
 mod plant_lists;
 pub mod prefab;
@@ -72,6 +73,7 @@ pub use path_place::{
     MAX_EXPANDED, PathError, PathGraph, PathPlan, PathRole, PathRoute, PathSnapshot, PathStep,
     PathStyle,
 };
+pub use placement_mask::{PlacementMask, PlacementMasks};
 pub use placement_search::{NoSpot, PlacementSearch, PlacementSpot};
 pub use views::{
     AlertCounts, AlertView, DistributionView, DistrictView, ListKey, NotificationView,

@@ -161,7 +161,7 @@ impl World {
         use super::reach::{Purpose, ReachGrid};
         let s = self.resolve_prefab(prefab)?;
         let area = self.check_area(x1, y1, x2, y2)?;
-        let water = s.flag("waterIntake") || s.role == "water" && s.flag("floodable");
+        let water = super::placement_mask::seeks_water(s);
         let purpose = Purpose::of(s).filter(|_| !water);
         let range = work_range(s);
         let grid = purpose.filter(|p| *p != Purpose::Flow).map(|p| {
@@ -234,25 +234,7 @@ impl World {
         let prefab = super::prefab::Prefab::get(&s.name).expect("a catalogue prefab");
         for (x, y) in area.tiles() {
             for o in Orientation::ALL {
-                // At the ground of its origin tile; a pump whose origin is its intake row, hanging
-                // over a lower bank, stands on the higher ground of the rest of its footprint.
-                let mut z = i64::from(self.map.terrain_height(x, y));
-                let mut placed =
-                    self.check_placement_with(s, &traits, false, x.into(), y.into(), z, o);
-                if placed.is_err() && water {
-                    let top = super::geometry::footprint(s, x.into(), y.into(), o)
-                        .into_iter()
-                        .filter(|t| self.map.contains(t.0, t.1))
-                        .map(|t| i64::from(self.map.terrain_height(t.0 as u32, t.1 as u32)))
-                        .max()
-                        .unwrap_or(z);
-                    if top > z {
-                        z = top;
-                        placed =
-                            self.check_placement_with(s, &traits, false, x.into(), y.into(), z, o);
-                    }
-                }
-                let p = match placed {
+                let p = match self.check_spot(s, &traits, water, x, y, o) {
                     Ok(p) => p,
                     Err(e) => {
                         block(e.reason());
