@@ -4,22 +4,18 @@
 //! episode's rewards sum to the score the harness gives the same game.
 //!
 //! A read: it scores the published snapshot and never goes through the write queue. The history
-//! rows become `score::Row`s through the JSON `GET /api/stats` serves them in (each row
-//! serialized by the same `Serialize` and read back as the harness reads it), from the first row
-//! on, as the harness reads `/api/stats?from=1`; `built.*` metrics count the finished buildings
-//! of `GET /api/buildings` by the name before the first dot, as the harness does.
+//! rows become `score::Row`s through the JSON `GET /api/stats` serves them in, and `built.*`
+//! metrics count the finished buildings as `GET /api/buildings` lists them, as the harness does
+//! (`engine::scoring`, the bridge the in-process engine's reward uses too).
 
 use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError, invalid_param};
 use axum::Json;
 use axum::extract::State;
-use score::metrics::{MetricName, Outcome};
+use score::metrics::Outcome;
 use score::terms::{Condition, ScoreTerm, TermScore};
 use serde::{Deserialize, Serialize};
-use sim::World;
-use sim::history::HistoryRow;
-use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -122,7 +118,7 @@ async fn score_game(
 ) -> ApiResult<ScoreAnswer> {
     let (terms, success) = checked(body.terms, body.success, body.horizon_days)?;
     let w = state.host.snapshot();
-    let outcome = outcome(&w, &terms, &success);
+    let outcome = engine::scoring::outcome(&w, &terms, &success);
     Ok(Json(answer(&terms, &success, body.horizon_days, &outcome)))
 }
 
@@ -168,51 +164,6 @@ fn checked(
         out_success.push(cond);
     }
     Ok((out_terms, out_success))
-}
-
-/// What the game left to measure: its history from the first row, and the finished buildings
-/// by prefab base name when a metric needs them.
-fn outcome(w: &World, terms: &[ScoreTerm], success: &[Condition]) -> Outcome {
-    let metrics = terms
-        .iter()
-        .map(|t| &t.metric)
-        .chain(success.iter().map(|c| &c.metric));
-    let needs_built = metrics
-        .into_iter()
-        .any(|m| matches!(MetricName::parse(m), Ok(MetricName::Param("built", _))));
-    Outcome {
-        rows: score_rows(&w.history().rows),
-        built: if needs_built {
-            built(w)
-        } else {
-            BTreeMap::new()
-        },
-    }
-}
-
-/// The history rows as `score::Row`s: each serialized as `GET /api/stats` serializes it and read
-/// back as the harness reads that answer.
-pub fn score_rows(rows: &[HistoryRow]) -> Vec<score::Row> {
-    let mut buf = Vec::with_capacity(1024);
-    rows.iter()
-        .map(|r| {
-            buf.clear();
-            serde_json::to_writer(&mut buf, r).expect("history rows serialize");
-            serde_json::from_slice(&buf).expect("a history row reads as a score row")
-        })
-        .collect()
-}
-
-/// Finished buildings by prefab base name (`LumberMill.Folktails` -> `LumberMill`), from the
-/// rows `GET /api/buildings` lists.
-fn built(w: &World) -> BTreeMap<String, u32> {
-    let ids: Vec<i32> = w.building_keys().map(|(k, _)| k.id).collect();
-    let mut out = BTreeMap::new();
-    for b in w.building_briefs(&ids).into_iter().filter(|b| b.finished) {
-        let base = b.name.split('.').next().unwrap_or(b.name);
-        *out.entry(base.to_owned()).or_insert(0) += 1;
-    }
-    out
 }
 
 /// The answer for checked terms and conditions, with the points rounded as results.json has
@@ -271,35 +222,5 @@ mod tests {
             sent.len() - 1,
             "all but survivalScale: {doc}"
         );
-    }
-
-    #[test]
-    fn a_history_row_reads_back_whole() {
-        let mut r = HistoryRow {
-            day: 3,
-            hour: 7,
-            ticks: 1500,
-            adults: 4,
-            food_days: 2.5,
-            weather: "drought".into(),
-            game_over: true,
-            ..HistoryRow::default()
-        };
-        r.deaths.insert("thirst".into(), 1);
-        r.produced.insert("Water".into(), 12.0);
-        r.buildings.insert("water".into(), 2);
-        let [got] = score_rows(std::slice::from_ref(&r)).try_into().unwrap();
-        assert_eq!((got.day, got.hour, got.ticks, got.adults), (3, 7, 1500, 4));
-        assert_eq!(
-            (got.food_days, got.weather.as_str(), got.game_over),
-            (2.5, "drought", true)
-        );
-        assert_eq!(got.deaths["thirst"], 1);
-        assert_eq!(got.produced["Water"], 12.0);
-        assert_eq!(got.buildings["water"], 2);
-        // Every member of the served row is one the score row reads (none dropped).
-        let served = serde_json::to_value(&r).unwrap();
-        let read = serde_json::to_value(&got).unwrap();
-        assert_eq!(served, read);
     }
 }

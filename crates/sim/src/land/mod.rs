@@ -14,6 +14,7 @@
 
 mod commands;
 mod generate;
+mod grid;
 mod plants;
 mod save;
 mod soil;
@@ -34,6 +35,7 @@ use crate::rng::WorldRng;
 use crate::weather::{HazardKind, WeatherState};
 
 pub use commands::{Area, HarvestYield, Spot};
+pub use grid::{TileGrid, TilePlant};
 pub use plants::PlantView;
 pub(crate) use save::LandSave;
 pub use views::{
