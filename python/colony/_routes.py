@@ -58,6 +58,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('POST', '/api/path/place', 'path_place'),
     ('GET', '/api/ping', 'ping'),
     ('POST', '/api/placement/find', 'placement_find'),
+    ('POST', '/api/placement/mask', 'placement_mask'),
     ('POST', '/api/planting/clear', 'planting_clear'),
     ('POST', '/api/planting/find', 'planting_find'),
     ('POST', '/api/planting/mark', 'planting_mark'),
@@ -266,6 +267,10 @@ class Routes(SyncBase):
     def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
         """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first; an unreachable spot never outranks a reachable one. Pumps: reachable now first, then joinable by a new path (`groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then reachable now, then joinable by a new path, then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
+
+    def placement_mask(self, *, prefabs: list[Any]) -> Any:
+        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it (the placement rules only: nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
+        return self._call('POST', '/api/placement/mask', None, body('prefabs', prefabs))
 
     def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
         """``POST /api/planting/clear``: Clears the planting marks of an area."""
@@ -554,6 +559,10 @@ class AsyncRoutes(AsyncBase):
     async def placement_find(self, *, prefab: str, x1: int, y1: int, x2: int, y2: int) -> Any:
         """``POST /api/placement/find``: Up to 10 valid spots for a prefab in an area, distinct tiles, best first; an unreachable spot never outranks a reachable one. Pumps: reachable now first, then joinable by a new path (`groundSteps` >= 0), then water depth (deepest first), only spots with water. Others: not flooded, then reachable now, then joinable by a new path, then what lies in reach for buildings that work with something there, most first (`inReach`: lumberjacks by grown trees, then saplings; gatherers by ripe bushes, then all; farmhouses by crops plus plantable soil, then crops; foresters by plantable soil plus saplings; scavengers by ruins; water wheels by the flow under the wheel), then path distance from the district center's entrance (the network's, else `groundSteps`), then path access, then power. Spots where such a building would have nothing to work with are not offered (a water wheel never on dry land or still water). json: `{prefab, sizeX, sizeY, placements}`, plus `reason`, `detail` and `blocked` when no spot is found; toon: the bare array of placement rows (the contract's shape), an empty one with headers `X-Placement-Reason` and `X-Placement-Detail`. A read: it runs on a copy of the published world and never holds up the game."""
         return await self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
+
+    async def placement_mask(self, *, prefabs: list[Any]) -> Any:
+        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it (the placement rules only: nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
+        return await self._call('POST', '/api/placement/mask', None, body('prefabs', prefabs))
 
     async def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
         """``POST /api/planting/clear``: Clears the planting marks of an area."""

@@ -89,6 +89,7 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("notifications", {}, None),
         ("power", {}, None),
         ("placement_find", {"prefab": "Lodge.Folktails", **whole}, None),
+        ("placement_mask", {"prefabs": ["Lodge.Folktails"]}, None),
         ("building_place", {"prefab": "Nope", **spot}, "invalid_prefab"),
         ("building_pause", {"id": lodge, "paused": True}, "invalid_type"),
         ("building_priority", {"id": lodge, "priority": "VeryHigh"}, None),

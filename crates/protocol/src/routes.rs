@@ -775,6 +775,18 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Post,
+        "/api/placement/mask",
+        "placement-mask",
+        "Every spot where place would accept each prefab, over the whole map (base64 bytes per tile and orientation)",
+        &[p(
+            "prefabs",
+            List,
+            true,
+            "prefab names with their faction suffix",
+        )],
+    ),
+    route(
+        Post,
         "/api/placement/find",
         "find-placement",
         "Find up to 10 valid spots for a building in an area, best first",
@@ -1015,7 +1027,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 71);
+        assert_eq!(ROUTES.len(), 72);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

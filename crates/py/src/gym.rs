@@ -138,6 +138,15 @@ impl Env {
     }
 }
 
+/// `(rewards, terminated, truncated, kinds, errors)` of a vector step.
+type VecStep<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyList>,
+    Bound<'py, PyList>,
+);
+
 /// Many environments of one configuration, stepped together on a thread pool.
 #[pyclass(module = "colony_engine")]
 pub struct VecEnv {
@@ -204,13 +213,7 @@ impl VecEnv {
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyAny>,
-        Bound<'py, PyAny>,
-        Bound<'py, PyList>,
-        Bound<'py, PyList>,
-    )> {
+    ) -> PyResult<VecStep<'py>> {
         let actions = actions.as_slice()?.to_vec();
         let vec = &mut self.vec;
         let outs = env_refused(py.detach(|| vec.step(&actions)))?;

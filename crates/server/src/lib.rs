@@ -210,6 +210,7 @@ pub async fn run(args: cli::Args) -> i32 {
         },
         cache: http::cache::ReadCache::default(),
         search_world: http::buildings::SearchWorld::default(),
+        kept_masks: http::placement_mask::KeptMasks::default(),
     };
     // The placement search's kept world copy is dropped once the game has moved on, so an old
     // world's tables are not held until the next search.

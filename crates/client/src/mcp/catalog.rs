@@ -409,6 +409,11 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
     ),
     (
         Post,
+        "/api/placement/mask",
+        "a whole-map bitmap for learning environments; `find_placement` answers an agent with ranked spots",
+    ),
+    (
+        Post,
         "/api/agent/config",
         "the mode and goal are set by the person or harness running the agent",
     ),

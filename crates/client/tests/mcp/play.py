@@ -35,6 +35,7 @@ from mcp_types import CallToolResult, TextContent
 EXCLUDED = {
     "GET /api/ping",
     "GET /api/game/hash",
+    "POST /api/placement/mask",
     "POST /api/agent/config",
     "POST /api/agent/request",
     "POST /api/ready",

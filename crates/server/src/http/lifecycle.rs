@@ -204,7 +204,7 @@ async fn swap_in(state: &AppState, world: sim::World) -> Result<(), AppError> {
     Ok(())
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, AppError> {
     tokio::task::spawn_blocking(f)

@@ -24,6 +24,7 @@ mod openapi_views;
 pub mod origin;
 pub mod paths;
 pub mod pipeline;
+pub mod placement_mask;
 pub mod power;
 pub mod rows;
 pub mod science;
@@ -63,6 +64,8 @@ pub struct AppState {
     pub cache: cache::ReadCache,
     /// The world copy of the last placement search, for the next one of the same snapshot.
     pub search_world: buildings::SearchWorld,
+    /// The placement masks of the last list asked for (`POST /api/placement/mask`).
+    pub kept_masks: placement_mask::KeptMasks,
 }
 
 /// The WebSocket listener as started.
@@ -118,6 +121,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(score::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
+        .merge(placement_mask::routes())
         .merge(power::routes())
         .merge(automation::routes())
         .merge(admin::routes())

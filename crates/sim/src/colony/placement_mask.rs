@@ -6,7 +6,8 @@
 //! [`PlacementMasks`] keeps the masks of a list of prefabs up to date from step to step: what a
 //! spot's check reads is local (the blocks in the footprint's columns and the voxel under it,
 //! the living plant or ruin on each tile, whether a tile's water is over the placement limit),
-//! plus a few colony-wide facts (science unlocks, the district centers' doorsteps). Each update
+//! plus a few colony-wide facts (the game's seed and map, science unlocks, the district
+//! centers' doorsteps). Each update
 //! takes a cheap signature of every tile and rechecks only the spots whose footprint, or the
 //! tiles a spanning prefab hangs from, could reach a tile whose signature changed; a change of
 //! the colony-wide facts rechecks everything. The answer is the full recheck's, spot for spot (a
@@ -137,6 +138,8 @@ pub struct PlacementMasks {
 /// What every spot's check reads beside its own tiles.
 #[derive(Clone, PartialEq, Default)]
 struct ColonyWide {
+    /// The game (the seed fixes the terrain and the water sources) and its map's size.
+    seed: u64,
     map: (u32, u32),
     unlocked: usize,
     doorsteps: Vec<[u32; 3]>,
@@ -145,6 +148,7 @@ struct ColonyWide {
 impl ColonyWide {
     fn of(w: &World) -> ColonyWide {
         ColonyWide {
+            seed: w.seed,
             map: (w.map.width(), w.map.height()),
             unlocked: w.science.unlocked.len(),
             doorsteps: w

@@ -275,3 +275,64 @@ async fn an_orientation_may_be_an_integer_as_well_as_a_name_or_a_digit() {
         .await;
     assert_eq!(code(&body), "invalid_param", "{body}");
 }
+
+/// The bytes of one prefab's mask in a `/api/placement/mask` answer.
+fn mask_bytes(answer: &Value, i: usize) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(answer["masks"][i]["spots"].as_str().unwrap())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_placement_mask_is_what_place_accepts_and_follows_the_game() {
+    let s = Server::start().await;
+    let body = json!({"prefabs": ["Lodge.Folktails", "SmallTank.Folktails"]});
+    let (status, m) = s.post("/api/placement/mask", body.clone()).await;
+    assert_eq!(status, 200, "{m}");
+    let (w, h) = (m["width"].as_u64().unwrap(), m["height"].as_u64().unwrap());
+    assert_eq!(m["orientations"], json!(["south", "west", "north", "east"]));
+    assert_eq!(m["masks"][1]["prefab"], "SmallTank.Folktails");
+    let lodge = mask_bytes(&m, 0);
+    assert_eq!(lodge.len() as u64, w * h * 4);
+    let valid = lodge.iter().filter(|z| **z > 0).count();
+    assert_eq!(m["masks"][0]["valid"], valid);
+    assert!(valid > 100, "a new map has room for a lodge");
+    // A valid spot is placed at the height the mask gives; a refused one is refused.
+    let i = lodge.iter().position(|z| *z > 0).unwrap();
+    let (x, y, o) = ((i / 4) as u64 % w, (i / 4) as u64 / w, i % 4);
+    let spot =
+        json!({"prefab": "Lodge.Folktails", "x": x, "y": y, "z": lodge[i] - 1, "orientation": o});
+    let (_, placed) = s
+        .post("/api/building/place?format=json", spot.clone())
+        .await;
+    assert!(placed["id"].is_i64(), "{placed}");
+    let j = lodge.iter().position(|z| *z == 0).unwrap();
+    let (x, y) = ((j / 4) as u64 % w, (j / 4) as u64 / w);
+    let (_, no) = s
+        .post(
+            "/api/building/place",
+            json!({"prefab": "Lodge.Folktails", "x": x, "y": y, "z": 0, "orientation": j % 4}),
+        )
+        .await;
+    assert!(no["error"].is_string(), "{no}");
+    // Asked again, the placed lodge's spot is taken.
+    let (_, again) = s.post("/api/placement/mask", body).await;
+    assert_eq!(mask_bytes(&again, 0)[i], 0);
+    assert!(again["masks"][0]["valid"].as_u64().unwrap() < valid as u64);
+    // Bad lists change nothing and say what to send.
+    refused(
+        &s,
+        "/api/placement/mask",
+        json!({"prefabs": []}),
+        "invalid_param",
+    )
+    .await;
+    refused(
+        &s,
+        "/api/placement/mask",
+        json!({"prefabs": ["Castle.Folktails"]}),
+        "invalid_prefab",
+    )
+    .await;
+}
