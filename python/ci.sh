@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's CI step (run by .ci/run after the cargo tests, which build
 # target/debug/colonyd and target/debug/colony): a virtualenv .venv-py with the pinned
-# requirements, the package installed from ./python, ruff, then pytest against real colonyd.
+# requirements, the package installed from ./python and the engine from ./crates/py, ruff, then
+# pytest against real colonyd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 test -x target/debug/colonyd || cargo build -p colony-server --bin colonyd
@@ -11,6 +12,9 @@ if [ ! -x .venv-py/bin/pytest ]; then
 fi
 .venv-py/bin/pip install -q --disable-pip-version-check -r python/requirements-ci.txt
 .venv-py/bin/pip install -q --disable-pip-version-check './python[gym]'
+# The in-process engine (colony.engine, the Gym environment's default backend): a PyO3 module that
+# maturin builds from crates/py with cargo (release, its own target folder crates/py/target).
+.venv-py/bin/pip install -q --disable-pip-version-check ./crates/py
 (cd python && ../.venv-py/bin/ruff check . && ../.venv-py/bin/ruff format --check .)
 # The shipped agents, under the package's settings.
 .venv-py/bin/ruff check --config python/pyproject.toml agents tools/fake_llm.py

@@ -1,7 +1,8 @@
-"""``Colony-v0`` against real colonyd processes: Gymnasium's own checker, masked random steps that
-the service never refuses, determinism of ``reset(seed)``, the vector environment, the rewards of an
-episode against ``colony eval``'s score of the same game; the map layers against a plain per-tile
-walk of the same tiles, and the environment's lean client against the httpx one."""
+"""``Colony-v0`` on both backends (the in-process engine and real colonyd processes): Gymnasium's
+own checker, masked random steps that the game never refuses, determinism of ``reset(seed)``, the
+vector environments, the rewards of an episode against ``colony eval``'s score of the same game;
+over HTTP, the map layers against a plain per-tile walk of the same tiles, and the environment's
+lean client against the httpx one. tests/test_engine.py holds the two backends together."""
 
 from __future__ import annotations
 
@@ -40,15 +41,19 @@ from colony.spawn import free_port
 SMALL = {"map_size": 32, "turn_hours": 3, "horizon_days": 30}
 
 
-@pytest.fixture
-def env() -> Iterator[ColonyEnv]:
-    e = ColonyEnv(**SMALL)
+BACKENDS = ["engine", "http"]
+
+
+@pytest.fixture(params=BACKENDS)
+def env(request: pytest.FixtureRequest) -> Iterator[ColonyEnv]:
+    e = ColonyEnv(backend=request.param, **SMALL)
     yield e
     e.close()
 
 
-def test_registered_and_passes_check_env() -> None:
-    e = gym.make("Colony-v0", **SMALL)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_registered_and_passes_check_env(backend: str) -> None:
+    e = gym.make("Colony-v0", backend=backend, **SMALL)
     try:
         check_env(e.unwrapped, skip_render_check=False)
     finally:
@@ -111,8 +116,9 @@ def test_reset_with_a_seed_is_deterministic(env: ColonyEnv) -> None:
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
 
 
-def test_an_idle_colony_dies_and_the_episode_terminates() -> None:
-    e = ColonyEnv(map_size=32, turn_hours=24, horizon_days=30)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_idle_colony_dies_and_the_episode_terminates(backend: str) -> None:
+    e = ColonyEnv(map_size=32, turn_hours=24, horizon_days=30, backend=backend)
     try:
         obs, info = e.reset(seed=2)
         first = info["score"] / 100
@@ -157,9 +163,10 @@ survival_scaled = {str(t.survival_scaled).lower()}
     return text
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("horizon", "turn_hours"), [(10, 12), (3, 10)], ids=["dies", "lives"])
 def test_idle_rewards_sum_to_the_score_colony_eval_gives_the_same_game(
-    tmp_path: Path, colony_bin: str, horizon: int, turn_hours: int
+    tmp_path: Path, colony_bin: str, horizon: int, turn_hours: int, backend: str
 ) -> None:
     """An idle Gym episode (action 0 every step) and ``colony eval`` with the idle agent, on the
     same seed, game, terms, horizon and turn length: the same game, so the rewards (and the first
@@ -174,7 +181,13 @@ def test_idle_rewards_sum_to_the_score_colony_eval_gives_the_same_game(
         ScoreTerm("deaths_premature", 1, 40, lower_is_better=True, survival_scaled=True),
         ScoreTerm("built.DistrictCenter", 1, 1),
     ]
-    e = ColonyEnv(map_size=size, turn_hours=turn_hours, horizon_days=horizon, score_terms=terms)
+    e = ColonyEnv(
+        map_size=size,
+        turn_hours=turn_hours,
+        horizon_days=horizon,
+        score_terms=terms,
+        backend=backend,
+    )
     try:
         _, info = e.reset(seed=seed)
         first = info["score"] / 100
@@ -183,7 +196,7 @@ def test_idle_rewards_sum_to_the_score_colony_eval_gives_the_same_game(
             _, r, terminated, truncated, info = e.step(0)
             assert info["error"] is None
             rewards.append(r)
-        final = score(e.client, terms, horizon)
+        final = score(e.client, terms, horizon) if backend == "http" else None
     finally:
         e.close()
     scenario = tmp_path / "gym-reward.toml"
@@ -206,22 +219,29 @@ def test_idle_rewards_sum_to_the_score_colony_eval_gives_the_same_game(
     assert sum(rewards) + first == pytest.approx(episode["score"] / 100, rel=1e-3)
     assert info["score"] == pytest.approx(episode["score"], abs=1e-9)
     # Term by term: each metric's value over the same rows (days survived to the same hour).
-    assert final["terms"] == episode["scoreTerms"]
+    if final is not None:
+        assert final["terms"] == episode["scoreTerms"]
 
 
-def test_an_unknown_score_term_is_refused_on_reset() -> None:
-    e = ColonyEnv(map_size=32, score_terms=[ScoreTerm("happiness", 1, 8)])
-    try:
-        with pytest.raises(colony.ColonyError) as err:
-            e.reset(seed=1)
-        assert err.value.code == "invalid_param"
-        assert "unknown metric" in err.value.detail and "days_survived" in err.value.detail
-    finally:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unknown_score_term_is_refused(backend: str) -> None:
+    """Over HTTP on the first reset (``POST /api/score`` refuses it); the engine checks the
+    terms when the environment is made."""
+    made: list[ColonyEnv] = []
+    with pytest.raises(colony.ColonyError) as err:
+        made.append(
+            ColonyEnv(map_size=32, score_terms=[ScoreTerm("happiness", 1, 8)], backend=backend)
+        )
+        made[0].reset(seed=1)
+    for e in made:
         e.close()
+    assert err.value.code == "invalid_param"
+    assert "unknown metric" in err.value.detail and "days_survived" in err.value.detail
 
 
-def test_vector_env_over_several_processes() -> None:
-    venv = make_vector(2, **SMALL)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vector_env(backend: str) -> None:
+    venv = make_vector(2, backend=backend, **SMALL)
     try:
         obs, info = venv.reset(seed=[3, 4])
         assert obs["terrain"].shape == (2, 32, 32)
@@ -279,7 +299,7 @@ def assert_same_layers(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) 
 
 
 def test_observed_layers_are_a_per_tile_walk_of_the_same_tiles() -> None:
-    e = ColonyEnv(map_size=32, turn_hours=6, horizon_days=30)
+    e = ColonyEnv(map_size=32, turn_hours=6, horizon_days=30, backend="http")
     try:
         obs, info = e.reset(seed=4)
         rng = np.random.default_rng(3)
@@ -291,16 +311,16 @@ def test_observed_layers_are_a_per_tile_walk_of_the_same_tiles() -> None:
             # The game stays paused between steps: these are the tiles the observation was
             # built from.
             tiles = e.client.tiles(x1=0, y1=0, x2=31, y2=31)["tiles"]
-            want = per_tile_layers(e._observer, tiles)
+            want = per_tile_layers(e._game._observer, tiles)  # type: ignore[attr-defined]
             assert_same_layers({k: v for k, v in obs.items() if k != "colony"}, want)
             shuffled = random.Random(step).sample(tiles, len(tiles))
-            assert_same_layers(e._observer.layers(shuffled), want)
+            assert_same_layers(e._game._observer.layers(shuffled), want)
             covered |= {k for k, a in want.items() if a.any()}
             # Every kind of action in turn, placements most.
             lo, hi = kinds[step % len(kinds)]
             allowed = np.flatnonzero(info["action_mask"][lo:hi])
             action = lo + int(rng.choice(allowed)) if allowed.size else 0
-            door = e._observer.dc_entrance()
+            door = e._game._observer.dc_entrance()
             if (lo, hi) == path and allowed.size and door:
                 # A short path out of the district center's door on its level (a far one, or one
                 # up a cliff, may find no route).

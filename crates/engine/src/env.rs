@@ -159,9 +159,9 @@ impl Env {
     }
 
     /// Starts a new game with this seed (as `POST /api/game/new` with the environment's faction,
-    /// mode and map size; nothing has run yet) and reads its first observation.
+    /// mode and map size, then paused; nothing has run yet) and reads its first observation.
     pub fn reset(&mut self, seed: u64) -> Result<(), EnvError> {
-        let world = World::try_new(&NewGame {
+        let mut world = World::try_new(&NewGame {
             seed,
             faction: self.cfg.faction,
             mode: self.cfg.mode,
@@ -169,6 +169,9 @@ impl Env {
             map_height: self.cfg.height,
             ..Default::default()
         })?;
+        // Paused, as `colony eval` and the HTTP environment leave a new game (the speed is part
+        // of the game's state and its hash; steps advance whatever it is).
+        world.set_speed(0)?;
         let names: Vec<&str> = self.cfg.prefabs.iter().map(String::as_str).collect();
         self.masks = Some(PlacementMasks::new(&world, &names)?);
         self.world = Some(world);

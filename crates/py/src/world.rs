@@ -141,6 +141,12 @@ impl World {
         Ok(ticks)
     }
 
+    /// `POST /api/speed` (0 paused, 1-3; the speed is part of the game's state, and `advance`
+    /// runs whatever it is).
+    fn set_speed(&mut self, speed: u8) -> PyResult<()> {
+        refused(self.world.set_speed(speed))
+    }
+
     /// `POST /api/building/place`: the new building's id.
     fn place(&mut self, prefab: &str, x: i64, y: i64, z: i64, orientation: &str) -> PyResult<i32> {
         refused(self.world.place_building(prefab, x, y, z, orientation))

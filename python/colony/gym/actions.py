@@ -9,16 +9,18 @@ Layout (``W x H`` map, ``P`` prefabs, ``C`` crops), in this order:
 - mark the ``K x K`` area from ``(x, y)`` for cutting at the terrain height there: ``H * W``;
 - mark that area for planting crop ``c``: ``C * H * W``.
 
-The mask (``info["action_mask"]``, int8) allows only actions the service takes: noop; the
-placements that ``POST /api/placement/find`` offers this step (the best ten of each prefab in each
-of ``R x R`` regions of the map: a subset of every valid spot, each one checked by the game's own
-placement rules); paths to dry tiles that nothing stands on; cutting and planting anywhere (the
-area is clipped to the map). An action outside the mask is still sent: the service refuses it
-with an error that the step reports in ``info["error"]``; nothing crashes.
+The mask (``info["action_mask"]``, int8) allows only actions the game takes: noop; every
+placement ``POST /api/building/place`` accepts this step (``POST /api/placement/mask``: the game's
+own placement rules over the whole map, one request for all the prefabs); paths to dry tiles that
+nothing stands on; cutting and planting anywhere (the area is clipped to the map). An action
+outside the mask is still sent: the game refuses it with an error that the step reports in
+``info["error"]``; nothing crashes. The in-process engine (``crates/engine``) builds the same
+mask from the same rules.
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,49 +94,26 @@ class Actor:
     """Computes masks and carries out actions on one game."""
 
     def __init__(
-        self,
-        client: Colony,
-        layout: Layout,
-        prefabs: list[str],
-        crops: list[str],
-        area: int,
-        regions: int,
+        self, client: Colony, layout: Layout, prefabs: list[str], crops: list[str], area: int
     ) -> None:
         self.client = client
         self.layout = layout
         self.prefabs, self.crops = prefabs, crops
-        self.area, self.regions = area, regions
-        #: z of each offered placement, by action index.
-        self.offered: dict[int, int] = {}
+        self.area = area
+        #: The height each prefab stands at plus one, per tile and orientation (0 refused), as
+        #: ``POST /api/placement/mask`` gave it this step.
+        self.spots = np.zeros(0, np.uint8)
 
-    def _region_bounds(self) -> list[tuple[int, int, int, int]]:
-        w, h, r = self.layout.w, self.layout.h, self.regions
-        if r <= 0:
-            return []  # no placement search: no placement is offered
-        xs = [w * i // r for i in range(r + 1)]
-        ys = [h * i // r for i in range(r + 1)]
-        return [
-            (xs[i], ys[j], xs[i + 1] - 1, ys[j + 1] - 1)
-            for j in range(r)
-            for i in range(r)
-            if xs[i + 1] > xs[i] and ys[j + 1] > ys[j]
-        ]
-
-    def mask(self, obs: dict[str, np.ndarray], unlocked: set[str]) -> np.ndarray:
+    def mask(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         lay = self.layout
         m = np.zeros(lay.n, np.int8)
         m[0] = 1
-        self.offered = {}
-        for p, prefab in enumerate(self.prefabs):
-            if prefab not in unlocked:
-                continue
-            for x1, y1, x2, y2 in self._region_bounds():
-                found = self.client.placement_find(prefab=prefab, x1=x1, y1=y1, x2=x2, y2=y2)
-                for s in found.get("placements", []):
-                    o = ORIENTATIONS.index(s["orientation"])
-                    i = lay.place(p, s["x"], s["y"], o)
-                    m[i] = 1
-                    self.offered[i] = s["z"]
+        if self.prefabs:
+            answer = self.client.placement_mask(prefabs=self.prefabs)
+            self.spots = np.concatenate(
+                [np.frombuffer(base64.b64decode(k["spots"]), np.uint8) for k in answer["masks"]]
+            )
+            m[lay.place0 : lay.path0] = self.spots > 0
         free = (
             (obs["water"] <= 0)
             & (obs["buildings"] == 0)
@@ -158,12 +137,13 @@ class Actor:
         if act.kind == "noop":
             return act, None
         if act.kind == "place":
-            i = self.layout.place(act.prefab, x, y, act.orientation)
+            i = self.layout.place(act.prefab, x, y, act.orientation) - self.layout.place0
+            stands = int(self.spots[i]) if i < self.spots.size else 0
             return act, c.building_place(
                 prefab=self.prefabs[act.prefab],
                 x=x,
                 y=y,
-                z=self.offered.get(i, z),
+                z=stands - 1 if stands else z,
                 orientation=ORIENTATIONS[act.orientation],
             )
         if act.kind == "path":

@@ -1,0 +1,97 @@
+"""``Colony-v0``'s game in-process (``backend="engine"``): ``colony_engine.Env``, the environment
+stepped in Rust (crates/engine) with no colonyd, HTTP or JSON. The rules are the HTTP backend's
+(``http_game.py``): the same seed and actions give the same observations, masks, rewards and
+state hashes (tests/test_engine.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import ColonyError
+from .actions import Layout
+from .reward import ScoreTerm
+
+
+def engine_terms(terms: list[ScoreTerm]) -> list[tuple[str, float, float, bool, bool]]:
+    """Score terms as ``colony_engine`` takes them."""
+    return [
+        (t.metric, float(t.weight), float(t.target), t.lower_is_better, t.survival_scaled)
+        for t in terms
+    ]
+
+
+class EngineGame:
+    """One environment's game in this process."""
+
+    def __init__(
+        self,
+        *,
+        width: int,
+        height: int,
+        faction: str,
+        mode: str,
+        turn_hours: float,
+        horizon_days: float,
+        prefabs: list[str],
+        crops: list[str],
+        area: int,
+        terms: list[ScoreTerm],
+    ) -> None:
+        import colony_engine
+
+        self.layout = Layout(width, height, len(prefabs), len(crops))
+        self._env = colony_engine.Env(
+            width,
+            height,
+            faction,
+            mode,
+            turn_hours,
+            horizon_days,
+            prefabs,
+            crops,
+            area,
+            engine_terms(terms),
+        )
+        self._obs: dict[str, np.ndarray] | None = None
+        self._mask: np.ndarray | None = None
+
+    @property
+    def score(self) -> float:
+        return float(self._env.score)
+
+    def reset(self, seed: int) -> None:
+        self._env.reset(seed)
+        self._read()
+
+    def step(self, action: int) -> tuple[float, bool, bool, str, dict[str, Any] | None]:
+        reward, terminated, truncated, kind, error = self._env.step(int(action))
+        self._read()
+        return reward, terminated, truncated, kind, error
+
+    def _read(self) -> None:
+        self._obs = self._env.observation()
+        self._mask = self._env.mask()
+
+    def observation(self) -> dict[str, np.ndarray]:
+        assert self._obs is not None
+        return self._obs
+
+    def mask(self) -> np.ndarray:
+        assert self._mask is not None
+        return self._mask
+
+    def state_hash(self) -> str:
+        h = self._env.state_hash()
+        if h is None:
+            raise ColonyError("game_not_ready", "no game yet: call reset() first")
+        return str(h)
+
+    def save(self) -> bytes:
+        """The game as colonyd saves it (``POST /api/game/load`` takes it back)."""
+        return bytes(self._env.save())
+
+    def close(self) -> None:
+        pass
