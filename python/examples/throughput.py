@@ -1,54 +1,171 @@
-"""Steps per second of ``Colony-v0`` with a masked random agent, in 1 or more processes (each
-with its own environment and colonyd), counted over whole runs after a warm-up reset.
+"""Steps per second of ``Colony-v0`` with a masked random agent: the HTTP backend (one colonyd
+per process), the in-process engine, the engine's vector environment on a thread pool, and
+Crafter's random agent when ``crafter`` is installed; with the reset time and the memory a world
+takes. Prints a Markdown table (docs/python.md, "Throughput").
 
-    COLONYD=target/release/colonyd python python/examples/throughput.py --procs 1 --steps 200
-    COLONYD=target/release/colonyd python python/examples/throughput.py --procs 4 --steps 200
+    COLONYD=target/release/colonyd python python/examples/throughput.py
+    python python/examples/throughput.py --backends engine --vector 1,2,4,8,16 --steps 2000
+
+A step: pick a random action among those the mask allows, then ``step`` (the action and
+``--turn-hours`` of game time). ``--procs N`` runs the single-environment rows in N processes at
+once (total steps per second over all of them).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import os
 import time
+from typing import Any
 
 import numpy as np
 
 
-def worker(seed: int, steps: int, kwargs: dict[str, object], start: object) -> tuple[int, float]:
-    import colony.gym  # noqa: F401
+def rss_mb() -> float:
+    """This process's resident memory (Linux), MB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def single(
+    backend: str, seed: int, steps: int, kw: dict[str, Any], start: Any
+) -> tuple[int, float, float]:
+    """One environment's run: (steps, seconds, mean reset ms)."""
     from colony.gym import ColonyEnv
 
-    env = ColonyEnv(**kwargs)  # type: ignore[arg-type]
+    env = ColonyEnv(backend=backend, **kw)
     rng = np.random.default_rng(seed)
+    resets = []
+    t = time.perf_counter()
     obs, info = env.reset(seed=seed)
-    start.wait()  # type: ignore[attr-defined]
+    resets.append(time.perf_counter() - t)
+    if start is not None:
+        start.wait()
     t = time.perf_counter()
     for _ in range(steps):
-        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        obs, _, terminated, truncated, info = env.step(action)
+        obs, _, terminated, truncated, info = env.step(pick(info["action_mask"], rng))
         if terminated or truncated:
+            r = time.perf_counter()
             obs, info = env.reset(seed=int(rng.integers(1 << 30)))
+            resets.append(time.perf_counter() - r)
     wall = time.perf_counter() - t
     env.close()
-    return steps, wall
+    return steps, wall, 1000 * float(np.mean(resets))
+
+
+def single_row(backend: str, procs: int, steps: int, kw: dict[str, Any]) -> tuple[float, float]:
+    """Steps per second over ``procs`` processes, and the reset ms."""
+    if procs == 1:
+        n, wall, reset = single(backend, 1, steps, kw, None)
+        return n / wall, reset
+    with mp.Manager() as m:
+        barrier = m.Barrier(procs)
+        with mp.Pool(procs) as pool:
+            res = pool.starmap(single, [(backend, i + 1, steps, kw, barrier) for i in range(procs)])
+    return sum(r[0] for r in res) / max(r[1] for r in res), float(np.mean([r[2] for r in res]))
+
+
+def vector_row(n: int, steps: int, kw: dict[str, Any]) -> float:
+    """Environment steps per second of ``make_vector(n, backend="engine")``."""
+    from colony.gym import make_vector
+
+    venv = make_vector(n, backend="engine", threads=n, **kw)
+    rng = np.random.default_rng(n)
+    obs, info = venv.reset(seed=1)
+    rounds = max(1, steps // n)
+    t = time.perf_counter()
+    for _ in range(rounds):
+        actions = np.array([pick(m, rng) for m in info["action_mask"]])
+        obs, _, _, _, info = venv.step(actions)
+    wall = time.perf_counter() - t
+    venv.close()
+    return rounds * n / wall
+
+
+def memory_per_world(kw: dict[str, Any], worlds: int = 16) -> float:
+    """MB one more engine world takes (``worlds`` environments made and reset)."""
+    from colony.gym import ColonyEnv
+
+    before = rss_mb()
+    envs = [ColonyEnv(backend="engine", **kw) for _ in range(worlds)]
+    for i, e in enumerate(envs):
+        e.reset(seed=i + 1)
+    per = (rss_mb() - before) / worlds
+    for e in envs:
+        e.close()
+    return per
+
+
+def crafter_row(procs: int, steps: int) -> float | None:
+    try:
+        import crafter  # noqa: F401
+    except ImportError:
+        return None
+    if procs == 1:
+        return crafter_run(1, steps, None)
+    with mp.Manager() as m:
+        barrier = m.Barrier(procs)
+        with mp.Pool(procs) as pool:
+            res = pool.starmap(crafter_run, [(i + 1, steps, barrier) for i in range(procs)])
+    return sum(res)
+
+
+def crafter_run(seed: int, steps: int, start: Any) -> float:
+    import crafter
+
+    env = crafter.Env(seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    if start is not None:
+        start.wait()
+    t = time.perf_counter()
+    for _ in range(steps):
+        _, _, done, _ = env.step(int(rng.integers(env.action_space.n)))
+        if done:
+            env.reset()
+    return steps / (time.perf_counter() - t)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--backends", default="http,engine", help="single-environment rows")
     ap.add_argument("--procs", type=int, default=1)
-    ap.add_argument("--steps", type=int, default=200, help="steps per process")
+    ap.add_argument("--steps", type=int, default=1000, help="steps per row (per process)")
+    ap.add_argument("--http-steps", type=int, default=100, help="steps of the HTTP row")
+    ap.add_argument("--vector", default="", help="vector sizes, e.g. 1,2,4 (threads = size)")
     ap.add_argument("--map", default="64")
-    ap.add_argument("--turn-hours", type=float, default=24)
-    ap.add_argument("--mask-regions", type=int, default=2)
+    ap.add_argument("--turn-hours", type=float, default=1)
+    ap.add_argument("--no-crafter", action="store_true")
     a = ap.parse_args()
-    kwargs = {"map_size": a.map, "turn_hours": a.turn_hours, "mask_regions": a.mask_regions}
-    with mp.Manager() as m:
-        barrier = m.Barrier(a.procs)
-        with mp.Pool(a.procs) as pool:
-            res = pool.starmap(worker, [(i + 1, a.steps, kwargs, barrier) for i in range(a.procs)])
-    total = sum(s for s, _ in res)
-    wall = max(w for _, w in res)
-    print(f"{a.procs} process(es): {total} steps in {wall:.2f} s = {total / wall:.1f} steps/s")
+    kw = {"map_size": a.map, "turn_hours": a.turn_hours}
+    print(f"map {a.map}, {a.turn_hours:g}-hour turns, masked random agent, {os.cpu_count()} cores")
+    print()
+    print("| environment | processes | steps/s | reset ms |")
+    print("|---|---|---|---|")
+    for b in [x for x in a.backends.split(",") if x]:
+        steps = a.http_steps if b == "http" else a.steps
+        rate, reset = single_row(b, a.procs, steps, kw)
+        print(f"| `Colony-v0`, backend `{b}` | {a.procs} | {rate:.1f} | {reset:.1f} |")
+    for n in [int(x) for x in a.vector.split(",") if x]:
+        rate = vector_row(n, a.steps * n, kw)
+        print(f'| `make_vector({n}, backend="engine")`, {n} threads | 1 | {rate:.1f} | |')
+    if not a.no_crafter:
+        rate = crafter_row(a.procs, a.steps)
+        if rate is None:
+            print("| Crafter, random agent | - | (pip install crafter to measure) | |")
+        else:
+            print(f"| Crafter 1.8.3, random agent | {a.procs} | {rate:.1f} | |")
+    if "engine" in a.backends:
+        print()
+        print(f"Memory per engine world: {memory_per_world(kw):.1f} MB")
 
 
 if __name__ == "__main__":

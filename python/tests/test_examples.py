@@ -1,6 +1,6 @@
 """The examples against real colonyd processes: the first agent, the LLM skeleton with a scripted
-model (no network), the random Gym agent, and the Ray evaluation with a local ``ray.init()``
-compared with ``colony eval`` itself."""
+model (no network), the random Gym agent, the throughput table, and the Ray evaluation with a
+local ``ray.init()`` compared with ``colony eval`` itself."""
 
 from __future__ import annotations
 
@@ -64,6 +64,24 @@ def test_llm_skeleton_runs_the_models_calls(game: colony.Game) -> None:
 def test_random_gym_agent_plays_an_episode() -> None:
     [res] = random_gym_agent.run(1, 3, map_size=32, turn_hours=24, horizon_days=3)
     assert res["steps"] == 3 and res["score"] > 0
+
+
+def test_throughput_prints_its_table() -> None:
+    """The throughput example runs every kind of row (a few steps each; no timing asserted)."""
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "throughput.py"), "--steps", "20", "--http-steps", "5"]
+        + ["--map", "32", "--vector", "2", "--no-crafter"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| `")]
+    assert [r.split("|")[1].strip() for r in rows] == [
+        "`Colony-v0`, backend `http`",
+        "`Colony-v0`, backend `engine`",
+        '`make_vector(2, backend="engine")`, 2 threads',
+    ]
+    assert "Memory per engine world" in out
 
 
 def test_ray_eval_matches_colony_eval(tmp_path: Path, colony_bin: str) -> None:

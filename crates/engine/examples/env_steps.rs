@@ -1,0 +1,85 @@
+//! Times `Colony-v0` steps in-process (no Python): a masked random agent on a 64 map with
+//! one-hour turns, as `python/examples/throughput.py` plays it; for profiling the step.
+//!
+//! `cargo run --release -p colony-engine --example env_steps [steps] [map side] [turn hours]`
+
+use engine::{Env, EnvConfig};
+use score::terms::ScoreTerm;
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let steps: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
+    let side: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let turn: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1.0);
+    let term = |m: &str, w: f64, t: f64, lower: bool, scaled: bool| ScoreTerm {
+        metric: m.into(),
+        weight: w,
+        target: t,
+        lower_is_better: lower,
+        survival_scaled: scaled,
+    };
+    let cfg = EnvConfig {
+        width: side,
+        height: side,
+        faction: sim::Faction::Folktails,
+        mode: sim::GameMode::Normal,
+        turn_hours: turn,
+        horizon_days: 60.0,
+        prefabs: [
+            "WaterPump",
+            "SmallTank",
+            "Lodge",
+            "GathererFlag",
+            "LumberjackFlag",
+            "EfficientFarmHouse",
+            "SmallWarehouse",
+        ]
+        .map(|p| format!("{p}.Folktails"))
+        .into(),
+        crops: vec!["Carrot".into(), "Potato".into()],
+        area: 6,
+        terms: vec![
+            term("days_survived", 4.0, 60.0, false, false),
+            term("beavers", 2.0, 30.0, false, false),
+            term("wellbeing", 1.0, 8.0, false, true),
+            term("deaths_premature", 0.5, 12.0, true, true),
+            term("buildings_built", 0.5, 20.0, false, false),
+        ],
+    };
+    let mut env = Env::new(cfg).expect("settings");
+    let t = Instant::now();
+    env.reset(1).expect("reset");
+    let reset = t.elapsed();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut allowed = Vec::new();
+    let (mut resets, mut refused) = (0, 0);
+    let t = Instant::now();
+    for i in 0..steps {
+        allowed.clear();
+        allowed.extend(
+            env.mask()
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| **m == 1)
+                .map(|(i, _)| i as i64),
+        );
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let out = env.step(allowed[(state % allowed.len() as u64) as usize]);
+        refused += usize::from(out.error.is_some());
+        if out.terminated || out.truncated {
+            env.reset(100 + i as u64).expect("reset");
+            resets += 1;
+        }
+    }
+    let wall = t.elapsed();
+    println!(
+        "{steps} steps in {:.2} s: {:.3} ms a step, {:.0} steps/s ({resets} resets, {refused} refused); first reset {:.1} ms",
+        wall.as_secs_f64(),
+        wall.as_secs_f64() * 1000.0 / steps as f64,
+        steps as f64 / wall.as_secs_f64(),
+        reset.as_secs_f64() * 1000.0
+    );
+}
