@@ -16,7 +16,7 @@ use crate::scoring::{ScoreRows, needs_built};
 use score::terms::ScoreTerm;
 use serde_json::{Map, Value};
 use sim::colony::PlacementMasks;
-use sim::{CommandError, Faction, GameMode, NewGame, World};
+use sim::{CommandError, Faction, GameMode, World};
 
 /// The longest advance a step may ask for, as `POST /api/game/advance` allows.
 pub const MAX_ADVANCE_DAYS: f64 = 3650.0;
@@ -161,19 +161,8 @@ impl Env {
     /// Starts a new game with this seed (as `POST /api/game/new` with the environment's faction,
     /// mode and map size, then paused; nothing has run yet) and reads its first observation.
     pub fn reset(&mut self, seed: u64) -> Result<(), EnvError> {
-        let mut world = World::try_new(&NewGame {
-            seed,
-            faction: self.cfg.faction,
-            mode: self.cfg.mode,
-            map_width: self.cfg.width,
-            map_height: self.cfg.height,
-            ..Default::default()
-        })?;
-        // Paused, as `colony eval` and the HTTP environment leave a new game (the speed is part
-        // of the game's state and its hash; steps advance whatever it is).
-        world.set_speed(0)?;
-        let names: Vec<&str> = self.cfg.prefabs.iter().map(String::as_str).collect();
-        self.masks = Some(PlacementMasks::new(&world, &names)?);
+        let (world, masks) = crate::fresh::fresh(&self.cfg, seed)?;
+        self.masks = Some(masks);
         self.world = Some(world);
         self.rows.clear();
         self.hours = 0.0;

@@ -74,6 +74,7 @@ pub(super) fn caps_source(s: &Spec) -> bool {
 
 /// What a placement check asks of a prefab's catalogue entry, worked out once per check (or
 /// once per search, which checks many spots of one prefab).
+#[derive(Clone)]
 pub(crate) struct PlacementTraits {
     /// May stand in water (`water_building`).
     water_building: bool,

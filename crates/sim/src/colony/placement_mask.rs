@@ -95,6 +95,7 @@ impl World {
 }
 
 /// One prefab's check, its traits worked out once.
+#[derive(Clone)]
 struct MaskOf {
     spec: &'static Spec,
     traits: PlacementTraits,
@@ -124,6 +125,7 @@ impl MaskOf {
 }
 
 /// The masks of a list of prefabs, kept up to date by [`PlacementMasks::update`].
+#[derive(Clone)]
 pub struct PlacementMasks {
     prefabs: Vec<MaskOf>,
     masks: Vec<PlacementMask>,
