@@ -1,4 +1,4 @@
-"""Where a ``Colony-v0`` step's time goes: every request the environment makes, timed in the
+"""Where a ``Colony-v0`` step's time goes over HTTP: every request the environment makes, timed in the
 client and summed by route, over a masked random agent's steps (after a warm-up reset).
 
     COLONYD=target/release/colonyd python python/examples/step_routes.py --steps 40
@@ -23,7 +23,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--map", default="64")
-    ap.add_argument("--mask-regions", type=int, default=2)
+    ap.add_argument("--turn-hours", type=float, default=24)
     a = ap.parse_args()
 
     totals: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0])
@@ -45,7 +45,7 @@ def main() -> None:
             row[1] += time.perf_counter() - t
 
     StepClient._request = timed  # type: ignore[method-assign]
-    env = ColonyEnv(map_size=a.map, mask_regions=a.mask_regions)
+    env = ColonyEnv(map_size=a.map, turn_hours=a.turn_hours, backend="http")
     rng = np.random.default_rng(a.seed)
     _, info = env.reset(seed=a.seed)
     totals.clear()
