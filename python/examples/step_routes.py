@@ -1,5 +1,5 @@
-"""Where a ``Colony-v0`` step's time goes over HTTP: every request the environment makes, timed in the
-client and summed by route, over a masked random agent's steps (after a warm-up reset).
+"""Where a ``Colony-v0`` step's time goes over HTTP: every request the environment makes, timed
+in the client and summed by route, over a masked random agent's steps (after a warm-up reset).
 
     COLONYD=target/release/colonyd python python/examples/step_routes.py --steps 40
 """

@@ -156,7 +156,12 @@ def test_saves_round_trip_and_the_hash_is_colonyd_s(game: colony.Game, tmp_path:
 
 
 def test_the_vector_environment_steps_each_world_as_one_environment() -> None:
-    kw: dict[str, Any] = {"map_size": 32, "turn_hours": 24, "horizon_days": 3}
+    kw: dict[str, Any] = {
+        "map_size": 32,
+        "turn_hours": 24,
+        "horizon_days": 3,
+        "actions_per_turn": 1,
+    }
     venv = make_vector(3, backend="engine", threads=2, **kw)
     singles = [ColonyEnv(backend="engine", **kw) for _ in range(3)]
     try:
@@ -187,3 +192,11 @@ def test_the_vector_environment_steps_each_world_as_one_environment() -> None:
         venv.close()
         for e in singles:
             e.close()
+
+
+def test_the_food_goods_are_the_engine_s() -> None:
+    import colony_engine
+
+    from colony.gym.observe import FOOD_GOODS
+
+    assert set(colony_engine.FOODS) == FOOD_GOODS

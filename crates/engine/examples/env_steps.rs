@@ -46,6 +46,8 @@ fn main() {
             term("deaths_premature", 0.5, 12.0, true, true),
             term("buildings_built", 0.5, 20.0, false, false),
         ],
+        actions_per_turn: 1,
+        join_paths: false,
     };
     let mut env = Env::new(cfg).expect("settings");
     let t = Instant::now();

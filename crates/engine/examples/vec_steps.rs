@@ -36,6 +36,8 @@ fn main() {
             lower_is_better: false,
             survival_scaled: false,
         }],
+        actions_per_turn: 1,
+        join_paths: false,
     };
     let mut vec = VecEnv::new(&cfg, n, threads).expect("settings");
     vec.reset(1).expect("reset");

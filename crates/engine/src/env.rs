@@ -1,14 +1,18 @@
 //! `Colony-v0` in-process: one game, its actions ([`crate::layout`]), observations
 //! ([`crate::observe`]), mask and reward, stepped without a service. The rules of a step are the
-//! HTTP environment's (`python/colony/gym/env.py`): the action, then `turn_hours` of game time
-//! (cut at the horizon), the observation, the mask, and the reward as the change of the
+//! HTTP environment's (`python/colony/gym/http_game.py`): the action; then `turn_hours` of game
+//! time (cut at the horizon) when the action was the wait (action 0) or the turn's
+//! `actions_per_turn`-th action; the observation, the mask, and the reward as the change of the
 //! scenario score `colony eval` gives the game (`crate::scoring`, the code colonyd's
-//! `POST /api/score` runs). The same seed and actions give the same observations, rewards and
-//! state hashes on both (python/tests/test_engine.py holds them together).
+//! `POST /api/score` runs). With `join_paths`, a placed building's doorstep is joined to the
+//! district center's by a path when one can be laid. The same seed and actions give the same
+//! observations, rewards and state hashes on both (python/tests/test_engine.py).
 //!
-//! The mask allows: noop; every placement `place` accepts (`sim::colony::PlacementMasks`, kept
-//! up to date from step to step); a path to every dry tile nothing stands on; cutting and
-//! planting anywhere (the area is clipped to the map).
+//! The mask allows only actions that do something: the wait; every placement `place` accepts
+//! (`sim::colony::PlacementMasks`, kept up to date from step to step); a path to a dry tile that
+//! nothing stands on and no path covers; cutting a square with a grown tree in it; planting a
+//! square with a tile crops can take (moist, dry, nothing on it). Squares are clipped to the
+//! map.
 
 use crate::layout::{Action, Layout, ORIENTATIONS};
 use crate::observe::{Observation, Observer};
@@ -36,6 +40,11 @@ pub struct EnvConfig {
     /// Side of the cutting and planting squares.
     pub area: u32,
     pub terms: Vec<ScoreTerm>,
+    /// Actions before the game advances by itself (the wait advances at once); 1: every
+    /// action advances.
+    pub actions_per_turn: u32,
+    /// Join each placed building's doorstep to the district center's by a path.
+    pub join_paths: bool,
 }
 
 /// A refused action or a bad setting: the contract's code, its text, and the extra members.
@@ -98,6 +107,8 @@ pub struct Env {
     rows: ScoreRows,
     hours: f64,
     score: f64,
+    /// Actions since the game last advanced.
+    acted: u32,
 }
 
 impl Env {
@@ -127,6 +138,12 @@ impl Env {
         }
         score::terms::check_horizon(cfg.horizon_days)
             .map_err(|e| bad(format!("horizon_days {e}"), cfg.horizon_days.into()))?;
+        if cfg.actions_per_turn == 0 {
+            return Err(bad(
+                "actions_per_turn must be at least 1".into(),
+                cfg.actions_per_turn.into(),
+            ));
+        }
         if cfg.terms.is_empty() {
             return Err(bad(
                 "score_terms must list at least one term".into(),
@@ -155,6 +172,7 @@ impl Env {
             rows: ScoreRows::default(),
             hours: 0.0,
             score: 0.0,
+            acted: 0,
         })
     }
 
@@ -166,6 +184,7 @@ impl Env {
         self.world = Some(world);
         self.rows.clear();
         self.hours = 0.0;
+        self.acted = 0;
         self.read();
         self.score = self.scored();
         Ok(())
@@ -180,11 +199,14 @@ impl Env {
             Ok(a) => (a.kind(), self.act(a).err()),
             Err(detail) => ("invalid", Some(EnvError::new("invalid_action", detail))),
         };
+        self.acted += 1;
+        let advance = action == 0 || self.acted >= self.cfg.actions_per_turn;
         let hours = self
             .cfg
             .turn_hours
             .min(self.cfg.horizon_days * 24.0 - self.hours);
-        if hours > 0.0 {
+        if advance && hours > 0.0 {
+            self.acted = 0;
             // As `POST /api/game/advance {"hours": h}` turns hours into ticks.
             let ticks = ((hours / 24.0 * sim::ticks_per_day() as f64).round() as u64).max(1);
             self.world_mut().advance_ticks(ticks);
@@ -257,13 +279,16 @@ impl Env {
                     terrain(&self.obs, x, y)
                 };
                 let name = self.cfg.prefabs[prefab as usize].clone();
-                self.world_mut().place_building(
+                let id = self.world_mut().place_building(
                     &name,
                     x.into(),
                     y.into(),
                     z,
                     ORIENTATIONS[usize::from(o)],
                 )?;
+                if self.cfg.join_paths {
+                    self.join(id);
+                }
                 Ok(())
             }
             Action::Path { x, y } => {
@@ -300,6 +325,22 @@ impl Env {
         }
     }
 
+    /// Lays a path from the district center's doorstep to a placed building's, when both have
+    /// one (the path is what a building needs to be built and worked; a path that cannot be laid
+    /// leaves the building as it is).
+    fn join(&mut self, id: i32) {
+        let Some((ex, ey)) = self.obs.entrance else {
+            return;
+        };
+        let world = self.world_mut();
+        let door = world
+            .building_view(id)
+            .and_then(|v| Some((v.entrance_x?, v.entrance_y?)));
+        if let Some((x, y)) = door {
+            let _ = world.place_path(ex.into(), ey.into(), x.into(), y.into(), "direct", 0);
+        }
+    }
+
     /// Reads the observation and the mask of the game now.
     fn read(&mut self) {
         let world = self.world.as_ref().expect("reset");
@@ -319,18 +360,38 @@ impl Env {
                 *dst = i8::from(*z > 0);
             }
         }
-        let n = (self.cfg.width * self.cfg.height) as usize;
+        let (w, h) = (self.cfg.width as usize, self.cfg.height as usize);
         let o = &self.obs;
-        let [trees, crops, bushes, buildings] = [3, 4, 5, 6].map(|k| o.layer(k));
-        for i in 0..n {
-            let free = o.water[i] <= 0.0
+        let [moist, trees, crops, bushes, buildings, paths, sites] =
+            [1, 3, 4, 5, 6, 7, 9].map(|k| o.layer(k));
+        let empty = |i: usize| {
+            o.water[i] <= 0.0
                 && buildings[i] == 0
                 && trees[i] == 0
                 && bushes[i] == 0
-                && crops[i] == 0;
-            self.mask[l.path0 as usize + i] = i8::from(free);
+                && crops[i] == 0
+                && sites[i] == 0
+        };
+        let grown: Vec<bool> = trees.iter().map(|t| *t == 2).collect();
+        let plantable: Vec<bool> = (0..w * h)
+            .map(|i| moist[i] == 1 && paths[i] == 0 && empty(i))
+            .collect();
+        let (cut, plant) = (
+            square_any(&grown, w, h, self.cfg.area as usize),
+            square_any(&plantable, w, h, self.cfg.area as usize),
+        );
+        for i in 0..w * h {
+            self.mask[l.path0 as usize + i] = i8::from(paths[i] == 0 && empty(i));
+            self.mask[l.cut0 as usize + i] = i8::from(cut[i]);
+            for c in 0..self.cfg.crops.len() {
+                self.mask[l.plant0 as usize + c * w * h + i] = i8::from(plant[i]);
+            }
         }
-        self.mask[l.cut0 as usize..].fill(1);
+    }
+
+    /// The game hours advanced since the reset and the actions since the last advance.
+    pub fn clock(&self) -> (f64, u32) {
+        (self.hours, self.acted)
     }
 
     /// The game's score so far in 0-1.
@@ -339,4 +400,28 @@ impl Env {
         let o = self.rows.outcome(world, self.with_built);
         score::episode_score(&self.cfg.terms, self.cfg.horizon_days, o) / 100.0
     }
+}
+
+/// For each tile, whether the `k x k` square from it (clipped to the map) holds a set tile:
+/// summed-area counts, so a map's squares cost a pass each.
+fn square_any(set: &[bool], w: usize, h: usize, k: usize) -> Vec<bool> {
+    let mut sum = vec![0u32; (w + 1) * (h + 1)];
+    for y in 0..h {
+        for x in 0..w {
+            sum[(y + 1) * (w + 1) + x + 1] =
+                u32::from(set[y * w + x]) + sum[y * (w + 1) + x + 1] + sum[(y + 1) * (w + 1) + x]
+                    - sum[y * (w + 1) + x];
+        }
+    }
+    let mut out = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let (x2, y2) = ((x + k).min(w), (y + k).min(h));
+            let n = sum[y2 * (w + 1) + x2] + sum[y * (w + 1) + x]
+                - sum[y * (w + 1) + x2]
+                - sum[y2 * (w + 1) + x];
+            out[y * w + x] = n > 0;
+        }
+    }
+    out
 }

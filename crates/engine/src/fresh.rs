@@ -91,6 +91,8 @@ mod tests {
             crops: Vec::new(),
             area: 1,
             terms: Vec::new(),
+            actions_per_turn: 1,
+            join_paths: false,
         };
         let (mut first, _) = fresh(&cfg, 77).unwrap();
         let (mut kept, masks) = fresh(&cfg, 77).unwrap();

@@ -5,14 +5,17 @@
 //! `GET /api/tiles` and `GET /api/summary`), value for value: depths and shares rounded to the
 //! millimetre as the tiles' json has them; plant layers 0 none, 1 seedling, 2 grown, 3 dead;
 //! `buildings` the role code of the highest building on the tile that is not a path, `paths`
-//! 1 for a path and 2 for stairs and platforms (role `paths`), the highest one winning; the
-//! colony vector the summary's numbers in [`COLONY_FIELDS`] order, clamped to `[-1, 1e9]`.
+//! 1 for a path and 2 for stairs and platforms (role `paths`), the highest one winning;
+//! `entrances` 1 on a building's doorstep; `sites` 1 where a building not yet finished stands;
+//! the colony vector the summary's numbers in [`COLONY_FIELDS`] order, clamped to `[-1, 1e9]`
+//! (`stock_food` every good of the food category, so both factions' foods; `hazard_days` the
+//! days until the cycle's hazard begins, 0 while it is under way).
 
 use sim::catalog::PlantKind;
 use sim::{TileGrid, TilePlant, World};
 
 /// The map layers of small codes (`u8`), in the observation's order.
-pub const CODE_LAYERS: [&str; 8] = [
+pub const CODE_LAYERS: [&str; 10] = [
     "terrain",
     "moisture",
     "contaminated",
@@ -21,6 +24,8 @@ pub const CODE_LAYERS: [&str; 8] = [
     "bushes",
     "buildings",
     "paths",
+    "entrances",
+    "sites",
 ];
 
 /// Codes of the `buildings` layer (0: none).
@@ -29,7 +34,7 @@ pub const ROLES: [&str; 8] = [
 ];
 
 /// The `colony` vector, in order.
-pub const COLONY_FIELDS: [&str; 23] = [
+pub const COLONY_FIELDS: [&str; 24] = [
     "day",
     "hour",
     "adults",
@@ -47,6 +52,7 @@ pub const COLONY_FIELDS: [&str; 23] = [
     "critical",
     "science",
     "hazardous",
+    "hazard_days",
     "stock_water",
     "stock_food",
     "stock_log",
@@ -54,6 +60,16 @@ pub const COLONY_FIELDS: [&str; 23] = [
     "buildings",
     "game_over",
 ];
+
+/// The goods `stock_food` counts: every good of the food category (both factions').
+pub fn foods() -> Vec<&'static str> {
+    sim::content::content()
+        .goods
+        .iter()
+        .filter(|(g, _)| sim::colony::is_food(g))
+        .map(|(g, _)| g.as_str())
+        .collect()
+}
 
 /// The deepest water (and highest terrain) the layers show.
 pub const MAX_Z: f64 = 30.0;
@@ -66,6 +82,17 @@ const CROPS: usize = 4;
 const BUSHES: usize = 5;
 const BUILDINGS: usize = 6;
 const PATHS: usize = 7;
+const ENTRANCES: usize = 8;
+const SITES: usize = 9;
+
+/// Indices in the colony vector.
+pub mod field {
+    pub const DAY: usize = 0;
+    pub const ADULTS: usize = 2;
+    pub const CHILDREN: usize = 3;
+    pub const BOTS: usize = 4;
+    pub const GAME_OVER: usize = 23;
+}
 
 /// One observation.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -76,7 +103,7 @@ pub struct Observation {
     pub codes: Vec<u8>,
     pub water: Vec<f32>,
     pub badwater: Vec<f32>,
-    pub colony: [f32; 23],
+    pub colony: [f32; 24],
     /// The first district center's doorstep (where paths are laid from).
     pub entrance: Option<(u32, u32)>,
 }
@@ -91,12 +118,12 @@ impl Observation {
     /// Whether everyone has died (`game_over`, or nobody alive).
     pub fn over(&self) -> bool {
         let c = &self.colony;
-        c[22] != 0.0 || c[2] + c[3] + c[4] == 0.0
+        c[field::GAME_OVER] != 0.0 || c[field::ADULTS] + c[field::CHILDREN] + c[field::BOTS] == 0.0
     }
 
     /// The game day.
     pub fn day(&self) -> u32 {
-        self.colony[0] as u32
+        self.colony[field::DAY] as u32
     }
 }
 
@@ -156,6 +183,7 @@ impl Observer {
         for i in 0..n {
             out.codes[MOISTURE * n + i] = u8::from(g.moist[i]);
             out.codes[CONTAMINATED * n + i] = u8::from(g.contaminated[i]);
+            out.codes[ENTRANCES * n + i] = u8::from(g.entrance[i]);
             if let TilePlant::Plant {
                 kind,
                 alive,
@@ -185,6 +213,9 @@ impl Observer {
                     None => (PATHS, 2),
                 }
             };
+            if !b.finished {
+                out.codes[SITES * n + i] = 1;
+            }
             let top = &mut self.top[usize::from(layer == PATHS)][i];
             if z + 1 > *top {
                 *top = z + 1;
@@ -225,10 +256,17 @@ fn colony_numbers(w: &World, out: &mut Observation) {
         sim::history::days_of_stock(colony.stock.get(g).copied().unwrap_or(0), used)
     };
     let of = |g: &str| f64::from(stock.get(g).copied().unwrap_or(0));
-    let food: f64 = ["Berries", "Carrot", "Potato", "Bread"]
+    let food: f64 = stock
         .iter()
-        .map(|g| of(g))
+        .filter(|(g, _)| sim::colony::is_food(g))
+        .map(|(_, n)| f64::from(*n))
         .sum();
+    let weather = w.weather();
+    let hazard_days = match weather.hours_until_hazard {
+        Some(h) => h / 24.0,
+        None if weather.is_hazardous => 0.0,
+        None => -1.0,
+    };
     let values = [
         f64::from(t.day_number),
         t.hour,
@@ -246,7 +284,8 @@ fn colony_numbers(w: &World, out: &mut Observation) {
         f64::from(colony.miserable),
         f64::from(colony.critical),
         f64::from(w.science_points()),
-        f64::from(u8::from(w.weather().is_hazardous)),
+        f64::from(u8::from(weather.is_hazardous)),
+        hazard_days,
         of("Water"),
         food,
         of("Log"),

@@ -40,6 +40,8 @@ fn config(turn_hours: f64, horizon_days: f64) -> EnvConfig {
             term("beavers", 2.0, 30.0),
             term("buildings_built", 0.5, 20.0),
         ],
+        actions_per_turn: 1,
+        join_paths: false,
     }
 }
 

@@ -24,6 +24,8 @@ fn config(
     crops: Vec<String>,
     area: u32,
     score_terms: Vec<(String, f64, f64, bool, bool)>,
+    actions_per_turn: u32,
+    join_paths: bool,
 ) -> PyResult<EnvConfig> {
     Ok(EnvConfig {
         width,
@@ -36,6 +38,8 @@ fn config(
         crops,
         area,
         terms: terms(score_terms),
+        actions_per_turn,
+        join_paths,
     })
 }
 
@@ -57,7 +61,7 @@ pub struct Env {
 impl Env {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms))]
+    #[pyo3(signature = (width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms, actions_per_turn=1, join_paths=false))]
     fn new(
         width: u32,
         height: u32,
@@ -69,6 +73,8 @@ impl Env {
         crops: Vec<String>,
         area: u32,
         score_terms: Vec<(String, f64, f64, bool, bool)>,
+        actions_per_turn: u32,
+        join_paths: bool,
     ) -> PyResult<Env> {
         let cfg = config(
             width,
@@ -81,6 +87,8 @@ impl Env {
             crops,
             area,
             score_terms,
+            actions_per_turn,
+            join_paths,
         )?;
         Ok(Env {
             env: env_refused(engine::Env::new(cfg))?,
@@ -121,6 +129,12 @@ impl Env {
         self.env.score()
     }
 
+    /// Game hours advanced since the reset.
+    #[getter]
+    fn hours(&self) -> f64 {
+        self.env.clock().0
+    }
+
     /// Actions in the flat space.
     #[getter]
     fn n_actions(&self) -> u64 {
@@ -157,7 +171,7 @@ pub struct VecEnv {
 impl VecEnv {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (num_envs, width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms, threads=0))]
+    #[pyo3(signature = (num_envs, width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms, threads=0, actions_per_turn=1, join_paths=false))]
     fn new(
         num_envs: usize,
         width: u32,
@@ -171,6 +185,8 @@ impl VecEnv {
         area: u32,
         score_terms: Vec<(String, f64, f64, bool, bool)>,
         threads: usize,
+        actions_per_turn: u32,
+        join_paths: bool,
     ) -> PyResult<VecEnv> {
         if num_envs == 0 {
             return env_refused(Err(engine::EnvError {
@@ -190,6 +206,8 @@ impl VecEnv {
             crops,
             area,
             score_terms,
+            actions_per_turn,
+            join_paths,
         )?;
         Ok(VecEnv {
             vec: env_refused(engine::VecEnv::new(&cfg, num_envs, threads))?,

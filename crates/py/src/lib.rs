@@ -20,6 +20,7 @@ fn colony_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CODE_LAYERS", engine::CODE_LAYERS.to_vec())?;
     m.add("COLONY_FIELDS", engine::COLONY_FIELDS.to_vec())?;
     m.add("ROLES", engine::ROLES.to_vec())?;
+    m.add("FOODS", engine::observe::foods())?;
     m.add("RULES_DIGEST", sim::rules::rules_digest())?;
     Ok(())
 }

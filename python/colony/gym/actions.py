@@ -9,18 +9,21 @@ Layout (``W x H`` map, ``P`` prefabs, ``C`` crops), in this order:
 - mark the ``K x K`` area from ``(x, y)`` for cutting at the terrain height there: ``H * W``;
 - mark that area for planting crop ``c``: ``C * H * W``.
 
-The mask (``info["action_mask"]``, int8) allows only actions the game takes: noop; every
-placement ``POST /api/building/place`` accepts this step (``POST /api/placement/mask``: the game's
-own placement rules over the whole map, one request for all the prefabs); paths to dry tiles that
-nothing stands on; cutting and planting anywhere (the area is clipped to the map). An action
-outside the mask is still sent: the game refuses it with an error that the step reports in
-``info["error"]``; nothing crashes. The in-process engine (``crates/engine``) builds the same
-mask from the same rules.
+The mask (``info["action_mask"]``, int8) allows only actions that do something: the wait (0);
+every placement ``POST /api/building/place`` accepts this step (``POST /api/placement/mask``: the
+game's own placement rules over the whole map, one request for all the prefabs); a path to a dry
+tile that nothing stands on and no path covers; cutting a square with a grown tree in it;
+planting a square with a tile crops can take (moist, dry, nothing on it). Squares are clipped to
+the map. An action outside the mask is still sent: the game refuses it with an error that the
+step reports in ``info["error"]``, or it changes nothing; nothing crashes. With ``join_paths``, a
+placed building's doorstep is joined to the district center's by a path when one can be laid.
+The in-process engine (``crates/engine``) builds the same mask and acts by the same rules.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,16 +93,35 @@ class Layout:
         return Action("plant", crop=c, x=t % self.w, y=t // self.w)
 
 
+def square_any(layer: np.ndarray, k: int) -> np.ndarray:
+    """For each tile, whether the ``k x k`` square from it (clipped to the map) holds a true tile
+    (summed-area counts)."""
+    h, w = layer.shape
+    s = np.zeros((h + 1, w + 1), np.int64)
+    s[1:, 1:] = layer.astype(np.int64).cumsum(0).cumsum(1)
+    y2 = np.minimum(np.arange(h) + k, h)[:, None]
+    x2 = np.minimum(np.arange(w) + k, w)[None, :]
+    y1, x1 = np.arange(h)[:, None], np.arange(w)[None, :]
+    return (s[y2, x2] + s[y1, x1] - s[y1, x2] - s[y2, x1]) > 0
+
+
 class Actor:
     """Computes masks and carries out actions on one game."""
 
     def __init__(
-        self, client: Colony, layout: Layout, prefabs: list[str], crops: list[str], area: int
+        self,
+        client: Colony,
+        layout: Layout,
+        prefabs: list[str],
+        crops: list[str],
+        area: int,
+        join_paths: bool = False,
     ) -> None:
         self.client = client
         self.layout = layout
         self.prefabs, self.crops = prefabs, crops
         self.area = area
+        self.join_paths = join_paths
         #: The height each prefab stands at plus one, per tile and orientation (0 refused), as
         #: ``POST /api/placement/mask`` gave it this step.
         self.spots = np.zeros(0, np.uint8)
@@ -114,17 +136,35 @@ class Actor:
                 [np.frombuffer(base64.b64decode(k["spots"]), np.uint8) for k in answer["masks"]]
             )
             m[lay.place0 : lay.path0] = self.spots > 0
-        free = (
+        empty = (
             (obs["water"] <= 0)
             & (obs["buildings"] == 0)
             & (obs["trees"] == 0)
             & (obs["bushes"] == 0)
             & (obs["crops"] == 0)
+            & (obs["sites"] == 0)
         )
-        m[lay.path0 : lay.cut0] = free.reshape(-1).astype(np.int8)
-        m[lay.cut0 : lay.plant0] = 1
-        m[lay.plant0 :] = 1
+        free = empty & (obs["paths"] == 0)
+        m[lay.path0 : lay.cut0] = free.reshape(-1)
+        m[lay.cut0 : lay.plant0] = square_any(obs["trees"] == 2, self.area).reshape(-1)
+        plantable = square_any(free & (obs["moisture"] == 1), self.area).reshape(-1)
+        for c in range(lay.c):
+            start = lay.plant0 + c * lay.w * lay.h
+            m[start : start + lay.w * lay.h] = plantable
         return m
+
+    def _join(self, building: int, entrance: tuple[int, int]) -> None:
+        """Lays a path from the district center's doorstep to a placed building's, when it has
+        one; a path that cannot be laid leaves the building as it is."""
+        rows = self.client.buildings(id=building)
+        items = rows.get("items", []) if isinstance(rows, dict) else rows
+        if not items or items[0].get("entranceX") is None:
+            return
+        b = items[0]
+        with contextlib.suppress(ColonyError):
+            self.client.path_place(
+                x1=entrance[0], y1=entrance[1], x2=b["entranceX"], y2=b["entranceY"]
+            )
 
     def act(
         self, a: int, terrain: np.ndarray, entrance: tuple[int, int] | None
@@ -139,13 +179,16 @@ class Actor:
         if act.kind == "place":
             i = self.layout.place(act.prefab, x, y, act.orientation) - self.layout.place0
             stands = int(self.spots[i]) if i < self.spots.size else 0
-            return act, c.building_place(
+            placed = c.building_place(
                 prefab=self.prefabs[act.prefab],
                 x=x,
                 y=y,
                 z=stands - 1 if stands else z,
                 orientation=ORIENTATIONS[act.orientation],
             )
+            if self.join_paths and entrance is not None:
+                self._join(int(placed["id"]), entrance)
+            return act, placed
         if act.kind == "path":
             if entrance is None:
                 raise ColonyError("no_district", "no district center to lay a path from")

@@ -39,6 +39,8 @@ class EngineGame:
         crops: list[str],
         area: int,
         terms: list[ScoreTerm],
+        actions_per_turn: int = 1,
+        join_paths: bool = False,
     ) -> None:
         import colony_engine
 
@@ -54,6 +56,8 @@ class EngineGame:
             crops,
             area,
             engine_terms(terms),
+            actions_per_turn,
+            join_paths,
         )
         self._obs: dict[str, np.ndarray] | None = None
         self._mask: np.ndarray | None = None
@@ -61,6 +65,11 @@ class EngineGame:
     @property
     def score(self) -> float:
         return float(self._env.score)
+
+    @property
+    def hours(self) -> float:
+        """Game hours advanced since the reset."""
+        return float(self._env.hours)
 
     def reset(self, seed: int) -> None:
         self._env.reset(seed)

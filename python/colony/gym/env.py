@@ -66,6 +66,9 @@ class GameBackend(Protocol):
 
     score: float
 
+    @property
+    def hours(self) -> float: ...
+
     def reset(self, seed: int) -> None: ...
 
     def step(self, action: int) -> tuple[float, bool, bool, str, dict[str, Any] | None]: ...
@@ -83,9 +86,14 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     """The colony as a Gymnasium environment (see the module's doc and docs/python.md).
 
     Args:
-        map_size: side (``64``) or ``"WxH"``; 32-256. Smaller maps step faster.
+        map_size: side (``128``, survive-60's) or ``"WxH"``; 32-256. Smaller maps step faster.
         faction, mode: the game's (``Folktails``/``IronTeeth``, ``Easy``/``Normal``/``Hard``).
-        turn_hours: game hours advanced after each action.
+        turn_hours: game hours a turn advances: on the wait (action 0), or after
+            ``actions_per_turn`` actions in a row.
+        actions_per_turn: actions an agent may take before the game advances by itself (1:
+            every action advances, as before this version).
+        join_paths: join each placed building's doorstep to the district center's by a path
+            (when one can be laid), so a placement is a building that gets built.
         horizon_days: the episode is truncated after this many game days.
         prefabs: base names (``"Lodge"``) or full names of the buildings the agent may place;
             default: the faction's starting set (pump, tank, housing, gatherer, lumberjack, farm).
@@ -103,15 +111,17 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     def __init__(
         self,
-        map_size: int | str = 64,
+        map_size: int | str = 128,
         faction: str = "Folktails",
         mode: str = "Normal",
-        turn_hours: float = 24.0,
+        turn_hours: float = 12.0,
         horizon_days: float = 60.0,
         prefabs: Sequence[str] | None = None,
         crops: Sequence[str] = ("Carrot", "Potato"),
         area: int = 6,
         score_terms: Sequence[ScoreTerm] | None = None,
+        actions_per_turn: int = 8,
+        join_paths: bool = True,
         backend: str | None = None,
         host: str = "127.0.0.1",
         port: int | None = None,
@@ -144,6 +154,8 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             "crops": self.crops,
             "area": self.area,
             "terms": self.terms,
+            "actions_per_turn": int(actions_per_turn),
+            "join_paths": bool(join_paths),
         }
         self._game: GameBackend
         if backend == "engine":
@@ -178,6 +190,7 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             "action_mask": self._game.mask(),
             "score": round(100 * self._game.score, 3),
             "day": int(obs["colony"][0]),
+            "hours": self._game.hours,
             **extra,
         }
 

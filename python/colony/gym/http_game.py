@@ -5,9 +5,10 @@ unless a running one is given) driven through its routes.
 size; the gate opened and the game paused, as ``colony eval`` starts an episode's game; advanced
 to the next whole hour if a tick ran before the pause, so the start does not depend on how fast
 the requests went). A step carries out one action (actions.py), advances ``turn_hours``
-(``POST /api/game/advance``, cut at the horizon), reads the observation (observe.py), the mask and
-the score (reward.py). The in-process engine (``engine_game.py``) plays the same rules; a test
-holds the two together.
+(``POST /api/game/advance``, cut at the horizon) when the action was the wait (0) or the turn's
+``actions_per_turn``-th, reads the observation (observe.py), the mask and the score
+(reward.py). The in-process engine (``engine_game.py``) plays the same rules; a test holds the
+two together.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class HttpGame:
         crops: list[str],
         area: int,
         terms: list[ScoreTerm],
+        actions_per_turn: int = 1,
+        join_paths: bool = False,
         host: str = "127.0.0.1",
         port: int | None = None,
         token: str | None = None,
@@ -51,6 +54,8 @@ class HttpGame:
         self.faction, self.mode = faction, mode
         self.turn_hours, self.horizon_days = turn_hours, horizon_days
         self.prefabs, self.crops, self.area, self.terms = prefabs, crops, area, terms
+        self.actions_per_turn, self.join_paths = actions_per_turn, join_paths
+        self._acted = 0
         self.layout = Layout(width, height, len(prefabs), len(crops))
         self._host, self._port, self._token, self._colonyd = host, port, token, colonyd
         self._game: Game | None = None
@@ -86,8 +91,9 @@ class HttpGame:
         if hour != math.floor(hour):
             c.game_advance(hours=math.floor(hour) + 1 - hour)
         self._observer = Observer(c, self.width, self.height)
-        self._actor = Actor(c, self.layout, self.prefabs, self.crops, self.area)
+        self._actor = Actor(c, self.layout, self.prefabs, self.crops, self.area, self.join_paths)
         self._hours = 0.0
+        self._acted = 0
         self._read()
         self.score = self._scored()
 
@@ -102,8 +108,11 @@ class HttpGame:
             error = {"code": e.code, "detail": e.detail, **e.extras}
         except ValueError as e:
             error = {"code": "invalid_action", "detail": str(e)}
+        self._acted += 1
+        advance = int(action) == 0 or self._acted >= self.actions_per_turn
         hours = min(self.turn_hours, self.horizon_days * 24 - self._hours)
-        if hours > 0:
+        if advance and hours > 0:
+            self._acted = 0
             self.client.game_advance(hours=hours)
             self._hours += hours
         self._read()
@@ -120,6 +129,11 @@ class HttpGame:
     def mask(self) -> np.ndarray:
         assert self._mask is not None
         return self._mask
+
+    @property
+    def hours(self) -> float:
+        """Game hours advanced since the reset."""
+        return self._hours
 
     def state_hash(self) -> str:
         return str(self.client.game_hash()["stateHash"])

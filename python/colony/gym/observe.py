@@ -1,12 +1,14 @@
-"""Observations of ``Colony-v0``: map layers as arrays (indexed ``[y, x]``) and a vector of
-colony numbers, read with two requests per step.
+"""Observations of ``Colony-v0`` over HTTP: map layers as arrays (indexed ``[y, x]``) and a vector
+of colony numbers, read with three requests per step.
 
 ``GET /api/tiles`` over the whole map (nested json omits absent members, about 12 bytes a tile on
 a young colony) gives terrain height, water depth, badwater share, moist and contaminated soil,
-and what stands on each tile (plants by name, buildings by prefab, paths). ``GET /api/summary``
-gives the colony's numbers. Building roles come from ``GET /api/buildings?detail=full`` once per
-prefab name (cached). Tree and bush names are the game's (``data/nature.json``); any other plant
-is a crop.
+doorsteps, and what stands on each tile (plants by name, buildings by prefab, paths).
+``GET /api/buildings`` gives the sites (buildings not yet finished), whose footprints come from
+the prefabs' sizes (``GET /api/prefabs``, once). ``GET /api/summary`` gives the colony's numbers.
+Building roles come from ``GET /api/buildings?detail=full`` once per prefab name (cached). Tree
+and bush names are the game's (``data/nature.json``); any other plant is a crop. The engine
+(``crates/engine/src/observe.rs``) writes the same values from the world.
 """
 
 from __future__ import annotations
@@ -28,6 +30,30 @@ ROLE_CODE = {r: i + 1 for i, r in enumerate(ROLES)}
 #: Codes of the plant layers.
 PLANT_NONE, PLANT_SEEDLING, PLANT_GROWN, PLANT_DEAD = 0, 1, 2, 3
 
+#: The goods ``stock_food`` counts: the food category of ``data/goods.json``, both factions'
+#: (``colony_engine.FOODS``; a test holds the two together).
+FOOD_GOODS = frozenset(
+    {
+        "Berries",
+        "Carrot",
+        "SunflowerSeeds",
+        "Kohlrabi",
+        "MangroveFruit",
+        "GrilledPotato",
+        "GrilledChestnut",
+        "GrilledSpadderdock",
+        "Bread",
+        "CattailCracker",
+        "MaplePastry",
+        "FermentedCassava",
+        "FermentedSoybean",
+        "FermentedMushroom",
+        "CornRation",
+        "EggplantRation",
+        "AlgaeRation",
+    }
+)
+
 #: The ``colony`` vector, in order.
 COLONY_FIELDS = (
     "day",
@@ -47,6 +73,7 @@ COLONY_FIELDS = (
     "critical",
     "science",
     "hazardous",
+    "hazard_days",
     "stock_water",
     "stock_food",
     "stock_log",
@@ -68,6 +95,8 @@ CODE_LAYERS = (
     "bushes",
     "buildings",
     "paths",
+    "entrances",
+    "sites",
 )
 
 
@@ -90,6 +119,8 @@ def observation_space(width: int, height: int) -> spaces.Dict:
             "bushes": cat(3),
             "buildings": cat(len(ROLES)),
             "paths": cat(2),
+            "entrances": cat(1),
+            "sites": cat(1),
             "colony": spaces.Box(-1.0, 1e9, (len(COLONY_FIELDS),), np.float32),
         }
     )
@@ -105,6 +136,8 @@ class Observer:
         #: Occupant name -> ``_kind``.
         self._kinds: dict[str, tuple[str, int | None]] = {}
         self.summary: dict[str, Any] = {}
+        #: Prefab name -> (sizeX, sizeY).
+        self._sizes: dict[str, tuple[int, int]] = {}
 
     def _role(self, name: str) -> str:
         if name not in self.roles:
@@ -118,8 +151,19 @@ class Observer:
     def observe(self) -> dict[str, np.ndarray]:
         tiles = self.client.tiles(x1=0, y1=0, x2=self.width - 1, y2=self.height - 1)["tiles"]
         layers = self.layers(tiles)
+        self._sites(layers["sites"])
         self.summary = self.client.summary()
         return {**layers, "colony": self._colony()}
+
+    def _sites(self, out: np.ndarray) -> None:
+        """Marks the footprints of the buildings not yet finished."""
+        sites = [b for b in self.client.buildings(limit=0) if not b.get("finished", True)]
+        if sites and not self._sizes:
+            self._sizes = {p["name"]: (p["sizeX"], p["sizeY"]) for p in self.client.prefabs()}
+        for b in sites:
+            sx, sy = self._sizes.get(b["name"], (1, 1))
+            w, d = (sy, sx) if b["orientation"] in ("west", "east") else (sx, sy)
+            out[b["y"] : b["y"] + d, b["x"] : b["x"] + w] = 1
 
     def layers(self, tiles: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         """The map layers of a ``GET /api/tiles`` answer's ``tiles`` (nested json).
@@ -157,6 +201,9 @@ class Observer:
             if t.get("contaminated"):
                 sets["contaminated"][0].append(i)
                 sets["contaminated"][1].append(1)
+            if t.get("entrance"):
+                sets["entrances"][0].append(i)
+                sets["entrances"][1].append(1)
             occupants = t.get("occupants")
             if not occupants:
                 continue
@@ -212,7 +259,10 @@ class Observer:
             for g, n in d.get("resources", {}).items():
                 stock[g] = stock.get(g, 0) + n
         p, t, wb = s.get("projections", {}), s.get("time", {}), s.get("wellbeing", {})
-        food = sum(n for g, n in stock.items() if g in ("Berries", "Carrot", "Potato", "Bread"))
+        food = sum(n for g, n in stock.items() if g in FOOD_GOODS)
+        weather = s.get("weather", {})
+        until = weather.get("hoursUntilHazard")
+        hazard_days = until / 24 if until is not None else 0 if weather.get("isHazardous") else -1
         values = {
             "day": t.get("dayNumber", 0),
             "hour": t.get("hour", 0),
@@ -228,7 +278,8 @@ class Observer:
             "miserable": wb.get("miserable", 0),
             "critical": wb.get("critical", 0),
             "science": s.get("science", 0),
-            "hazardous": 1 if s.get("weather", {}).get("isHazardous") else 0,
+            "hazardous": 1 if weather.get("isHazardous") else 0,
+            "hazard_days": hazard_days,
             "stock_water": stock.get("Water", 0),
             "stock_food": food,
             "stock_log": stock.get("Log", 0),

@@ -37,15 +37,17 @@ class EngineVectorEnv(gym.vector.VectorEnv):
     def __init__(
         self,
         num_envs: int,
-        map_size: int | str = 64,
+        map_size: int | str = 128,
         faction: str = "Folktails",
         mode: str = "Normal",
-        turn_hours: float = 24.0,
+        turn_hours: float = 12.0,
         horizon_days: float = 60.0,
         prefabs: Sequence[str] | None = None,
         crops: Sequence[str] = ("Carrot", "Potato"),
         area: int = 6,
         score_terms: Sequence[ScoreTerm] | None = None,
+        actions_per_turn: int = 8,
+        join_paths: bool = True,
         threads: int = 0,
     ) -> None:
         import colony_engine
@@ -68,6 +70,8 @@ class EngineVectorEnv(gym.vector.VectorEnv):
             int(area),
             engine_terms(terms),
             threads,
+            actions_per_turn,
+            join_paths,
         )
         self.num_envs = num_envs
         self.single_observation_space = observation_space(width, height)

@@ -100,6 +100,8 @@ pub struct WeatherResponse {
     pub cycle_length_in_days: u32,
     /// This cycle's hazard: `drought` or `badtide` (extension).
     pub hazard: String,
+    /// Game hours until this cycle's hazard begins; null while it is under way (extension).
+    pub hours_until_hazard: Option<f64>,
 }
 
 /// The weather cycle.
@@ -118,6 +120,7 @@ impl From<sim::WeatherView> for WeatherResponse {
             hazardous_weather_duration: w.hazardous_weather_duration,
             cycle_length_in_days: w.cycle_length_in_days,
             hazard: w.hazard.map(|h| h.to_string()).unwrap_or_default(),
+            hours_until_hazard: w.hours_until_hazard,
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct TileGrid {
     pub moist: Vec<bool>,
     pub contaminated: Vec<bool>,
     pub plant: Vec<TilePlant>,
+    /// The doorstep of a building.
+    pub entrance: Vec<bool>,
 }
 
 impl World {
@@ -71,6 +73,19 @@ impl World {
                 None => TilePlant::None,
             },
         }));
+        g.entrance.clear();
+        g.entrance.resize(n, false);
+        for (id, b) in self.colony.buildings.iter() {
+            if !crate::colony::geometry::has_entrance(b.spec()) {
+                continue;
+            }
+            if let Some([x, y, _]) = self.colony.door(*id)
+                && x < w
+                && y < h
+            {
+                g.entrance[(y * w + x) as usize] = true;
+            }
+        }
     }
 
     /// Every block of the colony (each voxel a building fills) with its building, in no
@@ -110,6 +125,7 @@ mod tests {
             assert_eq!(t.badwater.unwrap_or(0.0), g.badwater[i]);
             assert_eq!(t.moist, g.moist[i]);
             assert_eq!(t.contaminated, g.contaminated[i]);
+            assert_eq!(t.entrance, g.entrance[i]);
             match g.plant[i] {
                 TilePlant::Plant {
                     alive, seedling, ..
@@ -121,7 +137,11 @@ mod tests {
                 TilePlant::None => assert!(!t.dead && !t.seedling),
             }
         }
-        assert!(plants > 50);
+        assert!(plants > 10, "{plants} plants");
+        assert!(
+            g.entrance.iter().any(|e| *e),
+            "the district center's doorstep"
+        );
         let blocks: std::collections::BTreeSet<(u32, u32)> =
             w.blocks().map(|((x, y, _), _)| (x, y)).collect();
         let built: std::collections::BTreeSet<(u32, u32)> = view
