@@ -1,5 +1,6 @@
 //! `POST /api/placement/mask` (extension): every spot `POST /api/building/place` would accept
-//! for each of a list of prefabs, over the whole map, in one answer: the Gym environment's
+//! (with a doorstep that could be reached) for each of a list of prefabs, over the whole map, in
+//! one answer: the Gym environment's
 //! placement mask over HTTP (`sim::colony::PlacementMasks`). A read: it works on the published
 //! snapshot on the blocking pool, never on the game's writer thread. The masks of the last list
 //! asked for are kept and brought up to date on the next snapshot, rechecking only the spots a
@@ -64,8 +65,9 @@ pub struct KeptMasks(Arc<Mutex<Option<Kept>>>);
 type Kept = (Vec<String>, sim::colony::PlacementMasks);
 
 /// Extension: for each prefab, every tile and orientation where `POST /api/building/place`
-/// would accept it (the placement rules only: nothing of `/api/placement/find`'s ranking), and
-/// at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or
+/// would accept it with a doorstep that could be reached (the placement rules, and no other
+/// building on the doorstep; nothing of `/api/placement/find`'s ranking), and at which height,
+/// over the whole map. Always json. Errors: `invalid_param` (an empty list or
 /// more than 32 prefabs), `invalid_prefab`.
 #[utoipa::path(post, path = "/api/placement/mask", tag = "colony", request_body = MaskBody,
     responses((status = 200, body = MaskAnswer)))]

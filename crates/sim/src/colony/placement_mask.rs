@@ -1,6 +1,7 @@
 //! Every valid spot of a prefab over the whole map, as a mask: for each tile and orientation,
 //! whether `place` would accept the prefab there (the placement rules of `place`, nothing of the
-//! search's ranking), and at which height. A read: it works on `&World`, so it runs on a shared
+//! search's ranking) with a doorstep that could be reached (no other building stands on it, as
+//! the search requires), and at which height. A read: it works on `&World`, so it runs on a shared
 //! snapshot beside the game (`POST /api/placement/mask`) and in the in-process engine.
 //!
 //! [`PlacementMasks`] keeps the masks of a list of prefabs up to date from step to step: what a
@@ -13,6 +14,7 @@
 //! the colony-wide facts rechecks everything. The answer is the full recheck's, spot for spot (a
 //! test holds the two together over a played game).
 
+use super::building::Kind;
 use super::geometry::{Orientation, footprint, turned_size, unvoxel};
 use super::place::PlacementTraits;
 use super::rules::colony_rules;
@@ -74,6 +76,19 @@ impl World {
         placed
     }
 
+    /// Whether a doorstep at `(x, y)` and height `z` can never be reached: off the map, or
+    /// another building (not a path or stairs) stands on it.
+    pub(crate) fn door_blocked(&self, (x, y): (i64, i64), z: u32) -> bool {
+        if x < 0 || y < 0 || !self.map.contains(x, y) {
+            return true;
+        }
+        self.colony
+            .blocks
+            .get(&super::geometry::voxel(x as u32, y as u32, z))
+            .and_then(|id| self.colony.buildings.get(id))
+            .is_some_and(|b| !matches!(b.kind(), Kind::Path | Kind::Stairs))
+    }
+
     /// The whole map's mask of one prefab (see [`PlacementMask`]). Errors: `invalid_prefab`.
     pub fn placement_mask(&self, prefab: &str) -> Result<PlacementMask, CommandError> {
         let s = self.resolve_prefab(prefab)?;
@@ -100,6 +115,7 @@ struct MaskOf {
     spec: &'static Spec,
     traits: PlacementTraits,
     water: bool,
+    prefab: super::prefab::Prefab,
 }
 
 impl MaskOf {
@@ -108,6 +124,7 @@ impl MaskOf {
             spec,
             traits: PlacementTraits::of(spec),
             water: seeks_water(spec),
+            prefab: super::prefab::Prefab::get(&spec.name).expect("a catalogue prefab"),
         }
     }
 
@@ -117,6 +134,14 @@ impl MaskOf {
         for o in Orientation::ALL {
             spots[at + o.index() as usize] =
                 match w.check_spot(self.spec, &self.traits, self.water, x, y, o) {
+                    Ok(p)
+                        if self
+                            .prefab
+                            .doorstep(p.x.into(), p.y.into(), o)
+                            .is_some_and(|d| w.door_blocked(d, p.z)) =>
+                    {
+                        0
+                    }
                     Ok(p) => u8::try_from(p.z + 1).unwrap_or(u8::MAX),
                     Err(_) => 0,
                 };
@@ -330,8 +355,17 @@ mod tests {
                 i64::from(w.map.terrain_height(x as u32, y as u32))
             };
             let got = copy.place_building("Lodge.Folktails", x, y, zz, o.as_str());
-            assert_eq!(got.is_ok(), *z > 0, "spot {x},{y} {o:?}: {got:?}");
-            placed += usize::from(got.is_ok());
+            // A spot the mask refuses is refused by `place`, or its doorstep is blocked.
+            let door = super::super::prefab::Prefab::get("Lodge.Folktails")
+                .unwrap()
+                .doorstep(x, y, o);
+            let blocked = door.is_some_and(|d| w.door_blocked(d, zz as u32));
+            if *z > 0 {
+                assert!(got.is_ok() && !blocked, "spot {x},{y} {o:?}: {got:?}");
+            } else {
+                assert!(got.is_err() || blocked, "spot {x},{y} {o:?}: {got:?}");
+            }
+            placed += usize::from(*z > 0);
         }
         assert!(placed > 0);
     }

@@ -246,14 +246,7 @@ impl World {
                 let (ex, ey) = door.unwrap_or((i64::from(p.x), i64::from(p.y)));
                 let door_v = (ex >= 0 && ey >= 0).then_some([ex as u32, ey as u32, p.z]);
                 // A doorstep another building stands on can never be reached: not a spot.
-                let door_blocked = door.is_some()
-                    && door_v.is_some_and(|d| {
-                        self.colony
-                            .blocks
-                            .get(&voxel(d[0], d[1], d[2]))
-                            .and_then(|id| self.colony.buildings.get(id))
-                            .is_some_and(|b| !matches!(b.kind(), Kind::Path | Kind::Stairs))
-                    });
+                let door_blocked = door.is_some_and(|d| self.door_blocked(d, p.z));
                 // Nor a spot that stands on the district center's doorstep or within two tiles
                 // of it: the center's door must stay open for paths in every direction.
                 let tiles = super::geometry::footprint(s, p.x.into(), p.y.into(), o);
