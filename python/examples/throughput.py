@@ -145,7 +145,9 @@ def main() -> None:
     ap.add_argument("--turn-hours", type=float, default=1)
     ap.add_argument("--no-crafter", action="store_true")
     a = ap.parse_args()
-    kw = {"map_size": a.map, "turn_hours": a.turn_hours}
+    # Every action advances the game (the benchmark's "one-hour turns"), and no path is laid
+    # for the placed buildings: a step is one action and one turn, as before the wait.
+    kw = {"map_size": a.map, "turn_hours": a.turn_hours, "actions_per_turn": 1, "join_paths": False}
     print(f"map {a.map}, {a.turn_hours:g}-hour turns, masked random agent, {os.cpu_count()} cores")
     print()
     print("| environment | processes | steps/s | reset ms |")

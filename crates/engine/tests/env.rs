@@ -127,12 +127,16 @@ fn bad_settings_and_actions_are_refused_with_the_contract_codes() {
         (out.action, out.error.unwrap().code),
         ("invalid", "invalid_action")
     );
-    // A placement the mask refuses is sent and refused by the game's rules.
-    let refused = (1..env.layout().path0 as usize)
-        .find(|i| env.mask()[*i] == 0)
-        .unwrap();
+    // A placement the mask refuses is sent and refused by the game's rules (a pump on the last
+    // tile runs off the map).
+    let refused = env.layout().place(0, 31, 31, 0);
+    assert_eq!(env.mask()[refused as usize], 0);
     let out = env.step(refused as i64);
-    assert_eq!(out.error.unwrap().code, "placement");
+    let e = out.error.unwrap();
+    assert_eq!(
+        (e.code, &e.extras["reason"]),
+        ("placement", &"out_of_bounds".into())
+    );
 }
 
 #[test]
