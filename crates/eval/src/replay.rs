@@ -66,7 +66,7 @@ pub struct ReplayArgs {
     pub keep: Option<PathBuf>,
     /// Serving (no `--check`, no `--export`): the loopback HTTP port of the dashboard (default:
     /// a free one).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..), conflicts_with_all = ["check", "export"])]
     pub port: Option<u16>,
 }
 
@@ -397,4 +397,23 @@ fn episode_id(dir: &Path) -> String {
 
 fn short(d: &str) -> &str {
     crate::results_file::short(d, 12)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_is_for_serving_only() {
+        let parse = |args: &[&str]| {
+            ReplayArgs::try_parse_from(std::iter::once("colony replay").chain(args.iter().copied()))
+        };
+        let a = parse(&["ep", "--port", "8090"]).unwrap();
+        assert_eq!(a.port, Some(8090));
+        assert!(!a.check && !a.export, "no flag: served");
+        assert!(parse(&["ep", "--check", "--port", "8090"]).is_err());
+        assert!(parse(&["ep", "--port", "0"]).is_err());
+        let k = parse(&["ep", "--check", "--keep", "dir"]).unwrap();
+        assert_eq!(k.keep.as_deref(), Some(Path::new("dir")));
+    }
 }
