@@ -87,6 +87,7 @@ export class ReplayBar extends Emitter {
         if (r.code || r.status !== 200) {
           error.textContent = r.body?.error ?? `HTTP ${r.status}`;
           error.hidden = false;
+          this.show(); // the slider back on the turn still shown
           continue;
         }
         error.hidden = true;
