@@ -66,6 +66,8 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/power', 'power'),
     ('GET', '/api/prefabs', 'prefabs'),
     ('POST', '/api/ready', 'ready'),
+    ('GET', '/api/replay', 'replay'),
+    ('POST', '/api/replay/turn', 'replay_turn'),
     ('GET', '/api/resources', 'resources'),
     ('GET', '/api/science', 'science'),
     ('POST', '/api/science/unlock', 'science_unlock'),
@@ -299,6 +301,14 @@ class Routes(SyncBase):
     def ready(self, *, ready: bool) -> Any:
         """``POST /api/ready``: Opens or closes the ready gate."""
         return self._call('POST', '/api/ready', None, body('ready', ready))
+
+    def replay(self) -> Any:
+        """``GET /api/replay``: Extension: the replay this colonyd serves (`colonyd --replay DIR`, started by `colony replay OUT/episodes/ID`): the episode, its turns (turn 0 is the start; each other turn's save is the game after the agent's requests of that turn and the harness's advance) and the turn shown. `disabled` when colonyd plays a game."""
+        return self._call('GET', '/api/replay', None, None)
+
+    def replay_turn(self, *, turn: int) -> Any:
+        """``POST /api/replay/turn``: Extension, replay mode only: loads the save of a turn (the one write a replay takes; the game stays paused). A turn outside the replay is `invalid_param` with the valid range."""
+        return self._call('POST', '/api/replay/turn', None, body('turn', turn))
 
     def resources(self) -> Any:
         """``GET /api/resources``: Goods per district. json: `{district: {good: {available, all}}}`; toon: rows `{district, good, available, all}`, only goods with stock above 0."""
@@ -591,6 +601,14 @@ class AsyncRoutes(AsyncBase):
     async def ready(self, *, ready: bool) -> Any:
         """``POST /api/ready``: Opens or closes the ready gate."""
         return await self._call('POST', '/api/ready', None, body('ready', ready))
+
+    async def replay(self) -> Any:
+        """``GET /api/replay``: Extension: the replay this colonyd serves (`colonyd --replay DIR`, started by `colony replay OUT/episodes/ID`): the episode, its turns (turn 0 is the start; each other turn's save is the game after the agent's requests of that turn and the harness's advance) and the turn shown. `disabled` when colonyd plays a game."""
+        return await self._call('GET', '/api/replay', None, None)
+
+    async def replay_turn(self, *, turn: int) -> Any:
+        """``POST /api/replay/turn``: Extension, replay mode only: loads the save of a turn (the one write a replay takes; the game stays paused). A turn outside the replay is `invalid_param` with the valid range."""
+        return await self._call('POST', '/api/replay/turn', None, body('turn', turn))
 
     async def resources(self) -> Any:
         """``GET /api/resources``: Goods per district. json: `{district: {good: {available, all}}}`; toon: rows `{district, good, available, all}`, only goods with stock above 0."""

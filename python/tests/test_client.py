@@ -111,6 +111,8 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("game_save", {"name": "pytest"}, None),
         ("game_saves", {}, None),
         ("game_hash", {}, None),
+        ("replay", {}, "disabled"),
+        ("replay_turn", {"turn": 1}, "disabled"),
         ("game_load", {"name": "pytest"}, None),
         ("ready", {"ready": True}, None),
         ("game_new", {"seed": 3, "map": "32"}, None),

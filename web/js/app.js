@@ -13,6 +13,7 @@ import { SummaryPanel } from "./summary.js";
 import { NotesPanel } from "./notes.js";
 import { HistoryCharts } from "./charts.js";
 import { HealthWatch } from "./health.js";
+import { ReplayBar, probeReplay } from "./replay.js";
 
 const views = ["colony", "map", "settings"];
 let map = null;
@@ -165,6 +166,20 @@ async function boot() {
   for (const t of $$(".tab")) t.addEventListener("click", () => show(t.dataset.view));
   window.addEventListener("hashchange", () => show(location.hash.slice(1)));
   await checkMap();
+  // Replay mode: the timeline; each turn chosen loads a save, after which every panel reads again.
+  const replay = await probeReplay();
+  if (replay) {
+    const bar = new ReplayBar(replay);
+    window.colonyDashboard.replay = bar;
+    bar.on("turn", () => {
+      colony.refreshAll();
+      summary.refreshAll();
+      notes.refresh();
+      charts.refresh();
+      buildingPanel?.close();
+      if (map && !$("#view-map").hidden) map.load();
+    });
+  }
   show(location.hash.slice(1) || "colony");
   colony.start();
   summary.start();

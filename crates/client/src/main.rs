@@ -61,8 +61,8 @@ const LOCAL_COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "replay",
-        "--check OUT/episodes/ID | --export OUT/episodes/ID --out FILE.gif [--scale N] [--frame-ms MS]",
-        "Rebuild an episode of `colony eval` from its recorded writes: check the state hash after every turn, or write a GIF of the map turn by turn",
+        "OUT/episodes/ID [--port P] [--keep DIR] | --check OUT/episodes/ID | --export OUT/episodes/ID --out FILE.gif [--scale N] [--frame-ms MS]",
+        "Rebuild an episode of `colony eval` from its recorded writes, checking the state hash after every turn: watch it in the dashboard (a timeline of turns), only check it, or write a GIF of the map turn by turn",
     ),
     (
         "mcp",

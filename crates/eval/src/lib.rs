@@ -12,7 +12,7 @@
 //! turns on stdin), `usage` (what the agent reports it spent), `guard` (nothing the agent starts outlives its
 //! turn), `episode` (the turn loop and the check that the game is still the episode's own),
 //! `run` (the command: planning, parallel episodes, progress, output), `report` (the HTML page),
-//! `minimap` (map pictures: report strips, replay GIFs), `replay` (`colony replay --check`: an episode rebuilt from its recorded writes, hash by hash),
+//! `minimap` (map pictures: report strips, replay GIFs), `replay` (`colony replay --check`: an episode rebuilt from its recorded writes, hash by hash; `replay_saves` keeps a save per turn for `colonyd --replay`, `replay_serve` serves them in the dashboard),
 //! `score` also holds an episode's score by term;
 //! `compare` and `leaderboard` (the subcommands that read finished runs back: `results_file`
 //! reads results.json, `stats` has the IQM and the bootstrap intervals).
@@ -33,6 +33,8 @@ pub mod proxy;
 pub mod proxy_path;
 pub mod proxy_ws;
 pub mod replay;
+pub mod replay_saves;
+pub mod replay_serve;
 pub mod report;
 pub mod results_file;
 pub mod run;

@@ -5,10 +5,12 @@
 //! the order the proxy forwarded them) and the harness's advance of the turn's `hours`, and the
 //! state hash (`GET /api/game/hash`) must equal the turn's recorded `stateHash`. The first turn
 //! that differs ends the check with exit 1, naming the turn and both rule digests: a change of
-//! build or rules, or an edited trajectory.
+//! build or rules, or an edited trajectory. With `--keep DIR` every turn that matched is also
+//! saved into a replay folder (`replay_saves`).
 
 use crate::episode::{self, state_hash};
 use crate::minimap;
+use crate::replay_saves::ReplayFolder;
 use crate::scenario::Scenario;
 use crate::service::{self, Service};
 use clap::Parser;
@@ -20,8 +22,9 @@ use std::path::{Path, PathBuf};
 #[derive(Parser, Debug)]
 #[command(
     name = "colony replay",
-    about = "Rebuild an episode of `colony eval` from its scenario, seed and recorded writes, and check the game's state hash after every turn",
-    after_help = "Examples: colony replay --check eval-results/episodes/survive-60-s1\n\
+    about = "Rebuild an episode of `colony eval` from its scenario, seed and recorded writes, check the game's state hash after every turn, and serve it in the dashboard (a timeline of its turns)",
+    after_help = "Examples: colony replay eval-results/episodes/survive-60-s1   (watch it: prints the dashboard's address, Ctrl-C stops)\n\
+                  colony replay --check eval-results/episodes/survive-60-s1\n\
                   colony replay --export eval-results/episodes/survive-60-s1 --out survive-60-s1.gif\n\
                   Exit code 0 when every turn's state hash matches, 1 at the first turn that differs, 2 when the episode cannot be read or played."
 )]
@@ -56,6 +59,15 @@ pub struct ReplayArgs {
     /// Print each turn's hash as it is checked.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Save the game after the setup and after every turn that matches into this folder
+    /// (`turn-NNNN.colony.json` and the index `replay.json`), which `colonyd --replay DIR`
+    /// serves (default without `--check`/`--export`: a temporary folder, removed at the end).
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// Serving (no `--check`, no `--export`): the loopback HTTP port of the dashboard (default:
+    /// a free one).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..), conflicts_with_all = ["check", "export"])]
+    pub port: Option<u16>,
 }
 
 /// Runs `colony replay` (`args` without the command's name).
@@ -95,6 +107,9 @@ pub struct Call {
     #[serde(default)]
     pub forwarded: Option<String>,
     pub status: u16,
+    /// The code of an error answer.
+    #[serde(default)]
+    pub error: Option<String>,
     #[serde(default)]
     pub body: Option<String>,
 }
@@ -160,9 +175,21 @@ pub enum Verdict {
     Differs { turn: u32, what: String },
 }
 
-/// What a replay tells its caller: each turn checked (turn 0 is the start, after the setup,
-/// without a hash), with the service holding the game at that point.
-pub type Observer<'a> = &'a mut dyn FnMut(u32, Option<&str>, &Service) -> Result<(), String>;
+/// A turn the replay reached: turn 0 is the start, after the setup (no hash, no recorded line);
+/// every other turn's hash matched the recording.
+pub struct Step<'a> {
+    pub turn: u32,
+    pub hash: Option<&'a str>,
+    /// The turn's line of trajectory.jsonl.
+    pub line: Option<&'a TurnLine>,
+    /// Per request of the line, the `error` text of the replayed answer of a write that was
+    /// refused (`None` for reads and accepted writes).
+    pub answers: &'a [Option<String>],
+}
+
+/// What a replay tells its caller: each turn checked, with the service holding the game at that
+/// point.
+pub type Observer<'a> = &'a mut dyn FnMut(&Step<'_>, &Service) -> Result<(), String>;
 
 /// Replays `turns` of the episode on a fresh colonyd (`colonyd`) and compares every turn.
 pub fn replay(
@@ -174,14 +201,21 @@ pub fn replay(
 ) -> Result<Verdict, String> {
     let svc = Service::start(colonyd)?;
     episode::set_up(&svc, scenario, seed)?;
-    observe(0, None, &svc)?;
+    let start = Step {
+        turn: 0,
+        hash: None,
+        line: None,
+        answers: &[],
+    };
+    observe(&start, &svc)?;
     let mut checked = 0;
     let mut last = String::new();
     for t in turns {
+        let mut answers = vec![None; t.requests.len()];
         for (k, c) in t.requests.iter().enumerate() {
             let Some(body) = &c.body else { continue };
             let path = c.forwarded.as_deref().unwrap_or(&c.path);
-            let status = svc
+            let (status, error) = svc
                 .send_as_recorded(&c.method, path, body)
                 .map_err(|e| format!("turn {}: sending {} {path} failed: {e}", t.turn, c.method))?;
             if status != c.status {
@@ -195,6 +229,7 @@ pub fn replay(
                     ),
                 });
             }
+            answers[k] = error;
         }
         let (Some(hours), Some(want)) = (t.hours, &t.state_hash) else {
             // The episode ended in this turn, before the harness's advance.
@@ -209,7 +244,13 @@ pub fn replay(
                 what: format!("the state hash after the turn is {got}, recorded {want}"),
             });
         }
-        observe(t.turn, Some(&got), &svc)?;
+        let step = Step {
+            turn: t.turn,
+            hash: Some(&got),
+            line: Some(t),
+            answers: &answers,
+        };
+        observe(&step, &svc)?;
         checked += 1;
         last = got;
     }
@@ -242,12 +283,18 @@ fn write_gif(
 }
 
 fn run(a: &ReplayArgs) -> Result<i32, String> {
-    if !a.check && !a.export {
-        return Err(
-            "say what to do: --check (compare every turn's state hash) or --export --out FILE.gif (a GIF of the map, turn by turn); serving a replay in the dashboard is not built yet"
-                .into(),
-        );
-    }
+    // Without --check or --export the replay is served in the dashboard, from a folder of saves.
+    let serving = !a.check && !a.export;
+    let temp_folder = match (&a.keep, serving) {
+        (None, true) => Some(
+            tempfile::Builder::new()
+                .prefix("colony-replay-turns-")
+                .tempdir()
+                .map_err(|e| format!("cannot make the replay folder: {e}"))?,
+        ),
+        _ => None,
+    };
+    let keep = a.keep.as_deref().or(temp_folder.as_ref().map(|d| d.path()));
     let (rec, turns) = load(&a.episode)?;
     let kept = a.episode.join("scenario.toml");
     let scenario = match &a.scenario {
@@ -277,16 +324,36 @@ fn run(a: &ReplayArgs) -> Result<i32, String> {
     let rules_then = rec.rules_digest.as_deref().unwrap_or("unknown");
     let (verbose, export) = (a.verbose, a.export);
     let mut frames = Vec::new();
-    let mut observe = |turn: u32, hash: Option<&str>, svc: &Service| {
-        if verbose && let Some(h) = hash {
-            println!("turn {turn}: {h}");
+    let mut folder = match keep {
+        Some(dir) => Some(ReplayFolder::create(
+            dir,
+            &episode_id(&a.episode),
+            &rec.scenario,
+            rec.seed,
+        )?),
+        None => None,
+    };
+    let mut observe = |step: &Step<'_>, svc: &Service| {
+        if verbose && let Some(h) = step.hash {
+            println!("turn {}: {h}", step.turn);
         }
         if export {
             frames.push(minimap::capture(svc)?);
         }
+        if let Some(f) = folder.as_mut() {
+            f.record(step, svc)?;
+        }
         Ok(())
     };
     let verdict = replay(&colonyd, &scenario, rec.seed, &turns, &mut observe)?;
+    if let (Verdict::Matches { .. }, Some(f)) = (&verdict, &folder) {
+        f.finish()?;
+        println!(
+            "{}: {} turns saved (turn 0 is the start)",
+            f.dir().display(),
+            f.index().turns.len()
+        );
+    }
     if let (Verdict::Matches { .. }, Some(out)) = (&verdict, a.out.as_ref().filter(|_| export)) {
         write_gif(out, &frames, a.scale, a.frame_ms)?;
         println!("{}: {} frames written", out.display(), frames.len());
@@ -297,7 +364,10 @@ fn run(a: &ReplayArgs) -> Result<i32, String> {
                 "{}: {turns} turns replayed, every state hash matches the recording (last {last})",
                 a.episode.display()
             );
-            Ok(0)
+            match (serving, &folder) {
+                (true, Some(f)) => crate::replay_serve::serve(&colonyd, f.dir(), a.port),
+                _ => Ok(0),
+            }
         }
         Verdict::Differs { turn, what } => {
             let rules = if rules_then == rules_now {
@@ -318,6 +388,32 @@ fn run(a: &ReplayArgs) -> Result<i32, String> {
     }
 }
 
+/// The episode's id: its folder's name.
+fn episode_id(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 fn short(d: &str) -> &str {
     crate::results_file::short(d, 12)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_is_for_serving_only() {
+        let parse = |args: &[&str]| {
+            ReplayArgs::try_parse_from(std::iter::once("colony replay").chain(args.iter().copied()))
+        };
+        let a = parse(&["ep", "--port", "8090"]).unwrap();
+        assert_eq!(a.port, Some(8090));
+        assert!(!a.check && !a.export, "no flag: served");
+        assert!(parse(&["ep", "--check", "--port", "8090"]).is_err());
+        assert!(parse(&["ep", "--port", "0"]).is_err());
+        let k = parse(&["ep", "--check", "--keep", "dir"]).unwrap();
+        assert_eq!(k.keep.as_deref(), Some(Path::new("dir")));
+    }
 }

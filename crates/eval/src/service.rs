@@ -209,8 +209,14 @@ impl Service {
     }
 
     /// Sends a write the recording proxy forwarded, again as it was: `method path` (no `format`
-    /// added) with `body` as the agent sent it; the answer's HTTP status.
-    pub fn send_as_recorded(&self, method: &str, path: &str, body: &str) -> Result<u16, CallError> {
+    /// added) with `body` as the agent sent it; the answer's HTTP status and, when the answer is
+    /// an error body, its `error` text.
+    pub fn send_as_recorded(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Result<(u16, Option<String>), CallError> {
         let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
             .map_err(|e| CallError(format!("method {method:?}: {e}")))?;
         let r = self
@@ -220,7 +226,9 @@ impl Service {
             .body(body.to_owned())
             .send()
             .map_err(|e| CallError(e.to_string()))?;
-        Ok(r.status().as_u16())
+        let status = r.status().as_u16();
+        let text = r.text().map_err(|e| CallError(e.to_string()))?;
+        Ok((status, error_text(&text)))
     }
 
     /// `POST path body` (nested json answer), or the error.
@@ -234,6 +242,15 @@ impl Service {
             .map_err(|e| CallError(e.to_string()))?;
         Service::answer(r)
     }
+}
+
+/// The `error` member of an answer that is a JSON object (toon answers to errors are JSON too).
+fn error_text(answer: &str) -> Option<String> {
+    if !answer.trim_start().starts_with('{') {
+        return None;
+    }
+    let v: Value = serde_json::from_str(answer).ok()?;
+    v.get("error")?.as_str().map(str::to_owned)
 }
 
 impl Drop for Service {

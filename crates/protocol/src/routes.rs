@@ -367,6 +367,25 @@ pub const ROUTES: &[Route] = &[
         &[],
     ),
     route(
+        Get,
+        "/api/replay",
+        "replay-info",
+        "Replay mode (`colony replay`): the episode, its turns with the agent's requests, the turn shown",
+        &[],
+    ),
+    route(
+        Post,
+        "/api/replay/turn",
+        "replay-turn",
+        "Replay mode: show another turn (loads its save; the one write a replay takes)",
+        &[p(
+            "turn",
+            Int,
+            true,
+            "0 (the start) to the replay's turnCount",
+        )],
+    ),
+    route(
         Post,
         "/api/game/advance",
         "advance",
@@ -1027,7 +1046,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 72);
+        assert_eq!(ROUTES.len(), 74);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

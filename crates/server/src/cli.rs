@@ -40,6 +40,11 @@ pub struct Args {
     /// Open the ready gate at start-up (for headless runs).
     #[arg(long)]
     pub ready: bool,
+    /// Serve a replay folder written by `colony replay` (`replay.json` and a save per turn)
+    /// read-only: turn 0 first, every write refused but `POST /api/replay/turn {"turn": N}`,
+    /// the game paused; the gate opens at start-up.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["seed", "map", "settlement", "load", "fixture"])]
+    pub replay: Option<PathBuf>,
     /// HTTP port for this run, overriding `httpPort` of the settings file (not written to it).
     #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
     pub http_port: Option<u16>,

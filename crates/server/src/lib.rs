@@ -1,8 +1,9 @@
 //! `colonyd`: the game host and the control service around it.
 //!
 //! Start-up: flags, data folder, settings (with the start-up guard), agent state, the world
-//! (new or loaded), the game host thread, then the HTTP listener and, unless disabled, the
-//! WebSocket listener. See ARCHITECTURE.md for the threads and the data flow.
+//! (new, loaded, or a replay's first turn: `replay`), the game host thread, then the HTTP
+//! listener and, unless disabled, the WebSocket listener. See ARCHITECTURE.md for the threads
+//! and the data flow.
 
 pub mod agent;
 pub mod cli;
@@ -11,6 +12,7 @@ pub mod host;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod replay;
 pub mod saves;
 pub mod settings;
 pub mod ws;
@@ -139,8 +141,10 @@ pub async fn run(args: cli::Args) -> i32 {
     tokio::spawn(store.clone().run_writer());
 
     let hub = hub::Hub::default();
+    // A replay has no agent to wait for: its gate opens at start-up.
+    let ready = args.ready || args.replay.is_some();
     let (agent, warning) =
-        agent::AgentStore::open(data_dir.join("agent-state.json"), hub.clone(), args.ready);
+        agent::AgentStore::open(data_dir.join("agent-state.json"), hub.clone(), ready);
     if let Some(w) = warning {
         tracing::warn!("{w}");
     }
@@ -156,15 +160,32 @@ pub async fn run(args: cli::Args) -> i32 {
         });
     }
     let saves_dir = data_dir.join("saves");
-    let world = match &args.load {
-        Some(save) => match saves::read(&saves_dir, save) {
+    let mut replay = None;
+    let world = match (&args.replay, &args.load) {
+        (Some(dir), _) => match replay::Replay::open(dir) {
+            Ok((r, w)) => {
+                tracing::info!(
+                    "serving the replay of {} ({} turns) from {}, read-only",
+                    r.index().episode,
+                    r.range().1,
+                    dir.display()
+                );
+                replay = Some(Arc::new(r));
+                w
+            }
+            Err(e) => {
+                eprintln!("colonyd: cannot serve the replay: {e}");
+                return 2;
+            }
+        },
+        (None, Some(save)) => match saves::read(&saves_dir, save) {
             Ok(w) => w,
             Err(e) => {
                 eprintln!("colonyd: cannot load {save}: {e}");
                 return 1;
             }
         },
-        None => {
+        (None, None) => {
             let body = http::lifecycle::NewGameBody {
                 seed: args.seed,
                 faction: Some(args.faction.clone()),
@@ -211,6 +232,7 @@ pub async fn run(args: cli::Args) -> i32 {
         cache: http::cache::ReadCache::default(),
         search_world: http::buildings::SearchWorld::default(),
         kept_masks: http::placement_mask::KeptMasks::default(),
+        replay,
     };
     // The placement search's kept world copy is dropped once the game has moved on, so an old
     // world's tables are not held until the next search.

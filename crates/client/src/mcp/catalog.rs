@@ -408,6 +408,16 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
         "a check for harnesses and replays (`colony replay --check`); it tells nothing about the colony",
     ),
     (
+        Get,
+        "/api/replay",
+        "replay mode only (`colony replay`): a recorded episode for a person to watch, not a game to play",
+    ),
+    (
+        Post,
+        "/api/replay/turn",
+        "replay mode only (`colony replay`): steps a person through a recorded episode; it plays nothing",
+    ),
+    (
         Post,
         "/api/placement/mask",
         "a whole-map bitmap for learning environments; `find_placement` answers an agent with ranked spots",

@@ -40,6 +40,19 @@ fn every_get_command_matches_the_service_in_json_and_toon() {
             a
         };
         let expected = s.get(&path);
+        if r.path == "/api/replay" {
+            // Replay mode only (tests/e2e/replay.rs serves one): here the domain error, exit 1.
+            let run = s.run(home, &[r.command, "--json"]);
+            assert_eq!(run.code, 1, "{run:?}");
+            assert!(run.stdout.contains("disabled: "), "{run:?}");
+            assert!(
+                expected["error"]
+                    .as_str()
+                    .is_some_and(|e| e.starts_with("disabled: ")),
+                "{expected}"
+            );
+            continue;
+        }
         // `--json` asks for the nested json shape; plain output renders the toon rows.
         let sep = if path.contains('?') { '&' } else { '?' };
         let expected_json = s.get(&format!("{path}{sep}format=json"));

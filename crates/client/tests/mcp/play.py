@@ -35,6 +35,8 @@ from mcp_types import CallToolResult, TextContent
 EXCLUDED = {
     "GET /api/ping",
     "GET /api/game/hash",
+    "GET /api/replay",
+    "POST /api/replay/turn",
     "POST /api/placement/mask",
     "POST /api/agent/config",
     "POST /api/agent/request",

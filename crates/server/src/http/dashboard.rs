@@ -56,6 +56,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/notes.js", JS),
     asset!("js/charts.js", JS),
     asset!("js/health.js", JS),
+    asset!("js/replay.js", JS),
     asset!("js/util.js", JS),
 ];
 

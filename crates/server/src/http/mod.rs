@@ -26,6 +26,7 @@ pub mod paths;
 pub mod pipeline;
 pub mod placement_mask;
 pub mod power;
+pub mod replay;
 pub mod rows;
 pub mod science;
 pub mod score;
@@ -66,6 +67,8 @@ pub struct AppState {
     pub search_world: buildings::SearchWorld,
     /// The placement masks of the last list asked for (`POST /api/placement/mask`).
     pub kept_masks: placement_mask::KeptMasks,
+    /// The replay served (`colonyd --replay DIR`): writes are refused, turns are loaded.
+    pub replay: Option<Arc<crate::replay::Replay>>,
 }
 
 /// The WebSocket listener as started.
@@ -114,6 +117,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(agent_routes::routes())
         .merge(land::routes())
         .merge(lifecycle::routes())
+        .merge(replay::routes())
         .merge(science::routes())
         .merge(paths::routes())
         .merge(summary::routes())

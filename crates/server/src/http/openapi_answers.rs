@@ -46,8 +46,8 @@ fn answer_of(path: &str, schemas: &Map<String, Value>) -> Option<Answer> {
     let flat = |name: &str| flat_row(&reference(name), schemas);
     Some(match path {
         "/api/agent/log" | "/api/agent/state" | "/api/game/hash" | "/api/game/saves"
-        | "/api/ping" | "/api/science" | "/api/settings" | "/api/settlement" | "/api/speed"
-        | "/api/time" | "/api/weather" | "/api/workhours" => declared(Toon::Same),
+        | "/api/ping" | "/api/replay" | "/api/science" | "/api/settings" | "/api/settlement"
+        | "/api/speed" | "/api/time" | "/api/weather" | "/api/workhours" => declared(Toon::Same),
         "/api/food_clusters" | "/api/tree_clusters" | "/api/power" | "/api/prefabs" => {
             declared(Toon::FlatItems)
         }

@@ -1,7 +1,7 @@
 //! The request pipeline that wraps the router, in the order decisions.md fixes: Host check,
 //! lenient path normalization, OPTIONS preflight, bearer auth (401, slowed for a peer that keeps
-//! failing: `http::auth_throttle`), ready gate (409), loading
-//! guard (503), then routing and the handler (a GET of a snapshot-only route through the
+//! failing: `http::auth_throttle`), ready gate (409), replay mode's refusal of writes
+//! (`disabled`, `crate::replay`), loading guard (503), then routing and the handler (a GET of a snapshot-only route through the
 //! per-snapshot read cache, `http::cache`, at most one rendering per core at once); afterwards
 //! the strict-status switch, CORS headers and panic containment (500 `internal_error`, never a
 //! dropped connection).
@@ -194,6 +194,8 @@ pub async fn pipeline(State(state): State<AppState>, mut req: Request, next: Nex
         .to_body();
         body["hint"] = "POST /api/ready {\"ready\":true} opens the gate (start colonyd with --ready to open it at start-up)".into();
         (StatusCode::CONFLICT, axum::Json(body)).into_response()
+    } else if state.replay.is_some() && crate::replay::refuses(req.method(), &path) {
+        error_response(&crate::replay::refusal(req.method(), &path))
     } else if state.host.is_loading() && !loading_exempt(&path, req.method()) {
         error_response(&ApiError::new(
             ErrorCode::GameLoading,

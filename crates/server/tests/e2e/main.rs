@@ -18,6 +18,7 @@ mod openapi_requests;
 mod paths;
 mod power;
 mod read_cache;
+mod replay;
 mod science;
 mod score;
 mod stats;

@@ -221,6 +221,12 @@ async fn sampled_answers_of_every_get_route_match_the_document() {
         notes["total"], 0,
         "beavers without water die within 20 days"
     );
+    // GET /api/replay answers in replay mode only: a replay folder of this colony, served.
+    let folder = crate::replay::replay_folder(&s, 1).await;
+    let replaying = crate::replay::serve(folder.path()).await;
+    checked
+        .sample(&replaying, &doc, &["/api/replay".to_string()])
+        .await;
     let (failures, covered) = (checked.failures, checked.covered);
     let gets: BTreeSet<String> = doc["paths"]
         .as_object()
