@@ -271,7 +271,7 @@ class Routes(SyncBase):
         return self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     def placement_mask(self, *, prefabs: list[Any]) -> Any:
-        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it (the placement rules only: nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
+        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it with a doorstep that could be reached (the placement rules, and no other building on the doorstep; nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
         return self._call('POST', '/api/placement/mask', None, body('prefabs', prefabs))
 
     def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:
@@ -571,7 +571,7 @@ class AsyncRoutes(AsyncBase):
         return await self._call('POST', '/api/placement/find', None, body('prefab', prefab, 'x1', x1, 'y1', y1, 'x2', x2, 'y2', y2))
 
     async def placement_mask(self, *, prefabs: list[Any]) -> Any:
-        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it (the placement rules only: nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
+        """``POST /api/placement/mask``: Extension: for each prefab, every tile and orientation where `POST /api/building/place` would accept it with a doorstep that could be reached (the placement rules, and no other building on the doorstep; nothing of `/api/placement/find`'s ranking), and at which height, over the whole map. Always json. Errors: `invalid_param` (an empty list or more than 32 prefabs), `invalid_prefab`."""
         return await self._call('POST', '/api/placement/mask', None, body('prefabs', prefabs))
 
     async def planting_clear(self, *, x1: int, y1: int, x2: int, y2: int, z: int) -> Any:

@@ -62,7 +62,10 @@ def test_llm_skeleton_runs_the_models_calls(game: colony.Game) -> None:
 
 
 def test_random_gym_agent_plays_an_episode() -> None:
-    [res] = random_gym_agent.run(1, 3, map_size=32, turn_hours=24, horizon_days=3)
+    # (One action a turn: three days, three steps.)
+    [res] = random_gym_agent.run(
+        1, 3, map_size=32, turn_hours=24, horizon_days=3, actions_per_turn=1
+    )
     assert res["steps"] == 3 and res["score"] > 0
 
 
