@@ -202,15 +202,22 @@ pub fn constrain(doc: &mut Value) {
 }
 
 /// Declares the names the game being played takes: its faction's placeable prefabs (`prefab`
-/// of building/place and placement/find) and what it plants (`crop` of planting/mark and
-/// planting/find).
+/// of building/place and placement/find, the `prefabs` list of placement/mask) and what it
+/// plants (`crop` of planting/mark and planting/find).
 pub fn for_game(doc: &mut Value, world: &sim::World) {
-    let prefabs = json!({"enum": world.placeable_prefab_names()});
+    let names = world.placeable_prefab_names();
+    let prefabs = json!({"enum": names});
+    let prefab_list = json!({
+        "items": {"type": "string", "enum": names},
+        "minItems": 1,
+        "maxItems": super::placement_mask::MAX_PREFABS,
+    });
     let crops = json!({"enum": world.plantable_names()});
     let schemas = &mut doc["components"]["schemas"];
     for (schema, prop, names) in [
         ("PlaceBody", "prefab", &prefabs),
         ("PlacementFindBody", "prefab", &prefabs),
+        ("MaskBody", "prefabs", &prefab_list),
         ("PlantingMarkBody", "crop", &crops),
         ("PlantingFindBody", "crop", &crops),
     ] {
