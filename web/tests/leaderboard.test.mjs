@@ -10,9 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { COLONYD, browser, screenshot } from "./support.mjs";
+import { COLONY, browser, screenshot } from "./support.mjs";
 
-const COLONY = process.env.COLONY || path.join(path.dirname(COLONYD), "colony");
 const SCENARIOS = ["planks-lab", "survive-60"];
 const RUNS = {
   idle: { agent: "python3 agents/idle.py", base: 10 },

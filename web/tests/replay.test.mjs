@@ -11,9 +11,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { COLONYD, Colonyd, browser, screenshot, until } from "./support.mjs";
+import { COLONY, COLONYD, Colonyd, browser, screenshot, shortScenario, until } from "./support.mjs";
 
-const COLONY = process.env.COLONY || path.join(path.dirname(COLONYD), "colony");
 
 /** One turn's agent: a pump on turn 1, a refused place on every turn. */
 const AGENT = `
@@ -37,22 +36,7 @@ let dir, server, b, traj, index;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "colony-replay-"));
-  const scenario = path.join(dir, "short.toml");
-  fs.writeFileSync(scenario, `
-id = "replay-short"
-title = "Two short days"
-goal = "Live two days."
-horizon_days = 2
-turn_hours = 12
-[game]
-faction = "Folktails"
-mode = "Normal"
-map = 64
-seeds = [7]
-[[score]]
-metric = "days_survived"
-target = 2
-`);
+  const scenario = shortScenario(dir, { id: "replay-short", title: "Two short days", days: 2 });
   fs.writeFileSync(path.join(dir, "agent.py"), AGENT);
   const out = path.join(dir, "out");
   execFileSync(COLONY, [

@@ -13,29 +13,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, COLONYD, browser, screenshot } from "./support.mjs";
+import { ROOT, COLONY, COLONYD, browser, screenshot, shortScenario } from "./support.mjs";
 
-const COLONY = process.env.COLONY || path.join(path.dirname(COLONYD), "colony");
 let dir, results, b;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "colony-report-"));
-  const scenario = path.join(dir, "short.toml");
-  fs.writeFileSync(scenario, `
-id = "report-short"
-title = "Three short days"
-goal = "Live three days."
-horizon_days = 3
-turn_hours = 12
-[game]
-faction = "Folktails"
-mode = "Normal"
-map = 64
-seeds = [7]
-[[score]]
-metric = "days_survived"
-target = 3
-`);
+  const scenario = shortScenario(dir, { id: "report-short", title: "Three short days", days: 3 });
   // Seed 8's agent exits 3 on every turn: that episode is invalid (--allow-invalid: exit 0).
   const agent = `sh -c 'case "$COLONY_EPISODE" in *-s8) exit 3;; esac; exec python3 ${path.join(ROOT, "agents/random_agent.py")}'`;
   execFileSync(COLONY, [

@@ -14,6 +14,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, "../..");
 export const ARTIFACTS = path.join(here, "artifacts");
 export const COLONYD = process.env.COLONYD || path.join(ROOT, "target/debug/colonyd");
+/** The `colony` client beside colonyd (`colony eval`, `colony replay`). */
+export const COLONY = process.env.COLONY || path.join(path.dirname(COLONYD), "colony");
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -157,3 +159,25 @@ export async function until(fn, what, ms = 10000) {
 }
 
 export { sleep };
+
+/** Writes a short Folktails scenario of `days` days (12-hour turns, 64 map, seed 7, scored on
+ * the days survived) into `dir` as `short.toml`; returns its path. */
+export function shortScenario(dir, { id, title, days }) {
+  const file = path.join(dir, "short.toml");
+  fs.writeFileSync(file, `
+id = "${id}"
+title = "${title}"
+goal = "Live ${days} days."
+horizon_days = ${days}
+turn_hours = 12
+[game]
+faction = "Folktails"
+mode = "Normal"
+map = 64
+seeds = [7]
+[[score]]
+metric = "days_survived"
+target = ${days}
+`);
+  return file;
+}

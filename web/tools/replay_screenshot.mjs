@@ -10,26 +10,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { COLONYD, Colonyd, ROOT, browser, until } from "../tests/support.mjs";
+import { COLONY, COLONYD, Colonyd, ROOT, browser, shortScenario, until } from "../tests/support.mjs";
 
-const COLONY = process.env.COLONY || path.join(path.dirname(COLONYD), "colony");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colony-replay-shot-"));
-const scenario = path.join(dir, "short.toml");
-fs.writeFileSync(scenario, `
-id = "three-days"
-title = "Three days"
-goal = "Live three days."
-horizon_days = 3
-turn_hours = 12
-[game]
-faction = "Folktails"
-mode = "Normal"
-map = 64
-seeds = [7]
-[[score]]
-metric = "days_survived"
-target = 3
-`);
+const scenario = shortScenario(dir, { id: "three-days", title: "Three days", days: 3 });
 const out = path.join(dir, "out");
 execFileSync(COLONY, [
   "eval", "--scenario", scenario, "--agent", `python3 ${path.join(ROOT, "agents/random_agent.py")}`,
