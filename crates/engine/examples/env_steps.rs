@@ -4,7 +4,6 @@
 //! `cargo run --release -p colony-engine --example env_steps [steps] [map side] [turn hours]`
 
 use engine::{Env, EnvConfig};
-use score::terms::ScoreTerm;
 use std::time::Instant;
 
 fn main() {
@@ -12,43 +11,7 @@ fn main() {
     let steps: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
     let side: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
     let turn: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1.0);
-    let term = |m: &str, w: f64, t: f64, lower: bool, scaled: bool| ScoreTerm {
-        metric: m.into(),
-        weight: w,
-        target: t,
-        lower_is_better: lower,
-        survival_scaled: scaled,
-    };
-    let cfg = EnvConfig {
-        width: side,
-        height: side,
-        faction: sim::Faction::Folktails,
-        mode: sim::GameMode::Normal,
-        turn_hours: turn,
-        horizon_days: 60.0,
-        prefabs: [
-            "WaterPump",
-            "SmallTank",
-            "Lodge",
-            "GathererFlag",
-            "LumberjackFlag",
-            "EfficientFarmHouse",
-            "SmallWarehouse",
-        ]
-        .map(|p| format!("{p}.Folktails"))
-        .into(),
-        crops: vec!["Carrot".into(), "Potato".into()],
-        area: 6,
-        terms: vec![
-            term("days_survived", 4.0, 60.0, false, false),
-            term("beavers", 2.0, 30.0, false, false),
-            term("wellbeing", 1.0, 8.0, false, true),
-            term("deaths_premature", 0.5, 12.0, true, true),
-            term("buildings_built", 0.5, 20.0, false, false),
-        ],
-        actions_per_turn: 1,
-        join_paths: false,
-    };
+    let cfg = EnvConfig::benchmark(side, turn);
     let mut env = Env::new(cfg).expect("settings");
     let t = Instant::now();
     env.reset(1).expect("reset");

@@ -11,34 +11,7 @@ fn main() {
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(n);
-    let cfg = EnvConfig {
-        width: 64,
-        height: 64,
-        faction: sim::Faction::Folktails,
-        mode: sim::GameMode::Normal,
-        turn_hours: 1.0,
-        horizon_days: 60.0,
-        prefabs: [
-            "WaterPump",
-            "SmallTank",
-            "Lodge",
-            "GathererFlag",
-            "LumberjackFlag",
-        ]
-        .map(|p| format!("{p}.Folktails"))
-        .into(),
-        crops: vec!["Carrot".into()],
-        area: 6,
-        terms: vec![score::terms::ScoreTerm {
-            metric: "days_survived".into(),
-            weight: 1.0,
-            target: 60.0,
-            lower_is_better: false,
-            survival_scaled: false,
-        }],
-        actions_per_turn: 1,
-        join_paths: false,
-    };
+    let cfg = EnvConfig::benchmark(64, 1.0);
     let mut vec = VecEnv::new(&cfg, n, threads).expect("settings");
     vec.reset(1).expect("reset");
     let mut state = 0x2545_f491_4f6c_dd1du64;

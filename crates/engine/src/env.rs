@@ -47,6 +47,52 @@ pub struct EnvConfig {
     pub join_paths: bool,
 }
 
+impl EnvConfig {
+    /// The throughput benchmark's game (`examples/env_steps.rs`, `examples/vec_steps.rs`, as
+    /// `python/examples/throughput.py` plays it): Folktails, Normal, a `side` map, the
+    /// faction's starting set of buildings, carrots and potatoes, survive-60's terms, one action
+    /// a turn and no paths joined.
+    pub fn benchmark(side: u32, turn_hours: f64) -> EnvConfig {
+        let term = |metric: &str, weight: f64, target: f64, lower: bool, scaled: bool| ScoreTerm {
+            metric: metric.into(),
+            weight,
+            target,
+            lower_is_better: lower,
+            survival_scaled: scaled,
+        };
+        EnvConfig {
+            width: side,
+            height: side,
+            faction: Faction::Folktails,
+            mode: GameMode::Normal,
+            turn_hours,
+            horizon_days: 60.0,
+            prefabs: [
+                "WaterPump",
+                "SmallTank",
+                "Lodge",
+                "GathererFlag",
+                "LumberjackFlag",
+                "EfficientFarmHouse",
+                "SmallWarehouse",
+            ]
+            .map(|p| format!("{p}.Folktails"))
+            .into(),
+            crops: vec!["Carrot".into(), "Potato".into()],
+            area: 6,
+            terms: vec![
+                term("days_survived", 4.0, 60.0, false, false),
+                term("beavers", 2.0, 30.0, false, false),
+                term("wellbeing", 1.0, 8.0, false, true),
+                term("deaths_premature", 0.5, 12.0, true, true),
+                term("buildings_built", 0.5, 20.0, false, false),
+            ],
+            actions_per_turn: 1,
+            join_paths: false,
+        }
+    }
+}
+
 /// A refused action or a bad setting: the contract's code, its text, and the extra members.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnvError {

@@ -12,52 +12,22 @@ import numpy as np
 
 from ..errors import ColonyError
 from .actions import Layout
-from .reward import ScoreTerm
-
-
-def engine_terms(terms: list[ScoreTerm]) -> list[tuple[str, float, float, bool, bool]]:
-    """Score terms as ``colony_engine`` takes them."""
-    return [
-        (t.metric, float(t.weight), float(t.target), t.lower_is_better, t.survival_scaled)
-        for t in terms
-    ]
+from .settings import GameSettings
 
 
 class EngineGame:
     """One environment's game in this process."""
 
-    def __init__(
-        self,
-        *,
-        width: int,
-        height: int,
-        faction: str,
-        mode: str,
-        turn_hours: float,
-        horizon_days: float,
-        prefabs: list[str],
-        crops: list[str],
-        area: int,
-        terms: list[ScoreTerm],
-        actions_per_turn: int = 1,
-        join_paths: bool = False,
-    ) -> None:
+    def __init__(self, settings: GameSettings) -> None:
         import colony_engine
 
-        self.layout = Layout(width, height, len(prefabs), len(crops))
+        self.layout = Layout(
+            settings.width, settings.height, len(settings.prefabs), len(settings.crops)
+        )
         self._env = colony_engine.Env(
-            width,
-            height,
-            faction,
-            mode,
-            turn_hours,
-            horizon_days,
-            prefabs,
-            crops,
-            area,
-            engine_terms(terms),
-            actions_per_turn,
-            join_paths,
+            *settings.engine_args(),
+            actions_per_turn=settings.actions_per_turn,
+            join_paths=settings.join_paths,
         )
         self._obs: dict[str, np.ndarray] | None = None
         self._mask: np.ndarray | None = None

@@ -24,36 +24,8 @@ from gymnasium import spaces
 
 from .actions import Layout
 from .observe import observation_space
-from .reward import ScoreTerm, survive_terms
-
-DEFAULT_PREFABS = {
-    "Folktails": (
-        "WaterPump",
-        "SmallTank",
-        "Lodge",
-        "GathererFlag",
-        "LumberjackFlag",
-        "EfficientFarmHouse",
-        "SmallWarehouse",
-    ),
-    "IronTeeth": (
-        "DeepWaterPump",
-        "SmallTank",
-        "Barrack",
-        "GathererFlag",
-        "LumberjackFlag",
-        "FarmHouse",
-        "BreedingPod",
-    ),
-}
-
-
-def _map_size(map_size: int | str) -> tuple[int, int]:
-    text = str(map_size).lower()
-    if "x" in text:
-        w, h = text.split("x", 1)
-        return int(w), int(h)
-    return int(text), int(text)
+from .reward import ScoreTerm
+from .settings import GameSettings
 
 
 def engine_available() -> bool:
@@ -129,43 +101,39 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         colonyd: str | None = None,
         render_mode: str | None = None,
     ) -> None:
-        self.width, self.height = _map_size(map_size)
+        cfg = self.settings = GameSettings.of(
+            map_size,
+            faction,
+            mode,
+            turn_hours,
+            horizon_days,
+            prefabs,
+            crops,
+            area,
+            score_terms,
+            actions_per_turn,
+            join_paths,
+        )
+        self.width, self.height = cfg.width, cfg.height
         self.faction, self.mode = faction, mode
-        self.turn_hours, self.horizon_days = float(turn_hours), float(horizon_days)
-        base = prefabs if prefabs is not None else DEFAULT_PREFABS.get(faction, ())
-        self.prefabs = [p if "." in p or p == "Path" else f"{p}.{faction}" for p in base]
-        self.crops = list(crops)
-        self.area = int(area)
-        self.terms = list(score_terms or survive_terms(self.horizon_days))
+        self.turn_hours, self.horizon_days = cfg.turn_hours, cfg.horizon_days
+        self.prefabs, self.crops = list(cfg.prefabs), list(cfg.crops)
+        self.area, self.terms = cfg.area, list(cfg.terms)
         self.render_mode = render_mode
         if backend is None:
             backend = "engine" if engine_available() and port is None else "http"
         if backend not in ("engine", "http"):
             raise ValueError(f"backend must be 'engine' or 'http'; got {backend!r}")
         self.backend = backend
-        game: dict[str, Any] = {
-            "width": self.width,
-            "height": self.height,
-            "faction": faction,
-            "mode": mode,
-            "turn_hours": self.turn_hours,
-            "horizon_days": self.horizon_days,
-            "prefabs": self.prefabs,
-            "crops": self.crops,
-            "area": self.area,
-            "terms": self.terms,
-            "actions_per_turn": int(actions_per_turn),
-            "join_paths": bool(join_paths),
-        }
         self._game: GameBackend
         if backend == "engine":
             from .engine_game import EngineGame
 
-            self._game = EngineGame(**game)
+            self._game = EngineGame(cfg)
         else:
             from .http_game import HttpGame
 
-            self._game = HttpGame(**game, host=host, port=port, token=token, colonyd=colonyd)
+            self._game = HttpGame(cfg, host=host, port=port, token=token, colonyd=colonyd)
         self.layout = Layout(self.width, self.height, len(self.prefabs), len(self.crops))
         self.action_space = spaces.Discrete(self.layout.n)
         self.observation_space = observation_space(self.width, self.height)

@@ -24,7 +24,8 @@ from ..spawn import Game
 from ._client import StepClient
 from .actions import Actor, Layout
 from .observe import COLONY_FIELDS, Observer
-from .reward import ScoreTerm, score
+from .reward import score
+from .settings import GameSettings
 
 
 class HttpGame:
@@ -32,37 +33,23 @@ class HttpGame:
 
     def __init__(
         self,
-        *,
-        width: int,
-        height: int,
-        faction: str,
-        mode: str,
-        turn_hours: float,
-        horizon_days: float,
-        prefabs: list[str],
-        crops: list[str],
-        area: int,
-        terms: list[ScoreTerm],
-        actions_per_turn: int = 1,
-        join_paths: bool = False,
+        settings: GameSettings,
         host: str = "127.0.0.1",
         port: int | None = None,
         token: str | None = None,
         colonyd: str | None = None,
     ) -> None:
-        self.width, self.height = width, height
-        self.faction, self.mode = faction, mode
-        self.turn_hours, self.horizon_days = turn_hours, horizon_days
-        self.prefabs, self.crops, self.area, self.terms = prefabs, crops, area, terms
-        self.actions_per_turn, self.join_paths = actions_per_turn, join_paths
-        self._acted = 0
-        self.layout = Layout(width, height, len(prefabs), len(crops))
+        self.settings = settings
+        self.layout = Layout(
+            settings.width, settings.height, len(settings.prefabs), len(settings.crops)
+        )
         self._host, self._port, self._token, self._colonyd = host, port, token, colonyd
         self._game: Game | None = None
         self._client: Colony | None = None
         self._obs: dict[str, np.ndarray] | None = None
         self._mask: np.ndarray | None = None
         self._hours = 0.0
+        self._acted = 0
         self.score = 0.0
 
     @property
@@ -77,10 +64,8 @@ class HttpGame:
         return self._client
 
     def reset(self, seed: int) -> None:
-        c = self.client
-        c.game_new(
-            seed=seed, faction=self.faction, mode=self.mode, map=f"{self.width}x{self.height}"
-        )
+        c, cfg = self.client, self.settings
+        c.game_new(seed=seed, faction=cfg.faction, mode=cfg.mode, map=f"{cfg.width}x{cfg.height}")
         c.ready(ready=True)
         c.set_speed(speed=0)
         # The game ran at speed 1 between the gate opening and the pause. A tick lasts 0.6 s at
@@ -90,8 +75,10 @@ class HttpGame:
         hour = float(c.time()["hour"])
         if hour != math.floor(hour):
             c.game_advance(hours=math.floor(hour) + 1 - hour)
-        self._observer = Observer(c, self.width, self.height)
-        self._actor = Actor(c, self.layout, self.prefabs, self.crops, self.area, self.join_paths)
+        self._observer = Observer(c, cfg.width, cfg.height)
+        self._actor = Actor(
+            c, self.layout, list(cfg.prefabs), list(cfg.crops), cfg.area, cfg.join_paths
+        )
         self._hours = 0.0
         self._acted = 0
         self._read()
@@ -108,9 +95,10 @@ class HttpGame:
             error = {"code": e.code, "detail": e.detail, **e.extras}
         except ValueError as e:
             error = {"code": "invalid_action", "detail": str(e)}
+        cfg = self.settings
         self._acted += 1
-        advance = int(action) == 0 or self._acted >= self.actions_per_turn
-        hours = min(self.turn_hours, self.horizon_days * 24 - self._hours)
+        advance = int(action) == 0 or self._acted >= cfg.actions_per_turn
+        hours = min(cfg.turn_hours, cfg.horizon_days * 24 - self._hours)
         if advance and hours > 0:
             self._acted = 0
             self.client.game_advance(hours=hours)
@@ -119,7 +107,7 @@ class HttpGame:
         now = self._scored()
         reward, self.score = now - self.score, now
         terminated = self._over()
-        truncated = not terminated and self._hours >= self.horizon_days * 24 - 1e-9
+        truncated = not terminated and self._hours >= cfg.horizon_days * 24 - 1e-9
         return reward, terminated, truncated, kind, error
 
     def observation(self) -> dict[str, np.ndarray]:
@@ -144,7 +132,8 @@ class HttpGame:
 
     def _scored(self) -> float:
         """The game's score so far in 0-1 (``POST /api/score``)."""
-        return float(score(self.client, self.terms, self.horizon_days)["score"]) / 100
+        cfg = self.settings
+        return float(score(self.client, list(cfg.terms), cfg.horizon_days)["score"]) / 100
 
     def _over(self) -> bool:
         """Whether everyone has died (the summary's ``gameOver``, or nobody alive)."""

@@ -22,10 +22,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from .actions import Layout
-from .engine_game import engine_terms
-from .env import DEFAULT_PREFABS, _map_size
 from .observe import observation_space
-from .reward import ScoreTerm, survive_terms
+from .reward import ScoreTerm
+from .settings import GameSettings
 
 
 class EngineVectorEnv(gym.vector.VectorEnv):
@@ -52,29 +51,29 @@ class EngineVectorEnv(gym.vector.VectorEnv):
     ) -> None:
         import colony_engine
 
-        width, height = _map_size(map_size)
-        base = prefabs if prefabs is not None else DEFAULT_PREFABS.get(faction, ())
-        names = [p if "." in p or p == "Path" else f"{p}.{faction}" for p in base]
-        terms = list(score_terms or survive_terms(float(horizon_days)))
-        self.layout = Layout(width, height, len(names), len(crops))
-        self._vec = colony_engine.VecEnv(
-            num_envs,
-            width,
-            height,
+        cfg = GameSettings.of(
+            map_size,
             faction,
             mode,
-            float(turn_hours),
-            float(horizon_days),
-            names,
-            list(crops),
-            int(area),
-            engine_terms(terms),
-            threads,
+            turn_hours,
+            horizon_days,
+            prefabs,
+            crops,
+            area,
+            score_terms,
             actions_per_turn,
             join_paths,
         )
+        self.layout = Layout(cfg.width, cfg.height, len(cfg.prefabs), len(cfg.crops))
+        self._vec = colony_engine.VecEnv(
+            num_envs,
+            *cfg.engine_args(),
+            threads=threads,
+            actions_per_turn=cfg.actions_per_turn,
+            join_paths=cfg.join_paths,
+        )
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(width, height)
+        self.single_observation_space = observation_space(cfg.width, cfg.height)
         self.single_action_space = spaces.Discrete(self.layout.n)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
