@@ -12,7 +12,8 @@ import pytest
 
 import colony
 from colony.engine import World
-from colony.gym import ColonyEnv, make_vector
+from colony.gym import ColonyEnv, ScoreTerm, make_vector
+from colony.gym.reward import score, survive_terms
 
 
 def same_step(a: tuple[Any, ...], b: tuple[Any, ...], where: str) -> None:
@@ -104,6 +105,9 @@ def test_the_world_commands_act_and_refuse_as_the_routes_do(game: colony.Game) -
         w.advance(30)
         c.game_advance(hours=30)
         assert c.game_hash()["stateHash"] == w.state_hash()
+        # The same score, by the same code.
+        terms = [*survive_terms(10), ScoreTerm("built.Lodge", 1, 2)]
+        assert w.score(terms, 10) == score(c, terms, 10)["score"]
         # The same refusals.
         for call, route in [
             (

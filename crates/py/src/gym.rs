@@ -5,42 +5,70 @@
 
 use crate::arrays;
 use crate::errors::{env_refused, error_dict};
-use crate::world::{faction, mode, terms};
+use crate::world::{faction, mode};
 use engine::{EnvConfig, StepOutcome};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-/// The settings from Python's arguments.
-#[allow(clippy::too_many_arguments)]
-fn config(
+/// A game's settings as Python gives them: any object with these attributes
+/// (`colony.gym.settings.GameSettings`).
+#[derive(FromPyObject)]
+pub struct Settings {
     width: u32,
     height: u32,
-    faction_name: &str,
-    mode_name: &str,
+    faction: String,
+    mode: String,
     turn_hours: f64,
     horizon_days: f64,
     prefabs: Vec<String>,
     crops: Vec<String>,
     area: u32,
-    score_terms: Vec<(String, f64, f64, bool, bool)>,
+    terms: Vec<Term>,
     actions_per_turn: u32,
     join_paths: bool,
-) -> PyResult<EnvConfig> {
-    Ok(EnvConfig {
-        width,
-        height,
-        faction: env_refused(faction(faction_name))?,
-        mode: env_refused(mode(mode_name))?,
-        turn_hours,
-        horizon_days,
-        prefabs,
-        crops,
-        area,
-        terms: terms(score_terms),
-        actions_per_turn,
-        join_paths,
-    })
+}
+
+/// A score term as Python gives it (`colony.gym.reward.ScoreTerm`).
+#[derive(FromPyObject)]
+pub struct Term {
+    metric: String,
+    weight: f64,
+    target: f64,
+    lower_is_better: bool,
+    survival_scaled: bool,
+}
+
+impl Term {
+    pub fn score_term(self) -> score::terms::ScoreTerm {
+        score::terms::ScoreTerm {
+            metric: self.metric,
+            weight: self.weight,
+            target: self.target,
+            lower_is_better: self.lower_is_better,
+            survival_scaled: self.survival_scaled,
+        }
+    }
+}
+
+impl Settings {
+    /// The engine's settings (faction and mode checked).
+    fn config(self) -> PyResult<EnvConfig> {
+        Ok(EnvConfig {
+            width: self.width,
+            height: self.height,
+            faction: env_refused(faction(&self.faction))?,
+            mode: env_refused(mode(&self.mode))?,
+            turn_hours: self.turn_hours,
+            horizon_days: self.horizon_days,
+            prefabs: self.prefabs,
+            crops: self.crops,
+            area: self.area,
+            terms: self.terms.into_iter().map(Term::score_term).collect(),
+            actions_per_turn: self.actions_per_turn,
+            join_paths: self.join_paths,
+        })
+    }
 }
 
 /// `(reward, terminated, truncated, action kind, error dict or None)`.
@@ -59,39 +87,11 @@ pub struct Env {
 
 #[pymethods]
 impl Env {
+    /// An environment of these settings (`colony.gym.settings.GameSettings`).
     #[new]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms, actions_per_turn=1, join_paths=false))]
-    fn new(
-        width: u32,
-        height: u32,
-        faction: &str,
-        mode: &str,
-        turn_hours: f64,
-        horizon_days: f64,
-        prefabs: Vec<String>,
-        crops: Vec<String>,
-        area: u32,
-        score_terms: Vec<(String, f64, f64, bool, bool)>,
-        actions_per_turn: u32,
-        join_paths: bool,
-    ) -> PyResult<Env> {
-        let cfg = config(
-            width,
-            height,
-            faction,
-            mode,
-            turn_hours,
-            horizon_days,
-            prefabs,
-            crops,
-            area,
-            score_terms,
-            actions_per_turn,
-            join_paths,
-        )?;
+    fn new(settings: Settings) -> PyResult<Env> {
         Ok(Env {
-            env: env_refused(engine::Env::new(cfg))?,
+            env: env_refused(engine::Env::new(settings.config()?))?,
         })
     }
 
@@ -169,25 +169,11 @@ pub struct VecEnv {
 
 #[pymethods]
 impl VecEnv {
+    /// `num_envs` environments of these settings stepped on `threads` threads (0: one per
+    /// core).
     #[new]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (num_envs, width, height, faction, mode, turn_hours, horizon_days, prefabs, crops, area, score_terms, threads=0, actions_per_turn=1, join_paths=false))]
-    fn new(
-        num_envs: usize,
-        width: u32,
-        height: u32,
-        faction: &str,
-        mode: &str,
-        turn_hours: f64,
-        horizon_days: f64,
-        prefabs: Vec<String>,
-        crops: Vec<String>,
-        area: u32,
-        score_terms: Vec<(String, f64, f64, bool, bool)>,
-        threads: usize,
-        actions_per_turn: u32,
-        join_paths: bool,
-    ) -> PyResult<VecEnv> {
+    #[pyo3(signature = (num_envs, settings, threads=0))]
+    fn new(num_envs: usize, settings: Settings, threads: usize) -> PyResult<VecEnv> {
         if num_envs == 0 {
             return env_refused(Err(engine::EnvError {
                 code: "invalid_param",
@@ -195,22 +181,8 @@ impl VecEnv {
                 extras: Default::default(),
             }));
         }
-        let cfg = config(
-            width,
-            height,
-            faction,
-            mode,
-            turn_hours,
-            horizon_days,
-            prefabs,
-            crops,
-            area,
-            score_terms,
-            actions_per_turn,
-            join_paths,
-        )?;
         Ok(VecEnv {
-            vec: env_refused(engine::VecEnv::new(&cfg, num_envs, threads))?,
+            vec: env_refused(engine::VecEnv::new(&settings.config()?, num_envs, threads))?,
         })
     }
 

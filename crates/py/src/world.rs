@@ -42,21 +42,6 @@ fn invalid(detail: String) -> engine::EnvError {
     }
 }
 
-/// Score terms from `(metric, weight, target, lower_is_better, survival_scaled)` tuples.
-pub fn terms(t: Vec<(String, f64, f64, bool, bool)>) -> Vec<ScoreTerm> {
-    t.into_iter()
-        .map(
-            |(metric, weight, target, lower_is_better, survival_scaled)| ScoreTerm {
-                metric,
-                weight,
-                target,
-                lower_is_better,
-                survival_scaled,
-            },
-        )
-        .collect()
-}
-
 /// One game.
 #[pyclass(module = "colony_engine")]
 pub struct World {
@@ -240,13 +225,13 @@ impl World {
         arrays::observations(py, &[], &[&self.obs])
     }
 
-    /// The scenario score so far (0-100) for these terms and horizon, as `POST /api/score`.
-    fn score(
-        &mut self,
-        terms: Vec<(String, f64, f64, bool, bool)>,
-        horizon_days: f64,
-    ) -> PyResult<f64> {
-        let terms = self::terms(terms);
+    /// The scenario score so far (0-100) for these terms (`colony.gym.ScoreTerm`s) and horizon,
+    /// as `POST /api/score`.
+    fn score(&mut self, terms: Vec<crate::gym::Term>, horizon_days: f64) -> PyResult<f64> {
+        let terms: Vec<ScoreTerm> = terms
+            .into_iter()
+            .map(crate::gym::Term::score_term)
+            .collect();
         env_refused(
             score::terms::check_horizon(horizon_days)
                 .map_err(|e| invalid(format!("horizon_days {e}"))),

@@ -24,11 +24,7 @@ class EngineGame:
         self.layout = Layout(
             settings.width, settings.height, len(settings.prefabs), len(settings.crops)
         )
-        self._env = colony_engine.Env(
-            *settings.engine_args(),
-            actions_per_turn=settings.actions_per_turn,
-            join_paths=settings.join_paths,
-        )
+        self._env = colony_engine.Env(settings)
         self._obs: dict[str, np.ndarray] | None = None
         self._mask: np.ndarray | None = None
 

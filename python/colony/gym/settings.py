@@ -1,13 +1,12 @@
 """The settings of a ``Colony-v0`` game, shared by its backends (``http_game.py``,
 ``engine_game.py``) and the engine's vector environment (``vector.py``): built once from
 ``ColonyEnv``'s arguments (``GameSettings.of``), with the prefab names made full and the default
-score terms filled in."""
+score terms filled in. ``colony_engine.Env`` and ``VecEnv`` read it as it is (its attributes)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .reward import ScoreTerm, survive_terms
 
@@ -91,23 +90,4 @@ class GameSettings:
             terms=tuple(score_terms or survive_terms(float(horizon_days))),
             actions_per_turn=int(actions_per_turn),
             join_paths=bool(join_paths),
-        )
-
-    def engine_args(self) -> tuple[Any, ...]:
-        """The positional arguments ``colony_engine.Env`` takes (``VecEnv`` after its count)."""
-        terms = [
-            (t.metric, float(t.weight), float(t.target), t.lower_is_better, t.survival_scaled)
-            for t in self.terms
-        ]
-        return (
-            self.width,
-            self.height,
-            self.faction,
-            self.mode,
-            self.turn_hours,
-            self.horizon_days,
-            list(self.prefabs),
-            list(self.crops),
-            self.area,
-            terms,
         )

@@ -65,13 +65,7 @@ class EngineVectorEnv(gym.vector.VectorEnv):
             join_paths,
         )
         self.layout = Layout(cfg.width, cfg.height, len(cfg.prefabs), len(cfg.crops))
-        self._vec = colony_engine.VecEnv(
-            num_envs,
-            *cfg.engine_args(),
-            threads=threads,
-            actions_per_turn=cfg.actions_per_turn,
-            join_paths=cfg.join_paths,
-        )
+        self._vec = colony_engine.VecEnv(num_envs, cfg, threads)
         self.num_envs = num_envs
         self.single_observation_space = observation_space(cfg.width, cfg.height)
         self.single_action_space = spaces.Discrete(self.layout.n)
