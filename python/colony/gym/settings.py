@@ -33,7 +33,7 @@ DEFAULT_PREFABS = {
 }
 
 
-def map_size(size: int | str) -> tuple[int, int]:
+def map_side(size: int | str) -> tuple[int, int]:
     """``64`` or ``"64x48"`` as (width, height)."""
     text = str(size).lower()
     if "x" in text:
@@ -62,7 +62,7 @@ class GameSettings:
     @classmethod
     def of(
         cls,
-        map_size_: int | str = 128,
+        map_size: int | str = 128,
         faction: str = "Folktails",
         mode: str = "Normal",
         turn_hours: float = 12.0,
@@ -74,7 +74,7 @@ class GameSettings:
         actions_per_turn: int = 8,
         join_paths: bool = True,
     ) -> GameSettings:
-        width, height = map_size(map_size_)
+        width, height = map_side(map_size)
         base = prefabs if prefabs is not None else DEFAULT_PREFABS.get(faction, ())
         names = tuple(p if "." in p or p == "Path" else f"{p}.{faction}" for p in base)
         return cls(

@@ -23,7 +23,6 @@ from gymnasium.vector.utils import batch_space
 
 from .actions import Layout
 from .observe import observation_space
-from .reward import ScoreTerm
 from .settings import GameSettings
 
 
@@ -33,37 +32,10 @@ class EngineVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(
-        self,
-        num_envs: int,
-        map_size: int | str = 128,
-        faction: str = "Folktails",
-        mode: str = "Normal",
-        turn_hours: float = 12.0,
-        horizon_days: float = 60.0,
-        prefabs: Sequence[str] | None = None,
-        crops: Sequence[str] = ("Carrot", "Potato"),
-        area: int = 6,
-        score_terms: Sequence[ScoreTerm] | None = None,
-        actions_per_turn: int = 8,
-        join_paths: bool = True,
-        threads: int = 0,
-    ) -> None:
+    def __init__(self, num_envs: int, threads: int = 0, **kwargs: Any) -> None:
         import colony_engine
 
-        cfg = GameSettings.of(
-            map_size,
-            faction,
-            mode,
-            turn_hours,
-            horizon_days,
-            prefabs,
-            crops,
-            area,
-            score_terms,
-            actions_per_turn,
-            join_paths,
-        )
+        cfg = GameSettings.of(**kwargs)
         self.layout = Layout(cfg.width, cfg.height, len(cfg.prefabs), len(cfg.crops))
         self._vec = colony_engine.VecEnv(num_envs, cfg, threads)
         self.num_envs = num_envs
