@@ -20,10 +20,7 @@ use crate::scoring::{ScoreRows, needs_built};
 use score::terms::ScoreTerm;
 use serde_json::{Map, Value};
 use sim::colony::PlacementMasks;
-use sim::{CommandError, Faction, GameMode, World};
-
-/// The longest advance a step may ask for, as `POST /api/game/advance` allows.
-pub const MAX_ADVANCE_DAYS: f64 = 3650.0;
+use sim::{CommandError, Faction, GameMode, MAX_ADVANCE_DAYS, World};
 
 /// An environment's settings (see docs/python.md, "The Gymnasium environment").
 #[derive(Debug, Clone)]
@@ -254,8 +251,8 @@ impl Env {
         if advance && hours > 0.0 {
             self.acted = 0;
             // As `POST /api/game/advance {"hours": h}` turns hours into ticks.
-            let ticks = ((hours / 24.0 * sim::ticks_per_day() as f64).round() as u64).max(1);
-            self.world_mut().advance_ticks(ticks);
+            self.world_mut()
+                .advance_ticks(sim::ticks_for_days(hours / 24.0));
             self.hours += hours;
         }
         self.read();
@@ -433,11 +430,6 @@ impl Env {
                 self.mask[l.plant0 as usize + c * w * h + i] = i8::from(plant[i]);
             }
         }
-    }
-
-    /// The game hours advanced since the reset and the actions since the last advance.
-    pub fn clock(&self) -> (f64, u32) {
-        (self.hours, self.acted)
     }
 
     /// The game's score so far in 0-1.

@@ -251,10 +251,7 @@ fn colony_numbers(w: &World, out: &mut Observation) {
     let beavers = colony.districts.iter().map(|d| d.adults + d.children).sum();
     let (food_days, water_days) = w.stock_days(&colony.stock, beavers);
     let flows = w.flows();
-    let at_use = |g: &str| {
-        let used = flows.get(g).map_or(0.0, |f| f.consumed_last_day);
-        sim::history::days_of_stock(colony.stock.get(g).copied().unwrap_or(0), used)
-    };
+    let at_use = |g: &str| sim::history::days_at_use(&colony.stock, &flows, g);
     let of = |g: &str| f64::from(stock.get(g).copied().unwrap_or(0));
     let food: f64 = stock
         .iter()

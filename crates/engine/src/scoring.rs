@@ -48,14 +48,9 @@ pub fn outcome(w: &World, terms: &[ScoreTerm], success: &[Condition]) -> Outcome
         .iter()
         .map(|t| &t.metric)
         .chain(success.iter().map(|c| &c.metric));
-    Outcome {
-        rows: score_rows(&w.history().rows),
-        built: if needs_built(metrics) {
-            built(w)
-        } else {
-            BTreeMap::new()
-        },
-    }
+    let mut rows = ScoreRows::default();
+    rows.outcome(w, needs_built(metrics));
+    rows.outcome
 }
 
 /// A game's rows as `score::Row`s, kept from call to call: history rows are only ever added, so

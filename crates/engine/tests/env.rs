@@ -4,7 +4,6 @@
 
 use engine::{Env, EnvConfig, VecEnv};
 use score::terms::ScoreTerm;
-use sim::{Faction, GameMode};
 
 fn term(metric: &str, weight: f64, target: f64) -> ScoreTerm {
     ScoreTerm {
@@ -16,32 +15,16 @@ fn term(metric: &str, weight: f64, target: f64) -> ScoreTerm {
     }
 }
 
+/// The benchmark's game on a 32 map, scored on the days of this horizon, beavers and buildings.
 fn config(turn_hours: f64, horizon_days: f64) -> EnvConfig {
     EnvConfig {
-        width: 32,
-        height: 32,
-        faction: Faction::Folktails,
-        mode: GameMode::Normal,
-        turn_hours,
         horizon_days,
-        prefabs: [
-            "WaterPump",
-            "SmallTank",
-            "Lodge",
-            "GathererFlag",
-            "LumberjackFlag",
-        ]
-        .map(|p| format!("{p}.Folktails"))
-        .into(),
-        crops: vec!["Carrot".into()],
-        area: 6,
         terms: vec![
             term("days_survived", 4.0, horizon_days),
             term("beavers", 2.0, 30.0),
             term("buildings_built", 0.5, 20.0),
         ],
-        actions_per_turn: 1,
-        join_paths: false,
+        ..EnvConfig::benchmark(32, turn_hours)
     }
 }
 

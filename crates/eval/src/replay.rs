@@ -267,19 +267,9 @@ fn write_gif(
     scale: u32,
     frame_ms: u16,
 ) -> Result<(), String> {
-    let dir = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
-    let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-    minimap::gif(frames, scale, frame_ms, &mut w)?;
-    std::io::Write::flush(&mut w).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    drop(w);
-    tmp.persist(out)
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    Ok(())
+    let mut bytes = Vec::new();
+    minimap::gif(frames, scale, frame_ms, &mut bytes)?;
+    crate::run::write_atomic(out, &bytes)
 }
 
 fn run(a: &ReplayArgs) -> Result<i32, String> {

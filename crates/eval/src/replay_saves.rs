@@ -100,14 +100,7 @@ impl ReplayFolder {
 
     /// Writes the index, `replay.json`, atomically.
     pub fn finish(&self) -> Result<(), String> {
-        let path = self.dir.join(INDEX_FILE);
         let text = serde_json::to_string_pretty(&self.index).map_err(|e| e.to_string())?;
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)
-            .map_err(|e| format!("cannot write into {}: {e}", self.dir.display()))?;
-        std::io::Write::write_all(tmp.as_file_mut(), text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        tmp.persist(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(())
+        crate::run::write_atomic(&self.dir.join(INDEX_FILE), text.as_bytes())
     }
 }

@@ -547,7 +547,11 @@ pub fn summarize(
 pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     use std::os::unix::fs::PermissionsExt;
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    // (A bare file name's parent is the empty path: the current folder.)
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .permissions(std::fs::Permissions::from_mode(0o644))
         .tempfile_in(dir)

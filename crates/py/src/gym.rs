@@ -132,7 +132,7 @@ impl Env {
     /// Game hours advanced since the reset.
     #[getter]
     fn hours(&self) -> f64 {
-        self.env.clock().0
+        self.env.hours()
     }
 
     /// Actions in the flat space.

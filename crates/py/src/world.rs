@@ -114,13 +114,13 @@ impl World {
 
     /// Runs `hours` of game time (the GIL released); returns the ticks run.
     fn advance(&mut self, py: Python<'_>, hours: f64) -> PyResult<u64> {
-        let max = engine::env::MAX_ADVANCE_DAYS * 24.0;
+        let max = sim::MAX_ADVANCE_DAYS * 24.0;
         if !(hours > 0.0 && hours <= max) {
             return env_refused(Err(invalid(format!(
                 "advance must be more than 0 and at most {max} hours; got {hours}"
             ))));
         }
-        let ticks = ((hours / 24.0 * sim::ticks_per_day() as f64).round() as u64).max(1);
+        let ticks = sim::ticks_for_days(hours / 24.0);
         let w = &mut self.world;
         py.detach(|| w.advance_ticks(ticks));
         Ok(ticks)

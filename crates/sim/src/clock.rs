@@ -38,6 +38,15 @@ pub fn ticks_per_day() -> u64 {
     world_rules().time.ticks_per_day.value
 }
 
+/// The longest advance one command may ask for, in game days (`POST /api/game/advance`, the
+/// engine's turns).
+pub const MAX_ADVANCE_DAYS: f64 = 3650.0;
+
+/// The ticks an advance of `days` game days runs: rounded to the tick, at least one.
+pub fn ticks_for_days(days: f64) -> u64 {
+    ((days * ticks_per_day() as f64).round() as u64).max(1)
+}
+
 /// Ticks in one hour (32).
 pub(crate) fn ticks_per_hour() -> u64 {
     world_rules().ticks_per_hour()

@@ -137,6 +137,17 @@ impl History {
     }
 }
 
+/// Days the stock of `good` lasts at the last day's use of it (`World::flows`), one decimal; -1
+/// when nothing used it (the summary's log, plank and gear days).
+pub fn days_at_use(
+    stock: &BTreeMap<String, u32>,
+    flows: &BTreeMap<String, Flow>,
+    good: &str,
+) -> f64 {
+    let used = flows.get(good).map_or(0.0, |f| f.consumed_last_day);
+    days_of_stock(stock.get(good).copied().unwrap_or(0), used)
+}
+
 /// Days a stock lasts at `per_day`, one decimal; -1 when nothing uses it.
 pub fn days_of_stock(stock: u32, per_day: f64) -> f64 {
     if per_day <= 0.0 {

@@ -37,7 +37,10 @@ mod world;
 pub use automation::{
     AutomationView, ConfigureView, InputView, LinkView, OutputView, Signal as AutomationSignal,
 };
-pub use clock::{TimeView, real_seconds_per_tick_at_1x, speed_multiplier, ticks_per_day};
+pub use clock::{
+    MAX_ADVANCE_DAYS, TimeView, real_seconds_per_tick_at_1x, speed_multiplier, ticks_for_days,
+    ticks_per_day,
+};
 pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame, Setup};
 pub use error::{CommandError, ErrorCode, SaveError};
 pub use event::{Event, names as event_names};

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..errors import ColonyError
 from .actions import Layout
+from .backend import Readings
 from .settings import GameSettings
 
 
-class EngineGame:
+class EngineGame(Readings):
     """One environment's game in this process."""
 
     def __init__(self, settings: GameSettings) -> None:
@@ -25,8 +24,6 @@ class EngineGame:
             settings.width, settings.height, len(settings.prefabs), len(settings.crops)
         )
         self._env = colony_engine.Env(settings)
-        self._obs: dict[str, np.ndarray] | None = None
-        self._mask: np.ndarray | None = None
 
     @property
     def score(self) -> float:
@@ -49,14 +46,6 @@ class EngineGame:
     def _read(self) -> None:
         self._obs = self._env.observation()
         self._mask = self._env.mask()
-
-    def observation(self) -> dict[str, np.ndarray]:
-        assert self._obs is not None
-        return self._obs
-
-    def mask(self) -> np.ndarray:
-        assert self._mask is not None
-        return self._mask
 
     def state_hash(self) -> str:
         h = self._env.state_hash()

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .actions import Layout
+from .backend import GameBackend
 from .observe import observation_space
 from .reward import ScoreTerm
 from .settings import GameSettings
@@ -31,27 +32,6 @@ from .settings import GameSettings
 def engine_available() -> bool:
     """Whether the in-process engine (``colony_engine``) is installed."""
     return importlib.util.find_spec("colony_engine") is not None
-
-
-class GameBackend(Protocol):
-    """What ``ColonyEnv`` asks of a backend (``HttpGame``, ``EngineGame``)."""
-
-    score: float
-
-    @property
-    def hours(self) -> float: ...
-
-    def reset(self, seed: int) -> None: ...
-
-    def step(self, action: int) -> tuple[float, bool, bool, str, dict[str, Any] | None]: ...
-
-    def observation(self) -> dict[str, np.ndarray]: ...
-
-    def mask(self) -> np.ndarray: ...
-
-    def state_hash(self) -> str: ...
-
-    def close(self) -> None: ...
 
 
 class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):

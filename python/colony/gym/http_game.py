@@ -16,19 +16,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from ..client import Colony
 from ..errors import ColonyError
 from ..spawn import Game
 from ._client import StepClient
 from .actions import Actor, Layout
+from .backend import Readings
 from .observe import COLONY_FIELDS, Observer
 from .reward import score
 from .settings import GameSettings
 
 
-class HttpGame:
+class HttpGame(Readings):
     """One environment's game on a colonyd."""
 
     def __init__(
@@ -46,8 +45,6 @@ class HttpGame:
         self._host, self._port, self._token, self._colonyd = host, port, token, colonyd
         self._game: Game | None = None
         self._client: Colony | None = None
-        self._obs: dict[str, np.ndarray] | None = None
-        self._mask: np.ndarray | None = None
         self._hours = 0.0
         self._acted = 0
         self.score = 0.0
@@ -109,14 +106,6 @@ class HttpGame:
         terminated = self._over()
         truncated = not terminated and self._hours >= cfg.horizon_days * 24 - 1e-9
         return reward, terminated, truncated, kind, error
-
-    def observation(self) -> dict[str, np.ndarray]:
-        assert self._obs is not None
-        return self._obs
-
-    def mask(self) -> np.ndarray:
-        assert self._mask is not None
-        return self._mask
 
     @property
     def hours(self) -> float:

@@ -11,12 +11,10 @@ use axum::extract::State;
 use protocol::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use sim::MAX_ADVANCE_DAYS;
 use std::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-
-/// Longest single advance.
-pub const MAX_ADVANCE_DAYS: f64 = 3650.0;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -361,7 +359,7 @@ async fn advance(
             got,
         ));
     }
-    let ticks = ((days * sim::ticks_per_day() as f64).round() as u64).max(1);
+    let ticks = sim::ticks_for_days(days);
     let result = state
         .host
         .write(move |w| {

@@ -317,10 +317,7 @@ impl SummaryJson {
             }
         };
         // Building stock against the last day's use of it.
-        let at_use = |g: &str| {
-            let used = flows.get(g).map_or(0.0, |f| f.consumed_last_day);
-            sim::history::days_of_stock(of(g), used)
-        };
+        let at_use = |g: &str| sim::history::days_at_use(&stock, &flows, g);
         let projections = Projections {
             food_days,
             water_days,
