@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(EXAMPLES))
 
 import first_agent  # noqa: E402
+import gym_policy  # noqa: E402
 import llm_agent  # noqa: E402
 import random_gym_agent  # noqa: E402
 
@@ -67,6 +68,17 @@ def test_random_gym_agent_plays_an_episode() -> None:
         1, 3, map_size=32, turn_hours=24, horizon_days=3, actions_per_turn=1
     )
     assert res["steps"] == 3 and res["score"] > 0
+
+
+def test_hand_written_policy_keeps_a_colony_alive_60_days() -> None:
+    """Issue 36: a policy that acts only through the action space keeps survive-60's colony
+    (seed 1, 128 map, half-day turns) alive to the horizon, and the idle colony of the same seed
+    does not last (the policy's actions are what keep it)."""
+    pytest.importorskip("colony_engine")
+    played = gym_policy.play(1, 60, backend="engine")
+    assert played["alive"] and played["day"] >= 60, played
+    assert played["beavers"] >= 5 and played["score"] > 50, played
+    assert played["placed"]["WaterPump"] >= 1 and played["placed"]["Lodge"] >= 3, played
 
 
 def test_throughput_prints_its_table() -> None:

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from .reward import ScoreTerm, survive_terms
 
-#: The buildings an agent may place by default: each faction's starting set.
+#: The buildings an agent may place by default: each faction's starting set, with the stores a
+#: colony needs from day 1 (the district center takes no deliveries: without a pile the
+#: lumberjacks' logs, and without a warehouse the berries and crops, stay where they were made).
 DEFAULT_PREFABS = {
     "Folktails": (
         "WaterPump",
@@ -20,6 +22,7 @@ DEFAULT_PREFABS = {
         "LumberjackFlag",
         "EfficientFarmHouse",
         "SmallWarehouse",
+        "LargePile",
     ),
     "IronTeeth": (
         "DeepWaterPump",
@@ -29,6 +32,8 @@ DEFAULT_PREFABS = {
         "LumberjackFlag",
         "FarmHouse",
         "BreedingPod",
+        "SmallWarehouse",
+        "LargeIndustrialPile",
     ),
 }
 
