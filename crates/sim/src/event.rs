@@ -34,6 +34,9 @@
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
 //! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
+//! | `explosion` | `detonate` (`colony::dynamite`) | `{id, prefab, x, y, z, depth}` (the charge, the terrain height it stood on, the blocks removed) |
+//! | `terrain.destroyed` | right after `explosion` | `{x, y, from, to}` (terrain heights) |
+//! | `explosion.kill` | `detonate`, per beaver or bot on the tile, before its `beaver.died` | `{id, name, isBot, x, y}` |
 //!
 //! Catalogue events the game never fires, and why (docs/websocket.md says the same):
 //! `building.unfinished` (nothing returns a building to being a site: construction only goes
@@ -81,6 +84,9 @@ pub mod names {
     pub const PLANTING_COORDS_UNSET: &str = "planting.coords.unset";
     pub const CONTAMINATION_CHANGED: &str = "contamination.changed";
     pub const WIND_CHANGED: &str = "wind.changed";
+    pub const EXPLOSION: &str = "explosion";
+    pub const EXPLOSION_KILL: &str = "explosion.kill";
+    pub const TERRAIN_DESTROYED: &str = "terrain.destroyed";
     pub const POWER_NETWORK_CREATED: &str = "power.network.created";
     pub const POWER_NETWORK_REMOVED: &str = "power.network.removed";
     pub const POWER_GENERATOR_ADDED: &str = "power.generator.added";

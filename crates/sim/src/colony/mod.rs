@@ -27,6 +27,7 @@ pub mod building;
 mod building_views;
 mod commands;
 mod distribute;
+pub mod dynamite;
 #[cfg(test)]
 mod fair_tests;
 pub mod fixtures;

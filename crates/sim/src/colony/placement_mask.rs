@@ -196,13 +196,14 @@ fn mix(v: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Every tile's signature: the blocks in its column (voxel and building, summed so the block
-/// index's order does not matter), its plant or ruin and whether that plant lives, and whether
-/// its water is over the placement limit.
+/// Every tile's signature: its terrain height, the blocks in its column (voxel and building,
+/// summed so the block index's order does not matter), its plant or ruin and whether that plant
+/// lives, and whether its water is over the placement limit.
 fn signatures(w: &World) -> Vec<u64> {
     let width = w.map.width() as usize;
     let limit = colony_rules().colony.water_blocks_placement.value;
     let land = &w.land;
+    let terrain = w.map.terrain();
     let mut sig: Vec<u64> = (0..land.occupant.len())
         .map(|i| {
             let plant = match land.occupant[i] {
@@ -213,7 +214,9 @@ fn signatures(w: &World) -> Vec<u64> {
                 None => 0,
             };
             let wet = land.water.depth[i] > limit;
-            plant ^ u64::from(wet) << 63
+            // (The terrain's height: dynamite lowers it.)
+            let ground = u64::from(terrain[i]) << 48;
+            plant ^ ground ^ u64::from(wet) << 63
         })
         .collect();
     for (v, id) in w.colony.blocks.iter() {
