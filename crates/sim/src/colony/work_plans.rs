@@ -112,7 +112,7 @@ impl World {
             Kind::Planter => self.planter_plan(w, door, range),
             Kind::BuilderHub | Kind::DistrictCenter => {
                 let d = self.colony.buildings[&w].district;
-                match d.and_then(|d| self.build_plan(d, here)) {
+                match d.and_then(|d| self.build_plan(id, d)) {
                     Some(p) => p,
                     None => d.map(|d| self.haul_plan(d, here)).unwrap_or_default(),
                 }
@@ -320,25 +320,47 @@ impl World {
         best.map(|(_, _, s)| s)
     }
 
-    /// A builder's next job: the most urgent site with delivered materials still to work in.
-    pub(super) fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
+    /// A builder's next job: the most urgent site with builder-hours still open, i.e. what its
+    /// delivered materials allow less what is done and what other builders' steps already
+    /// hold. The step is a work chunk at most, cut to the open hours at the builder's working
+    /// speed (in whole ticks), so builders never work past a site's finish.
+    pub(super) fn build_plan(&mut self, id: i32, district: i32) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
-        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
-        for (id, b) in self.colony.listed(List::Sites) {
+        let faction = self.faction;
+        // Builder-hours held by the Build steps planned or under way (at each builder's speed).
+        let mut held: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
+        for (bid, b) in self.colony.beavers.iter() {
+            if *bid == id {
+                continue;
+            }
+            for s in &b.plan {
+                if let Step::Build { site, hours } = s {
+                    *held.entry(*site).or_default() += hours * b.working_speed(faction);
+                }
+            }
+        }
+        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32, f64)> = None;
+        for (sid, b) in self.colony.listed(List::Sites) {
             if b.finished || b.district != Some(district) {
                 continue;
             }
-            let workable = b.material_progress() * b.build_hours_needed() - b.build_hours;
-            if workable <= 1e-9 {
+            let open = b.material_progress() * b.build_hours_needed()
+                - b.build_hours
+                - held.get(sid).copied().unwrap_or(0.0);
+            if open <= 1e-9 {
                 continue;
             }
-            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *id);
-            if best.is_none_or(|bk| key < bk) {
-                best = Some(key);
+            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *sid);
+            if best.is_none_or(|(p, s, i, _)| key < (p, s, i)) {
+                best = Some((key.0, key.1, key.2, open));
             }
         }
-        let (_, _, site) = best?;
+        let (_, _, site, open) = best?;
         let door = self.colony.door(site)?;
-        Some(vec![walk(door), Step::Build { site, hours: chunk }])
+        let speed = self.colony.beavers[&id].working_speed(faction).max(0.01);
+        // Whole ticks (the sim's grain), at least one: a step's credit is its time.
+        let tph = crate::clock::ticks_per_hour() as f64;
+        let hours = ((chunk.min(open / speed) * tph).floor().max(1.0)) / tph;
+        Some(vec![walk(door), Step::Build { site, hours }])
     }
 }
