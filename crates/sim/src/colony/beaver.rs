@@ -264,6 +264,11 @@ pub enum Step {
     Scavenge {
         ruin: i32,
     },
+    /// Take a load from a pile of goods left on a tile (see `piles`).
+    Collect {
+        pile: i32,
+        good: String,
+    },
     /// Stand a while.
     Idle {
         hours: f64,
@@ -308,6 +313,7 @@ impl Step {
             Step::Harvest { .. } => "harvesting".into(),
             Step::Plant { species, .. } => format!("planting {species}"),
             Step::Scavenge { .. } => "scavenging".into(),
+            Step::Collect { good, .. } => format!("collecting {good}"),
             Step::Idle { .. } => "idle".into(),
             Step::Charge { need, .. } => format!("recharging ({need})"),
             Step::Stopped { need, .. } => format!("stopped: out of {need}"),

@@ -68,6 +68,7 @@ impl World {
         }
         self.colony.refresh_store_cache();
         self.colony_beavers_tick();
+        self.work_tick();
         if t.is_multiple_of(ticks_per_hour()) {
             self.colony_hour();
             if t.is_multiple_of(ticks_per_day()) {

@@ -35,23 +35,33 @@ impl World {
             | Kind::AreaEffect
             | Kind::Crossing
             | Kind::Other => {
-                if kind == Kind::Manufactory && !self.can_run(w) {
+                let blocker = (kind == Kind::Manufactory)
+                    .then(|| self.manufactory_blocker(w))
+                    .flatten();
+                // A worker already at its door starts at once.
+                let to_door = (here != door).then(|| walk(door));
+                match blocker {
                     // A full workplace: its worker takes the output to storage itself.
-                    if self.manufactory_blocker(w) == Some("output full")
-                        && let Some(d) = self.colony.buildings[&w].district
-                        && let Some(job) = self.output_job(d, w, here, &|_| true)
+                    Some("output full")
+                        if let Some(d) = self.colony.buildings[&w].district
+                            && let Some(job) = self.output_job(d, w, here, &|_| true) =>
                     {
-                        return self.reserve_trip(job);
+                        self.reserve_trip(job)
                     }
-                    return vec![walk(door), Step::Idle { hours: chunk }];
+                    // Waiting for power or inputs, the worker stays at its post: the work
+                    // resumes on the tick they come (`work_tick`).
+                    None | Some("unpowered" | "lacks inputs") => to_door
+                        .into_iter()
+                        .chain([Step::Work {
+                            building: w,
+                            hours: chunk,
+                        }])
+                        .collect(),
+                    Some(_) => to_door
+                        .into_iter()
+                        .chain([Step::Idle { hours: chunk }])
+                        .collect(),
                 }
-                vec![
-                    walk(door),
-                    Step::Work {
-                        building: w,
-                        hours: chunk,
-                    },
-                ]
             }
             Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter if full => {
                 let d = self.colony.buildings[&w].district;
@@ -59,6 +69,12 @@ impl World {
                     Some(job) => self.reserve_trip(job),
                     None => vec![walk(door), Step::Idle { hours: chunk }],
                 }
+            }
+            // Goods left at a stump or bush come first (`piles`).
+            Kind::Lumberjack | Kind::Gatherer | Kind::Planter
+                if let Some(trip) = self.pile_trip(w, door) =>
+            {
+                trip
             }
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();

@@ -9,8 +9,8 @@
 //!
 //! By module: `beavers` (need decay, childhood), `droughts` (drought length), `plants` (crop and
 //! tree growth, berries per gather, logs per cut tree), `work` (pump and inventor output per
-//! working hour, building costs and builder-hours per material unit); the helpers they share
-//! are here.
+//! working hour, building costs and builder-hours per material unit), `workshops` (a powered
+//! lumber mill's and gear workshop's output per day); the helpers they share are here.
 
 #[path = "../common/placing.rs"]
 mod placing;
@@ -19,6 +19,7 @@ mod beavers;
 mod droughts;
 mod plants;
 mod work;
+mod workshops;
 
 use std::fmt::Display;
 

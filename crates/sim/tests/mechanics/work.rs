@@ -20,7 +20,7 @@ fn science_earned(w: &World) -> f64 {
 
 /// A beaver's working speed from the catalogue: 1 plus the adult tier bonus of its wellbeing plus
 /// the penalties of its unfavourable needs, within the bonus clamps (colony.json, needs.json).
-fn working_speed(b: &BeaverView) -> f64 {
+pub(super) fn working_speed(b: &BeaverView) -> f64 {
     let w = &colony_rules().wellbeing;
     let penalty: f64 = b
         .needs
@@ -39,12 +39,11 @@ fn working_speed(b: &BeaverView) -> f64 {
     (1.0 + tier_bonus(&w.adult_tiers.value.working_speed, b.wellbeing) + penalty).clamp(lo, hi)
 }
 
-/// Work-hours a workplace's workers finished: for each `working` step that ended, the work chunk
-/// times the worker's working speed read on the last tick of the step (the speed the step's
-/// output is scaled by).
+/// Work-hours a workplace's workers put in: a tick's hours at the worker's working speed for
+/// each tick it was seen `working` with the workplace able to run (work accrues tick by tick).
 #[derive(Default)]
 struct Shift {
-    chunks: u32,
+    ticks: u32,
     hours: f64,
 }
 
@@ -66,17 +65,15 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
     place_near(&mut w, "SmallTank.Folktails", near);
     let inventor = place_near(&mut w, "Inventor.Folktails", near);
     // Build and staff them by 20:00 on day 2, then read from there to 20:00 on day 3: a whole
-    // working day, no work step under way at either end.
+    // working day.
     let start_hour = u64::from(world_rules().time.new_game_start_hour.value);
     w.advance_ticks((24 - start_hour + 20) * hour());
     for id in [pump, inventor] {
         let b = w.building_view(id).unwrap();
         assert!(b.finished && b.assigned_workers == Some(1), "{b:?}");
     }
-    let chunk = colony_rules().colony.work_chunk_hours.value;
     let (water0, science0) = (produced(&w, "Water"), science_earned(&w));
     let mut shifts: BTreeMap<&str, Shift> = BTreeMap::new();
-    let mut last: BTreeMap<i32, Option<f64>> = BTreeMap::new();
     for _ in 0..ticks_per_day() {
         w.tick();
         for b in w.beavers(true) {
@@ -85,13 +82,16 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
                 "Inventor" => "Inventor",
                 _ => continue,
             };
-            let now = (b.activity == "working").then(|| working_speed(&b));
-            if let Some(Some(speed)) = last.insert(b.id, now)
-                && now.is_none()
-            {
+            // (A tick the workplace is blocked makes nothing: it does not count.)
+            let id = if place == "WaterPump" { pump } else { inventor };
+            let blocked =
+                w.building_view(id).unwrap().statuses.iter().any(|s| {
+                    ["output full", "no water to pump", "lacks inputs"].contains(&s.as_str())
+                });
+            if b.activity == "working" && !blocked {
                 let s = shifts.entry(place).or_default();
-                s.chunks += 1;
-                s.hours += chunk * speed;
+                s.ticks += 1;
+                s.hours += working_speed(&b) / hour() as f64;
             }
         }
     }
@@ -125,9 +125,9 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
         report(
             &format!("{place} {good} per worker-hour (a working day)"),
             format!(
-                "{:.2} ({amount} in {} chunks, {:.2} speed-weighted h)",
+                "{:.2} ({amount} in {:.2} h at work, {:.2} speed-weighted h)",
                 amount / s.hours,
-                s.chunks,
+                f64::from(s.ticks) / hour() as f64,
                 s.hours
             ),
             format!(
