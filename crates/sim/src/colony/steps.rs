@@ -1,7 +1,7 @@
 //! Running the plans: each tick, every beaver whose current step has ended completes it (the
-//! step's effect: work and building progress, pickups and deliveries, eating and drinking, visits,
-//! cutting, gathering, planting, scavenging) and starts the next, planning anew (`behave`) when
-//! its plan is empty. Entering its dwelling to sleep, a Folktails beaver may breed.
+//! step's effect: building progress, pickups and deliveries, eating and drinking, visits,
+//! cutting, gathering, planting, scavenging, collecting from a pile, each yield one load at most)
+//! and starts the next, planning anew (`behave`) when its plan is empty. Entering its dwelling to sleep, a Folktails beaver may breed.
 //!
 //! Durations: walks take their distance (network or Manhattan) over the walker's speed; work
 //! steps are hour-long chunks (`workChunkHours`) during which the workplace advances tick by

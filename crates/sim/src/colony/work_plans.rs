@@ -1,7 +1,8 @@
 //! Work plans: what a worker does at its workplace by the workplace's kind (a production shift,
-//! cutting the nearest marked tree, gathering, planting the nearest free marked spot, harvesting,
-//! scavenging), each target claimed so two workers never head for the same one, and building at
-//! the district's construction sites.
+//! fetching a load from a pile of its goods in range (`piles`), cutting the nearest marked tree,
+//! gathering, planting the nearest free marked spot, harvesting, scavenging), each target claimed
+//! so two workers never head for the same one, and building at the district's construction
+//! sites.
 
 use super::beaver::Step;
 use super::behave::walk;
