@@ -7,8 +7,8 @@
 mod placing;
 
 use placing::{
-    all_goods, connect, dc_door, lumberjack_by_nearest_forest, mark_trees_around, place_near,
-    place_pump, place_toward, room_at_door, stock, try_place_toward,
+    all_goods, dc_door, lumberjack_by_nearest_forest, mark_trees_around, place_near,
+    place_power_row, place_pump, place_toward, stock, try_place_toward,
 };
 use sim::{Faction, GameMode, NewGame, World, ticks_per_day};
 
@@ -633,52 +633,6 @@ fn a_long_drought_kills_without_water_storage_and_not_with_full_tanks() {
     assert!(with.alive >= 12, "the colony lives: {}", with.alive);
 }
 
-/// Places `prefabs` side by side facing south, left to right on one row near the district center
-/// (touching, so once built they form one power network), where every doorstep can be joined to
-/// the district center's. Returns their ids, or `None` when no row fits.
-fn place_power_row(w: &mut World, prefabs: &[&str]) -> Option<Vec<i32>> {
-    let door = dc_door(w);
-    let widths: Vec<i64> = prefabs
-        .iter()
-        .map(|p| {
-            let v = w.prefabs().into_iter().find(|v| v.name == *p).unwrap();
-            i64::from(v.size_x)
-        })
-        .collect();
-    let mut origins: Vec<(i64, i64)> = (door.1 - 20..=door.1 + 20)
-        .flat_map(|y| (door.0 - 20..=door.0 + 20).map(move |x| (x, y)))
-        .collect();
-    origins.sort_by_key(|(x, y)| ((x - door.0).abs() + (y - door.1).abs(), *y, *x));
-    for (x0, y0) in origins {
-        let mut trial = w.clone();
-        let mut ids = Vec::new();
-        let mut x = x0;
-        for (p, wide) in prefabs.iter().zip(&widths) {
-            let Ok(id) = trial.place_building(p, x, y0, door.2, "south") else {
-                break;
-            };
-            x += wide;
-            ids.push(id);
-        }
-        if ids.len() < prefabs.len() {
-            continue;
-        }
-        let joined = ids.iter().all(|id| {
-            let b = trial.building_view(*id).unwrap();
-            let (ex, ey) = (
-                i64::from(b.entrance_x.unwrap()),
-                i64::from(b.entrance_y.unwrap()),
-            );
-            connect(&mut trial, (door.0, door.1), (ex, ey), door.2)
-        });
-        if joined && room_at_door(&trial) >= 200 {
-            *w = trial;
-            return Some(ids);
-        }
-    }
-    None
-}
-
 /// Issue 15, item 9: with the catalogue's science rate (one point per inventor working hour),
 /// costs and power figures, a colony that builds two inventors after the sensible opening
 /// unlocks the gear workshop, powers it and a lumber mill with beaver-driven power wheels, makes
@@ -724,6 +678,14 @@ fn science_reaches_gears_power_and_automation_within_60_days() {
                 for id in ids {
                     w.set_priority(id, "High", "construction").unwrap();
                     w.set_priority(id, "High", "workplace").unwrap();
+                }
+            }
+            // The mill needs logs: the lumberjacks keep their workers while the row runs (a
+            // lumberjack carries 2 logs a trip since issue 38, and the row's six High-priority
+            // jobs would otherwise leave the flags unstaffed and the mill without logs).
+            for b in w.buildings() {
+                if b.name.starts_with("LumberjackFlag") {
+                    w.set_priority(b.id, "High", "workplace").unwrap();
                 }
             }
             // The opening's piles hold logs: planks need a pile of their own.

@@ -161,7 +161,11 @@ pub struct LandGeneration {
     pub start_clear_radius: u32,
     /// Extra forests grown near the start spot.
     pub start_forests: u32,
-    /// Extra berry patches grown near the start spot.
+    /// Extra berry patches grown near the start spot, on its bank of the river.
     pub start_bush_patches: u32,
+    /// Berry bushes the start spot's bank holds at least within `start_bush_reach` tiles
+    /// (Manhattan) of it; bushes are added on the nearest free shore tiles where it has fewer.
+    pub start_bushes_min: u32,
+    pub start_bush_reach: u32,
     pub feature_max_height_above_river: u8,
 }

@@ -264,6 +264,11 @@ pub enum Step {
     Scavenge {
         ruin: i32,
     },
+    /// Take a load from a pile of goods left on a tile (see `piles`).
+    Collect {
+        pile: i32,
+        good: String,
+    },
     /// Stand a while.
     Idle {
         hours: f64,
@@ -308,6 +313,7 @@ impl Step {
             Step::Harvest { .. } => "harvesting".into(),
             Step::Plant { species, .. } => format!("planting {species}"),
             Step::Scavenge { .. } => "scavenging".into(),
+            Step::Collect { good, .. } => format!("collecting {good}"),
             Step::Idle { .. } => "idle".into(),
             Step::Charge { need, .. } => format!("recharging ({need})"),
             Step::Stopped { need, .. } => format!("stopped: out of {need}"),
@@ -349,6 +355,14 @@ pub struct Beaver {
     /// Tick of the last cure dose (Antidote); 0 before any.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub last_dose: u64,
+    /// Children: the needs' GrowthSpeed penalties summed hour by hour since the last dawn, over
+    /// 24 (the day's mean penalty, applied to growth at dawn).
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    pub growth_penalty: f64,
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -448,7 +462,7 @@ impl Beaver {
     }
 
     /// The summed penalty of unfavourable needs for a bonus key (beavers only).
-    fn penalty(&self, faction: Faction, key: &str) -> f64 {
+    pub(crate) fn penalty(&self, faction: Faction, key: &str) -> f64 {
         if self.is_bot {
             0.0
         } else {

@@ -15,8 +15,10 @@
 //! fewer desired) and unemployed adults and bots fill vacancies by workplace priority, then
 //! distance from the district center, then id (`homes_jobs`). Goods cross district crossings
 //! (`distribute`).
-//! Breeding pods with nutrients advance. At dawn every
-//! beaver ages a day: children grow up after `childhoodDays`, and a beaver past its lifespan dies
+//! Breeding pods with nutrients advance. Each hour a child's unfavourable needs add their
+//! `GrowthSpeed` penalties (Hunger: -0.4) over 24 to its day's penalty. At dawn every
+//! beaver ages a day: children grow by `1 + growth tier bonus + the day's penalty` (within the
+//! GrowthSpeed clamps) over `childhoodDays` and grow up at 1, and a beaver past its lifespan dies
 //! of old age; a bot's deterioration is its age over `botLifespanDays`, and at 1 it dies
 //! (`deterioration`). Bots have no home, sleep, food, water or breeding.
 
@@ -66,6 +68,7 @@ impl World {
         }
         self.colony.refresh_store_cache();
         self.colony_beavers_tick();
+        self.work_tick();
         if t.is_multiple_of(ticks_per_hour()) {
             self.colony_hour();
             if t.is_multiple_of(ticks_per_day()) {
@@ -137,6 +140,7 @@ impl World {
             deterioration: 0.0,
             last_roll_day: 0,
             last_dose: 0,
+            growth_penalty: 0.0,
         }
     }
 
@@ -316,6 +320,10 @@ impl World {
             if b.is_bot {
                 continue;
             }
+            if b.child {
+                // Unfavourable needs slow growth (data/needs.json: Hunger's GrowthSpeed -0.4).
+                b.growth_penalty += b.penalty(faction, "GrowthSpeed") / 24.0;
+            }
             for (i, d) in defs.iter().enumerate() {
                 if let Some(limit) = d.dies_at
                     && b.needs[i] <= limit + 1e-9
@@ -482,6 +490,7 @@ impl World {
         let r = colony_rules();
         let childhood = r.population.childhood_days.value;
         let tiers = &r.wellbeing.child_growth_speed_tiers.value;
+        let (lo, hi) = growth_speed_clamps();
         let mut dead: Vec<(i32, &'static str)> = Vec::new();
         let mut grown: Vec<i32> = Vec::new();
         for (id, b) in self.colony.beavers.iter_mut() {
@@ -494,7 +503,13 @@ impl World {
                 continue;
             }
             if b.child {
-                let speed = 1.0 + super::rules::tier_bonus(tiers, b.wellbeing(faction));
+                // The wellbeing tier's bonus plus the day's mean need penalty, within the
+                // GrowthSpeed clamps (data/colony.json bonusClamps).
+                let speed = (1.0
+                    + super::rules::tier_bonus(tiers, b.wellbeing(faction))
+                    + b.growth_penalty)
+                    .clamp(lo, hi);
+                b.growth_penalty = 0.0;
                 b.growth += speed / childhood;
                 // Six dawns of 1/6 add up to 0.9999999999999999: a hair under 1 is grown.
                 if b.growth >= 1.0 - 1e-9 {
@@ -519,6 +534,12 @@ impl World {
             self.population_changed();
         }
     }
+}
+
+/// The GrowthSpeed clamps of `data/colony.json` (`wellbeing.bonusClamps`).
+fn growth_speed_clamps() -> (f64, f64) {
+    let c = &colony_rules().wellbeing._rest["bonusClamps"]["value"]["GrowthSpeed"];
+    (c[0].as_f64().unwrap_or(0.1), c[1].as_f64().unwrap_or(2.0))
 }
 
 impl super::Colony {
@@ -567,5 +588,57 @@ mod tests {
             w.colony_dawn();
         }
         assert!(!w.colony.beavers[&kit].child, "a child after {days} dawns");
+    }
+
+    #[test]
+    fn hunger_slows_a_kits_growth_by_its_growth_speed_penalty() {
+        // data/needs.json: Hunger, while unfavourable, gives GrowthSpeed -0.4. Two kits live a
+        // day, one starving (Hunger at 0 points, unfavourable all day), one fed: at dawn the
+        // starving one grows by the penalty less.
+        let mut w = world();
+        let faction = w.faction;
+        let (x, y, z) = w.map.start_spot();
+        let starving = w.spawn_beaver([x, y, z], true, 0.0, None);
+        let fed = w.spawn_beaver([x, y, z], true, 0.0, None);
+        let hunger = crate::colony::beaver::need_defs(faction, false)
+            .iter()
+            .find(|d| d.id == "Hunger")
+            .unwrap();
+        let penalty = hunger.penalties["GrowthSpeed"];
+        assert!(penalty < 0.0, "Hunger slows growth in the data");
+        for _ in 0..24 {
+            w.colony
+                .beavers
+                .get_mut(&starving)
+                .unwrap()
+                .set_need(faction, "Hunger", |_| 0.0);
+            w.colony
+                .beavers
+                .get_mut(&fed)
+                .unwrap()
+                .set_need(faction, "Hunger", |_| 1.0);
+            w.colony_hour();
+        }
+        let r = colony_rules();
+        let tiers = &r.wellbeing.child_growth_speed_tiers.value;
+        let childhood = r.population.childhood_days.value;
+        let speed = |w: &World, id: i32| {
+            1.0 + crate::colony::rules::tier_bonus(tiers, w.colony.beavers[&id].wellbeing(faction))
+        };
+        let (s_starving, s_fed) = (speed(&w, starving), speed(&w, fed));
+        w.colony_dawn();
+        let grown = |id: i32| w.colony.beavers[&id].growth;
+        assert!(
+            (grown(fed) - s_fed / childhood).abs() < 1e-9,
+            "fed: {} after a day, {} expected",
+            grown(fed),
+            s_fed / childhood
+        );
+        assert!(
+            (grown(starving) - (s_starving + penalty) / childhood).abs() < 1e-9,
+            "starving: {} after a day, {} expected (speed {s_starving} {penalty:+})",
+            grown(starving),
+            (s_starving + penalty) / childhood
+        );
     }
 }

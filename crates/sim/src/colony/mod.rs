@@ -39,6 +39,7 @@ mod life;
 mod lists;
 pub mod nav;
 mod path_place;
+pub mod piles;
 mod place;
 mod placement_mask;
 mod placement_search;
@@ -162,6 +163,10 @@ pub struct Colony {
     /// next change (a large colony has a thousand of them).
     #[serde(default, skip_serializing_if = "no_dynamic_alerts")]
     pub dynamic_alerts: Shared<Vec<DynamicAlert>>,
+    /// Goods left on tiles beyond a load (a felled tree's logs), by the id of the plant that
+    /// made them. See `piles`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub piles: BTreeMap<i32, piles::Pile>,
     /// Power: battery charge, clutches, engine fuel (saved); the networks (derived). See `power`.
     #[serde(default, skip_serializing_if = "crate::power::Power::is_blank")]
     pub power: crate::power::Power,
@@ -239,6 +244,7 @@ impl Colony {
             placed: 0,
             alert_counts: [0; 4],
             dynamic_alerts: Shared::default(),
+            piles: BTreeMap::new(),
             power: Default::default(),
             automation: Default::default(),
             blocks: Shared::default(),

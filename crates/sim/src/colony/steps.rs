@@ -1,10 +1,11 @@
 //! Running the plans: each tick, every beaver whose current step has ended completes it (the
-//! step's effect: work and building progress, pickups and deliveries, eating and drinking, visits,
-//! cutting, gathering, planting, scavenging) and starts the next, planning anew (`behave`) when
-//! its plan is empty. Entering its dwelling to sleep, a Folktails beaver may breed.
+//! step's effect: building progress, pickups and deliveries, eating and drinking, visits,
+//! cutting, gathering, planting, scavenging, collecting from a pile, each yield one load at most)
+//! and starts the next, planning anew (`behave`) when its plan is empty. Entering its dwelling to sleep, a Folktails beaver may breed.
 //!
 //! Durations: walks take their distance (network or Manhattan) over the walker's speed; work
-//! steps are hour-long chunks (`workChunkHours`) whose output scales with working speed.
+//! steps are hour-long chunks (`workChunkHours`) during which the workplace advances tick by
+//! tick at the worker's working speed (`work_tick`).
 
 use serde_json::json;
 
@@ -51,6 +52,27 @@ impl World {
                 }
                 self.start_step(id, now);
             }
+        }
+    }
+
+    /// A tick of work at every workplace with workers in a `Work` step under way: each adds a
+    /// tick's hours at its working speed (`work_done`), so a workshop runs on exactly the ticks
+    /// it has a worker, its inputs and power, and stops on the others (no hour is credited or
+    /// lost whole by what holds at a step's end).
+    pub(crate) fn work_tick(&mut self) {
+        let now = self.ticks;
+        let faction = self.faction;
+        let tick = 1.0 / crate::clock::ticks_per_hour() as f64;
+        let mut at: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
+        for b in self.colony.beavers.values() {
+            if b.step_until > now
+                && let Some(Step::Work { building, .. }) = b.plan.front()
+            {
+                *at.entry(*building).or_default() += tick * b.working_speed(faction);
+            }
+        }
+        for (w, hours) in at {
+            self.work_done(w, hours);
         }
     }
 
@@ -114,7 +136,7 @@ impl World {
                 hours_to_ticks(colony_rules().colony.scavenge_hours.value / speed)
             }
             Step::Consume { .. } => hours_to_ticks(colony_rules().colony.eat_hours.value),
-            Step::Pickup { .. } | Step::Deliver { .. } => 1,
+            Step::Pickup { .. } | Step::Deliver { .. } | Step::Collect { .. } => 1,
         };
         if let Some(b) = self.colony.beavers.get_mut(&id) {
             b.step_until = now + ticks;
@@ -132,8 +154,8 @@ impl World {
         let Some(step) = b.plan.pop_front() else {
             return;
         };
-        // (Only work and building output scale with the working speed.)
-        let speed = if matches!(step, Step::Work { .. } | Step::Build { .. }) {
+        // (Only building output scales with the working speed here; work accrues per tick.)
+        let speed = if matches!(step, Step::Build { .. }) {
             b.working_speed(faction)
         } else {
             1.0
@@ -157,10 +179,8 @@ impl World {
             | Step::Sleep { .. }
             | Step::Charge { .. }
             | Step::Stopped { .. } => {}
-            Step::Work { building, hours } => {
-                self.work_done(building, hours * speed);
-                self.injury_roll(id, building, hours);
-            }
+            // The work itself accrues tick by tick (`work_tick`).
+            Step::Work { building, hours } => self.injury_roll(id, building, hours),
             Step::Build { site, hours } => self.build_done(site, hours * speed),
             Step::Pickup {
                 from,
@@ -219,13 +239,13 @@ impl World {
                 }
                 self.use_treatment_supply(building, hours);
             }
+            // A load each: the rest stays where it was made (`piles`).
             Step::Cut { plant } => {
                 if let Ok(y) = self.cut_tree(plant)
                     && y.amount > 0
                 {
                     self.history.produced(&y.good, y.amount);
-                    self.colony.beavers.get_mut(&id).expect("exists").carrying =
-                        Some((y.good, y.amount));
+                    self.take_yield(id, plant, y.good, y.amount);
                 }
             }
             Step::Gather { plant } | Step::Harvest { plant } => {
@@ -233,15 +253,20 @@ impl World {
                     && y.amount > 0
                 {
                     self.history.produced(&y.good, y.amount);
-                    self.colony.beavers.get_mut(&id).expect("exists").carrying =
-                        Some((y.good, y.amount));
+                    self.take_yield(id, plant, y.good, y.amount);
                 }
             }
+            Step::Collect { pile, .. } => self.collect_pile(id, pile),
             Step::Plant { x, y, species } => {
                 let _ = self.plant(x.into(), y.into(), &species);
             }
             Step::Scavenge { ruin } => {
-                let max = colony_rules().colony.scrap_per_trip.value;
+                // A load at most: the rest stays in the ruin.
+                let max = colony_rules()
+                    .colony
+                    .scrap_per_trip
+                    .value
+                    .min(super::behave::carry_units("ScrapMetal"));
                 if let Ok(y) = self.take_scrap(ruin, max)
                     && y.amount > 0
                 {

@@ -1,7 +1,8 @@
 //! Work plans: what a worker does at its workplace by the workplace's kind (a production shift,
-//! cutting the nearest marked tree, gathering, planting the nearest free marked spot, harvesting,
-//! scavenging), each target claimed so two workers never head for the same one, and building at
-//! the district's construction sites.
+//! fetching a load from a pile of its goods in range (`piles`), cutting the nearest marked tree,
+//! gathering, planting the nearest free marked spot, harvesting, scavenging), each target claimed
+//! so two workers never head for the same one, and building at the district's construction
+//! sites.
 
 use super::beaver::Step;
 use super::behave::walk;
@@ -35,23 +36,33 @@ impl World {
             | Kind::AreaEffect
             | Kind::Crossing
             | Kind::Other => {
-                if kind == Kind::Manufactory && !self.can_run(w) {
+                let blocker = (kind == Kind::Manufactory)
+                    .then(|| self.manufactory_blocker(w))
+                    .flatten();
+                // A worker already at its door starts at once.
+                let to_door = (here != door).then(|| walk(door));
+                match blocker {
                     // A full workplace: its worker takes the output to storage itself.
-                    if self.manufactory_blocker(w) == Some("output full")
-                        && let Some(d) = self.colony.buildings[&w].district
-                        && let Some(job) = self.output_job(d, w, here, &|_| true)
+                    Some("output full")
+                        if let Some(d) = self.colony.buildings[&w].district
+                            && let Some(job) = self.output_job(d, w, here, &|_| true) =>
                     {
-                        return self.reserve_trip(job);
+                        self.reserve_trip(job)
                     }
-                    return vec![walk(door), Step::Idle { hours: chunk }];
+                    // Waiting for power or inputs, the worker stays at its post: the work
+                    // resumes on the tick they come (`work_tick`).
+                    None | Some("unpowered" | "lacks inputs") => to_door
+                        .into_iter()
+                        .chain([Step::Work {
+                            building: w,
+                            hours: chunk,
+                        }])
+                        .collect(),
+                    Some(_) => to_door
+                        .into_iter()
+                        .chain([Step::Idle { hours: chunk }])
+                        .collect(),
                 }
-                vec![
-                    walk(door),
-                    Step::Work {
-                        building: w,
-                        hours: chunk,
-                    },
-                ]
             }
             Kind::Lumberjack | Kind::Gatherer | Kind::Scavenger | Kind::Planter if full => {
                 let d = self.colony.buildings[&w].district;
@@ -59,6 +70,12 @@ impl World {
                     Some(job) => self.reserve_trip(job),
                     None => vec![walk(door), Step::Idle { hours: chunk }],
                 }
+            }
+            // Goods left at a stump or bush come first (`piles`).
+            Kind::Lumberjack | Kind::Gatherer | Kind::Planter
+                if let Some(trip) = self.pile_trip(w, door) =>
+            {
+                trip
             }
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();
@@ -112,7 +129,7 @@ impl World {
             Kind::Planter => self.planter_plan(w, door, range),
             Kind::BuilderHub | Kind::DistrictCenter => {
                 let d = self.colony.buildings[&w].district;
-                match d.and_then(|d| self.build_plan(d, here)) {
+                match d.and_then(|d| self.build_plan(id, d)) {
                     Some(p) => p,
                     None => d.map(|d| self.haul_plan(d, here)).unwrap_or_default(),
                 }
@@ -320,25 +337,47 @@ impl World {
         best.map(|(_, _, s)| s)
     }
 
-    /// A builder's next job: the most urgent site with delivered materials still to work in.
-    pub(super) fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
+    /// A builder's next job: the most urgent site with builder-hours still open, i.e. what its
+    /// delivered materials allow less what is done and what other builders' steps already
+    /// hold. The step is a work chunk at most, cut to the open hours at the builder's working
+    /// speed (in whole ticks), so builders never work past a site's finish.
+    pub(super) fn build_plan(&mut self, id: i32, district: i32) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
-        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
-        for (id, b) in self.colony.listed(List::Sites) {
+        let faction = self.faction;
+        // Builder-hours held by the Build steps planned or under way (at each builder's speed).
+        let mut held: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
+        for (bid, b) in self.colony.beavers.iter() {
+            if *bid == id {
+                continue;
+            }
+            for s in &b.plan {
+                if let Step::Build { site, hours } = s {
+                    *held.entry(*site).or_default() += hours * b.working_speed(faction);
+                }
+            }
+        }
+        let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32, f64)> = None;
+        for (sid, b) in self.colony.listed(List::Sites) {
             if b.finished || b.district != Some(district) {
                 continue;
             }
-            let workable = b.material_progress() * b.build_hours_needed() - b.build_hours;
-            if workable <= 1e-9 {
+            let open = b.material_progress() * b.build_hours_needed()
+                - b.build_hours
+                - held.get(sid).copied().unwrap_or(0.0);
+            if open <= 1e-9 {
                 continue;
             }
-            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *id);
-            if best.is_none_or(|bk| key < bk) {
-                best = Some(key);
+            let key = (std::cmp::Reverse(b.construction_priority), b.seq, *sid);
+            if best.is_none_or(|(p, s, i, _)| key < (p, s, i)) {
+                best = Some((key.0, key.1, key.2, open));
             }
         }
-        let (_, _, site) = best?;
+        let (_, _, site, open) = best?;
         let door = self.colony.door(site)?;
-        Some(vec![walk(door), Step::Build { site, hours: chunk }])
+        let speed = self.colony.beavers[&id].working_speed(faction).max(0.01);
+        // Whole ticks (the sim's grain), at least one: a step's credit is its time.
+        let tph = crate::clock::ticks_per_hour() as f64;
+        let hours = ((chunk.min(open / speed) * tph).floor().max(1.0)) / tph;
+        Some(vec![walk(door), Step::Build { site, hours }])
     }
 }

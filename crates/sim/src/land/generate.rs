@@ -8,7 +8,9 @@
 //!   (Chebyshev) from the start spot (the farthest land tile on maps too small for that).
 //! - Soil moisture is computed from that water; forests (several species, each forest mostly of one),
 //!   then BlueberryBush patches within `bushMaxDistanceFromWater` tiles of water, grow only on moist
-//!   land no higher than `featureMaxHeightAboveRiver` above the riverbed; ruins stand anywhere on
+//!   land no higher than `featureMaxHeightAboveRiver` above the riverbed (the start's patches on
+//!   its bank of the river, then bushes on the nearest free moist tiles there until that bank
+//!   holds `startBushesMin` within `startBushReach` of the start spot); ruins stand anywhere on
 //!   dry land. Counts are per 128x128 and scale with the map's area.
 //! - Nothing stands within `startClearRadius` of the start spot or in the river.
 
@@ -310,11 +312,19 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
             land.soil.is_moist(i) && free(&land, x, y) && near_water(&land, map, x, y, reach)
         })
         .collect();
+    // (The start's patches grow on its bank: bushes across the river are out of a gatherer's
+    // reach until a bridge stands.)
+    let start_side = map.river_side(sx, sy);
+    let start_shore: Vec<(u32, u32)> = shore
+        .iter()
+        .copied()
+        .filter(|&(x, y)| map.river_side(x, y) == start_side)
+        .collect();
     let patches = scaled_count(&mut land.rng, lg.bush_patches_per128_square, map);
     if !shore.is_empty() {
         for p in 0..patches + lg.start_bush_patches {
             let (cx, cy) = match (p < lg.start_bush_patches)
-                .then(|| near_start(&shore, &mut land.rng))
+                .then(|| near_start(&start_shore, &mut land.rng))
                 .flatten()
             {
                 Some(c) => c,
@@ -341,6 +351,41 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
                     }
                 }
             }
+        }
+    }
+    // At least `startBushesMin` bushes on the start's bank within `startBushReach` of it: the
+    // nearest free moist tiles there (shore tiles first) take the bushes missing.
+    let reach_start = i64::from(lg.start_bush_reach);
+    let start_dist = |x: u32, y: u32| {
+        (i64::from(x) - i64::from(sx)).abs() + (i64::from(y) - i64::from(sy)).abs()
+    };
+    let near_bank =
+        |x: u32, y: u32| start_dist(x, y) <= reach_start && map.river_side(x, y) == start_side;
+    let have = land
+        .plants
+        .values()
+        .filter(|p| p.species == bush && near_bank(p.x, p.y))
+        .count();
+    let missing = (lg.start_bushes_min as usize).saturating_sub(have);
+    if missing > 0 {
+        let mut spots: Vec<(bool, i64, u32, u32)> = (sy.saturating_sub(lg.start_bush_reach)
+            ..=(sy + lg.start_bush_reach).min(h - 1))
+            .flat_map(|y| {
+                (sx.saturating_sub(lg.start_bush_reach)..=(sx + lg.start_bush_reach).min(w - 1))
+                    .map(move |x| (x, y))
+            })
+            .filter(|&(x, y)| {
+                let i = land.idx(x, y);
+                near_bank(x, y)
+                    && free(&land, x, y)
+                    && land.soil.is_moist(i)
+                    && map.terrain_height(x, y) <= max_h
+            })
+            .map(|(x, y)| (!near_water(&land, map, x, y, reach), start_dist(x, y), y, x))
+            .collect();
+        spots.sort_unstable();
+        for &(_, _, y, x) in spots.iter().take(missing) {
+            grow(&mut land, bush, x, y);
         }
     }
     // Ruins.

@@ -1,6 +1,6 @@
 //! Scenario and property tests of the land systems through the world.
 
-use crate::catalog::PlantKind;
+use crate::catalog::{PlantKind, world_rules};
 use crate::config::{GameMode, NewGame};
 use crate::error::ErrorCode;
 use crate::event::names;
@@ -458,6 +458,52 @@ fn starting_trees_grow_on_soil_that_stays_moist() {
             died * 20 <= start.len(),
             "seed {seed}: {died} of {} starting trees died in 20 temperate days",
             start.len()
+        );
+    }
+}
+
+/// Berry bushes on the start spot's bank of the river within `reach` tiles (Manhattan) of it.
+fn bushes_near_start(w: &World, reach: u32) -> usize {
+    let (sx, sy, _) = w.map.start_spot();
+    let side = w.map.river_side(sx, sy);
+    w.land
+        .plants
+        .values()
+        .filter(|p| p.alive && p.kind() == PlantKind::Bush)
+        .filter(|p| p.x.abs_diff(sx) + p.y.abs_diff(sy) <= reach)
+        .filter(|p| w.map.river_side(p.x, p.y) == side)
+        .count()
+}
+
+#[test]
+fn every_start_has_berry_bushes_on_its_bank_within_a_gatherers_reach() {
+    // IronTeeth breeding pods eat Berries (data/buildings.json nutrientsPerCycle), which only
+    // bushes give: a seed whose bushes all stood across the river or far away bred nothing
+    // (issue 38; before: seeds 3 and 36 had none within 35 tiles on the start's bank).
+    let lg = &world_rules().map.land_generation.value;
+    let (min, reach) = (lg.start_bushes_min as usize, lg.start_bush_reach);
+    let short: Vec<(u64, usize)> = [36]
+        .into_iter()
+        .chain(1..=12)
+        .map(|seed| (seed, bushes_near_start(&world(seed, 128), reach)))
+        .filter(|(_, n)| *n < min)
+        .collect();
+    assert!(
+        short.is_empty(),
+        "seeds with fewer than {min} bushes within {reach} tiles on the start's bank: {short:?}"
+    );
+}
+
+#[test]
+#[ignore = "a measurement: prints the berry bushes near the start of seeds 1-40"]
+fn measure_bushes_near_start() {
+    for seed in 1..=40 {
+        let w = world(seed, 128);
+        eprintln!(
+            "seed {seed}: {} within 15, {} within 25, {} within 35",
+            bushes_near_start(&w, 15),
+            bushes_near_start(&w, 25),
+            bushes_near_start(&w, 35)
         );
     }
 }

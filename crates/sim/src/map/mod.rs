@@ -169,6 +169,22 @@ impl Map {
         self.river.contains(x, y)
     }
 
+    /// Which side of the river `(x, y)` lies on: -1 below its channel across the river's axis,
+    /// 1 above it, 0 in it.
+    pub fn river_side(&self, x: u32, y: u32) -> i8 {
+        let r = &self.river;
+        let (along, across) = match r.axis {
+            RiverAxis::AlongX => (x, y),
+            RiverAxis::AlongY => (y, x),
+        };
+        match r.spans.get(along as usize) {
+            Some([lo, _]) if across < *lo => -1,
+            Some([_, hi]) if across > *hi => 1,
+            Some(_) => 0,
+            None => 0,
+        }
+    }
+
     /// The start spot `(x, y, z)`: the centre of a flat `startAreaSize` (7x7) square of land beside
     /// the river, where the district center goes; `z` is the height a building there stands on.
     pub fn start_spot(&self) -> (u32, u32, u32) {

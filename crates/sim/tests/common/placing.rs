@@ -249,3 +249,49 @@ pub fn all_goods(w: &World) -> std::collections::BTreeMap<String, i64> {
     }
     out
 }
+
+/// Places `prefabs` side by side facing south, left to right on one row near the district center
+/// (touching, so once built they form one power network), where every doorstep can be joined to
+/// the district center's. Returns their ids, or `None` when no row fits.
+pub fn place_power_row(w: &mut World, prefabs: &[&str]) -> Option<Vec<i32>> {
+    let door = dc_door(w);
+    let widths: Vec<i64> = prefabs
+        .iter()
+        .map(|p| {
+            let v = w.prefabs().into_iter().find(|v| v.name == *p).unwrap();
+            i64::from(v.size_x)
+        })
+        .collect();
+    let mut origins: Vec<(i64, i64)> = (door.1 - 20..=door.1 + 20)
+        .flat_map(|y| (door.0 - 20..=door.0 + 20).map(move |x| (x, y)))
+        .collect();
+    origins.sort_by_key(|(x, y)| ((x - door.0).abs() + (y - door.1).abs(), *y, *x));
+    for (x0, y0) in origins {
+        let mut trial = w.clone();
+        let mut ids = Vec::new();
+        let mut x = x0;
+        for (p, wide) in prefabs.iter().zip(&widths) {
+            let Ok(id) = trial.place_building(p, x, y0, door.2, "south") else {
+                break;
+            };
+            x += wide;
+            ids.push(id);
+        }
+        if ids.len() < prefabs.len() {
+            continue;
+        }
+        let joined = ids.iter().all(|id| {
+            let b = trial.building_view(*id).unwrap();
+            let (ex, ey) = (
+                i64::from(b.entrance_x.unwrap()),
+                i64::from(b.entrance_y.unwrap()),
+            );
+            connect(&mut trial, (door.0, door.1), (ex, ey), door.2)
+        });
+        if joined && room_at_door(&trial) >= 200 {
+            *w = trial;
+            return Some(ids);
+        }
+    }
+    None
+}

@@ -1,16 +1,18 @@
-//! Ten mechanics measured in seeded games through the world's commands, each compared with the
+//! Mechanics measured in seeded games through the world's commands, each compared with the
 //! value the catalogue holds: need decay (thirst and hunger), drought length, crop growth, tree
-//! growth, berries per gather, logs per cut tree, pump and inventor output per working hour,
-//! building costs, builder-hours per material unit and the days a kit takes to grow up.
+//! growth, berries per gather, logs per cut tree, a lumberjack's load against the lifting limit,
+//! pump and inventor output per working hour, a powered lumber mill's and gear workshop's output
+//! per day, building costs, builder-hours per material unit (needed and spent) and the days a
+//! kit takes to grow up.
 //!
 //! Expected values are read at run time from the catalogue (`sim::catalog`, `sim::content`,
 //! `sim::colony::rules`, i.e. `data/*.json`), never copied here. Each test prints one line per
 //! mechanic, `mechanic | measured | data | source-or-estimate`, visible with `--nocapture`.
 //!
 //! By module: `beavers` (need decay, childhood), `droughts` (drought length), `plants` (crop and
-//! tree growth, berries per gather, logs per cut tree), `work` (pump and inventor output per
-//! working hour, building costs and builder-hours per material unit); the helpers they share
-//! are here.
+//! tree growth, berries per gather, logs per cut tree, a lumberjack's load), `work` (pump and inventor output per
+//! working hour, building costs and builder-hours per material unit), `workshops` (a powered
+//! lumber mill's and gear workshop's output per day); the helpers they share are here.
 
 #[path = "../common/placing.rs"]
 mod placing;
@@ -19,6 +21,7 @@ mod beavers;
 mod droughts;
 mod plants;
 mod work;
+mod workshops;
 
 use std::fmt::Display;
 

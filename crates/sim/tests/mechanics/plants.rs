@@ -1,12 +1,17 @@
 //! Plants: crop and tree growth in their growth days, the berries a gatherer brings from each
-//! gather and the logs a lumberjack brings from each tree cut.
+//! gather, the logs each tree cut makes and the loads a lumberjack carries (within the lifting
+//! limit, the rest of a tree fetched from its stump).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use sim::catalog::{nature, world_rules};
+use sim::colony::rules::colony_rules;
+use sim::content::content;
 use sim::{GameMode, World, event_names, ticks_per_day};
 
-use super::placing::{dc_door, lumberjack_by_nearest_forest, mark_trees_around, try_place_toward};
+use super::placing::{
+    all_goods, dc_door, lumberjack_by_nearest_forest, mark_trees_around, try_place_toward,
+};
 use super::{game, hour, hours_per_day, produced, provenance, report};
 
 /// Plants `species` on up to `count` moist tiles near the start spot of seed 11, just after an
@@ -140,7 +145,6 @@ fn planted_trees_grow_in_their_growth_days() {
 struct Act {
     amount: u32,
     good: String,
-    species: Option<String>,
 }
 
 /// Follows the workers of `workplace` (base name) tick by tick for `ticks` and returns every
@@ -150,12 +154,6 @@ fn follow_acts(w: &mut World, workplace: &str, activity: &str, ticks: u64) -> Ve
     let mut acts = Vec::new();
     for _ in 0..ticks {
         w.tick();
-        let cut: Vec<String> = w
-            .take_events()
-            .into_iter()
-            .filter(|e| e.name == event_names::TREE_CUT)
-            .map(|e| e.data.unwrap()["name"].as_str().unwrap().to_owned())
-            .collect();
         for b in w.beavers(false) {
             if b.workplace != workplace {
                 continue;
@@ -166,7 +164,6 @@ fn follow_acts(w: &mut World, workplace: &str, activity: &str, ticks: u64) -> Ve
                 acts.push(Act {
                     amount: b.carry_amount.unwrap_or(0),
                     good: b.carrying.clone().unwrap_or_default(),
-                    species: (cut.len() == 1).then(|| cut[0].clone()),
                 });
             }
         }
@@ -228,40 +225,109 @@ fn a_gatherer_brings_a_bush_yield_from_each_gather() {
     );
 }
 
+/// The weight of a load of `n` units of a good (`data/goods.json` carryWeight).
+fn load_weight(good: &str, n: u32) -> f64 {
+    content().goods[good].carry_weight.unwrap_or(1.0) * f64::from(n)
+}
+
 #[test]
-fn a_lumberjack_brings_the_log_yield_of_each_tree_cut() {
+fn a_lumberjack_carries_within_the_lifting_limit_and_fetches_every_log_of_each_tree() {
     let mut w = World::new(&game(11));
     let door = dc_door(&w);
     let lj = lumberjack_by_nearest_forest(&mut w);
-    mark_trees_around(&mut w, lj, door.2);
-    let start = produced(&w, "Log");
-    let acts = follow_acts(&mut w, "LumberjackFlag", "cutting a tree", ticks_per_day());
-    assert!(acts.len() >= 4, "{} trees cut in a day", acts.len());
-    let total: u32 = acts.iter().map(|a| a.amount).sum();
-    assert_eq!(f64::from(total), produced(&w, "Log") - start);
-    // Each cut gives the tree's whole logYield at once: no tolerance.
-    let trees = &nature().rules.trees;
-    let mut per: BTreeMap<&str, (u32, u32, u32)> = BTreeMap::new();
-    let mut prov = BTreeSet::new();
-    for a in &acts {
-        assert_eq!(a.good, "Log");
-        let Some(name) = &a.species else { continue };
-        let t = trees.iter().find(|t| t.id == *name).unwrap();
-        assert_eq!(a.amount, t.log_yield.value, "{name}");
-        let e = per
-            .entry(t.id.as_str())
-            .or_insert((0, 0, t.log_yield.value));
-        e.0 += 1;
-        e.1 += a.amount;
-        prov.insert(provenance(&t.log_yield));
+    // The flag first (its logs come from the district center), then the count starts: nothing
+    // else in the colony makes or uses logs.
+    while !w.building_view(lj).unwrap().finished {
+        w.tick();
     }
-    assert!(!per.is_empty());
+    mark_trees_around(&mut w, lj, door.2);
+    let cap = f64::from(colony_rules().hauling.lifting_capacity.value);
+    let logs = |w: &World| all_goods(w).get("Log").copied().unwrap_or(0) as f64;
+    let (start_made, start_held) = (produced(&w, "Log"), logs(&w));
+    let trees = &nature().rules.trees;
+    let mut per: BTreeMap<&str, (u32, f64, u32)> = BTreeMap::new();
+    let mut prov = BTreeSet::new();
+    let mut heaviest = 0.0f64;
+    let mut trips = 0u32;
+    let mut carrying: BTreeMap<i32, bool> = BTreeMap::new();
+    // A day of cutting, then a day with the marks lifted: the logs left at the stumps are
+    // fetched.
+    for t in 0..2 * ticks_per_day() {
+        if t == ticks_per_day() {
+            let l = w.building_view(lj).unwrap();
+            let (x, y) = (i64::from(l.x), i64::from(l.y));
+            w.set_cutting_area(x - 20, y - 20, x + 20, y + 20, door.2, false)
+                .unwrap();
+        }
+        let made = produced(&w, "Log");
+        w.tick();
+        let cut: Vec<String> = w
+            .take_events()
+            .into_iter()
+            .filter(|e| e.name == event_names::TREE_CUT)
+            .map(|e| e.data.unwrap()["name"].as_str().unwrap().to_owned())
+            .collect();
+        // A tree's whole logYield is made when it falls (one tree at a time: by species).
+        if let [name] = cut.as_slice() {
+            let t = trees.iter().find(|t| t.id == *name).unwrap();
+            let e = per
+                .entry(t.id.as_str())
+                .or_insert((0, 0.0, t.log_yield.value));
+            e.0 += 1;
+            e.1 += produced(&w, "Log") - made;
+            prov.insert(provenance(&t.log_yield));
+        }
+        // Every carrier (lumberjack, hauler, builder) within the lifting limit (a single unit
+        // heavier than the limit may still be carried).
+        for b in w.beavers(true) {
+            let load = match (&b.carrying, b.carry_amount) {
+                (Some(g), Some(n)) if n > 0 => Some((g.clone(), n)),
+                _ => None,
+            };
+            if let Some((g, n)) = &load {
+                let kg = load_weight(g, *n);
+                assert!(
+                    *n == 1 || kg <= cap + 1e-9,
+                    "{} ({}) carries {n} {g} weighing {kg} over the lifting limit {cap}",
+                    b.name,
+                    b.activity
+                );
+                if b.workplace == "LumberjackFlag" && g == "Log" {
+                    heaviest = heaviest.max(kg);
+                    if !carrying.get(&b.id).copied().unwrap_or(false) {
+                        trips += 1;
+                    }
+                }
+            }
+            carrying.insert(
+                b.id,
+                b.workplace == "LumberjackFlag" && load.is_some_and(|(g, _)| g == "Log"),
+            );
+        }
+    }
+    assert!(!per.is_empty(), "trees were cut");
+    let made = produced(&w, "Log") - start_made;
+    for (name, (cuts, logs, y)) in &per {
+        assert_eq!(*logs, f64::from(cuts * y), "{name}: logs made per cut");
+    }
+    // Nothing lost: every log made is in an inventory, a load or a pile at a stump; piles are
+    // left only while the flag has no room for them (this colony has no log storage).
+    let piled: u32 = w.piles().values().map(|p| p.amount).sum();
+    assert_eq!(
+        logs(&w) + f64::from(piled) - start_held,
+        made,
+        "logs made but not in the colony"
+    );
+    let flag = w.building_view(lj).unwrap();
+    assert!(
+        piled == 0 || flag.stock >= flag.capacity,
+        "{piled} logs left at stumps with room at the flag: {flag:?}"
+    );
+    let log_w = load_weight("Log", 1);
     report(
         "logs per tree cut (a lumberjack's first day)",
         per.iter()
-            .map(|(n, (cuts, logs, _))| {
-                format!("{n} {} x{cuts}", f64::from(*logs) / f64::from(*cuts))
-            })
+            .map(|(n, (cuts, logs, _))| format!("{n} {} x{cuts}", logs / f64::from(*cuts)))
             .collect::<Vec<_>>()
             .join(", "),
         format!(
@@ -272,5 +338,18 @@ fn a_lumberjack_brings_the_log_yield_of_each_tree_cut() {
                 .join(", ")
         ),
         &prov.into_iter().collect::<Vec<_>>().join("; "),
+    );
+    report(
+        "a lumberjack's load (weight, two days)",
+        format!(
+            "at most {heaviest} ({} Log); {made} logs in {trips} trips, {piled} left at stumps \
+             (the flag full)",
+            heaviest / log_w
+        ),
+        format!(
+            "liftingCapacity {cap} / Log carryWeight {log_w}: {} Log",
+            (cap / log_w).floor()
+        ),
+        &provenance(&colony_rules().hauling.lifting_capacity),
     );
 }

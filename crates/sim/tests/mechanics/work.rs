@@ -20,7 +20,7 @@ fn science_earned(w: &World) -> f64 {
 
 /// A beaver's working speed from the catalogue: 1 plus the adult tier bonus of its wellbeing plus
 /// the penalties of its unfavourable needs, within the bonus clamps (colony.json, needs.json).
-fn working_speed(b: &BeaverView) -> f64 {
+pub(super) fn working_speed(b: &BeaverView) -> f64 {
     let w = &colony_rules().wellbeing;
     let penalty: f64 = b
         .needs
@@ -39,12 +39,11 @@ fn working_speed(b: &BeaverView) -> f64 {
     (1.0 + tier_bonus(&w.adult_tiers.value.working_speed, b.wellbeing) + penalty).clamp(lo, hi)
 }
 
-/// Work-hours a workplace's workers finished: for each `working` step that ended, the work chunk
-/// times the worker's working speed read on the last tick of the step (the speed the step's
-/// output is scaled by).
+/// Work-hours a workplace's workers put in: a tick's hours at the worker's working speed for
+/// each tick it was seen `working` with the workplace able to run (work accrues tick by tick).
 #[derive(Default)]
 struct Shift {
-    chunks: u32,
+    ticks: u32,
     hours: f64,
 }
 
@@ -66,17 +65,15 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
     place_near(&mut w, "SmallTank.Folktails", near);
     let inventor = place_near(&mut w, "Inventor.Folktails", near);
     // Build and staff them by 20:00 on day 2, then read from there to 20:00 on day 3: a whole
-    // working day, no work step under way at either end.
+    // working day.
     let start_hour = u64::from(world_rules().time.new_game_start_hour.value);
     w.advance_ticks((24 - start_hour + 20) * hour());
     for id in [pump, inventor] {
         let b = w.building_view(id).unwrap();
         assert!(b.finished && b.assigned_workers == Some(1), "{b:?}");
     }
-    let chunk = colony_rules().colony.work_chunk_hours.value;
     let (water0, science0) = (produced(&w, "Water"), science_earned(&w));
     let mut shifts: BTreeMap<&str, Shift> = BTreeMap::new();
-    let mut last: BTreeMap<i32, Option<f64>> = BTreeMap::new();
     for _ in 0..ticks_per_day() {
         w.tick();
         for b in w.beavers(true) {
@@ -85,13 +82,16 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
                 "Inventor" => "Inventor",
                 _ => continue,
             };
-            let now = (b.activity == "working").then(|| working_speed(&b));
-            if let Some(Some(speed)) = last.insert(b.id, now)
-                && now.is_none()
-            {
+            // (A tick the workplace is blocked makes nothing: it does not count.)
+            let id = if place == "WaterPump" { pump } else { inventor };
+            let blocked =
+                w.building_view(id).unwrap().statuses.iter().any(|s| {
+                    ["output full", "no water to pump", "lacks inputs"].contains(&s.as_str())
+                });
+            if b.activity == "working" && !blocked {
                 let s = shifts.entry(place).or_default();
-                s.chunks += 1;
-                s.hours += chunk * speed;
+                s.ticks += 1;
+                s.hours += working_speed(&b) / hour() as f64;
             }
         }
     }
@@ -125,9 +125,9 @@ fn a_staffed_pump_and_inventor_make_their_recipe_per_working_hour() {
         report(
             &format!("{place} {good} per worker-hour (a working day)"),
             format!(
-                "{:.2} ({amount} in {} chunks, {:.2} speed-weighted h)",
+                "{:.2} ({amount} in {:.2} h at work, {:.2} speed-weighted h)",
                 amount / s.hours,
-                s.chunks,
+                f64::from(s.ticks) / hour() as f64,
                 s.hours
             ),
             format!(
@@ -145,13 +145,13 @@ struct Site {
     prefab: &'static str,
     /// Goods the colony lost (inventories and loads) between placing and finishing.
     used: BTreeMap<String, i64>,
-    /// For each tick in which builders ended work chunks on the site without finishing it: the
-    /// speed-weighted builder-hours of those chunks over the build progress they made.
+    /// For each tick in which builders ended work steps on the site without finishing it: the
+    /// speed-weighted builder-hours of those steps over the build progress they made.
     hours_per_progress: Vec<f64>,
-    /// Speed-weighted builder-hours of every chunk ended until the site was finished, the most
-    /// any chunk was worth, and the builders who took part.
+    /// Speed-weighted builder-hours of every step ended until the site was finished, the
+    /// longest step (hours) and the builders who took part.
     spent: f64,
-    top_chunk: f64,
+    top_step: f64,
     builders: BTreeSet<i32>,
     /// cost x buildHoursPerMaterialUnit (at least minBuildHours).
     needed: f64,
@@ -159,7 +159,6 @@ struct Site {
 
 fn build_one(w: &mut World, prefab: &'static str, near: (i64, i64, i64, i64)) -> Site {
     let r = colony_rules();
-    let chunk = r.colony.work_chunk_hours.value;
     let spec = &content().buildings[prefab];
     let units: f64 = spec.cost.iter().map(|c| c.amount).sum();
     let before = all_goods(w);
@@ -169,14 +168,15 @@ fn build_one(w: &mut World, prefab: &'static str, near: (i64, i64, i64, i64)) ->
         used: BTreeMap::new(),
         hours_per_progress: Vec::new(),
         spent: 0.0,
-        top_chunk: 0.0,
+        top_step: 0.0,
         builders: BTreeSet::new(),
         needed: (units * r.construction.build_hours_per_material_unit.value)
             .max(r.colony.min_build_hours.value),
     };
-    // Each builder's speed on the last tick it was seen building (a chunk's work is scaled by
-    // the speed when it ends, which is the speed read after the tick before).
-    let mut building: BTreeMap<i32, f64> = BTreeMap::new();
+    // Each builder's speed on the last tick it was seen building (a step's work is scaled by
+    // the speed when it ends, which is the speed read after the tick before) and the ticks it
+    // has been building in its current step (a step's work is its time, whole ticks).
+    let mut building: BTreeMap<i32, (f64, u64)> = BTreeMap::new();
     for tick in 0.. {
         assert!(tick < 2 * ticks_per_day(), "{prefab} unfinished");
         let progress = w.building_view(id).unwrap().build_progress;
@@ -186,11 +186,13 @@ fn build_one(w: &mut World, prefab: &'static str, near: (i64, i64, i64, i64)) ->
         for b in w.beavers(true) {
             let was = building.remove(&b.id);
             if b.activity == "building" {
-                building.insert(b.id, working_speed(&b));
+                let ticks = was.map_or(0, |(_, t)| t) + 1;
+                building.insert(b.id, (working_speed(&b), ticks));
                 site.builders.insert(b.id);
-            } else if let Some(speed) = was {
-                ended += chunk * speed;
-                site.top_chunk = site.top_chunk.max(chunk * speed);
+            } else if let Some((speed, ticks)) = was {
+                let step = ticks as f64 / hour() as f64;
+                ended += step * speed;
+                site.top_step = site.top_step.max(step);
             }
         }
         site.spent += ended;
@@ -273,13 +275,14 @@ fn construction_uses_the_cost_and_the_builder_hours_per_unit() {
         &provenance(per_unit),
     );
     report(
-        "builder-hours spent to finish a site (speed-weighted, hour-long chunks)",
+        "builder-hours spent to finish a site (speed-weighted)",
         join(&|s| {
             format!(
-                "{} {:.2} ({} builders)",
+                "{} {:.2} ({} builders, steps up to {:.2} h)",
                 s.prefab,
                 s.spent,
-                s.builders.len()
+                s.builders.len(),
+                s.top_step
             )
         }),
         &data,
@@ -288,8 +291,8 @@ fn construction_uses_the_cost_and_the_builder_hours_per_unit() {
     for s in &sites {
         // Nothing else in the colony makes or uses these goods: what is gone is the cost.
         assert_eq!(s.used, cost_of(s.prefab), "{}", s.prefab);
-        // A chunk's work is credited whole when it ends (only the last is cut to what is left),
-        // so hours over progress give the hours the site needs, up to rounding.
+        // A step's work is credited whole when it ends (only the last may be cut to what is
+        // left), so hours over progress give the hours the site needs, up to rounding.
         assert!(!s.hours_per_progress.is_empty(), "{}", s.prefab);
         for h in &s.hours_per_progress {
             assert!(
@@ -299,11 +302,11 @@ fn construction_uses_the_cost_and_the_builder_hours_per_unit() {
                 s.needed
             );
         }
-        // Each builder's last chunk may run past the finish (its work is cut to what is left, or
-        // lost when another builder finishes first): at most one chunk per builder.
+        // Builders take on only the builder-hours the site still needs (what the delivered
+        // materials allow, less what other builders are already working): nothing runs past the
+        // finish, so the hours spent are the hours needed (up to a speed change mid-step).
         assert!(
-            s.spent >= s.needed - 1e-9
-                && s.spent <= s.needed + s.builders.len() as f64 * s.top_chunk + 1e-9,
+            s.spent >= s.needed - 1e-9 && s.spent <= s.needed * 1.02 + 1e-9,
             "{}: {} builder-hours spent by {} builders, {} needed",
             s.prefab,
             s.spent,
