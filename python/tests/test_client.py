@@ -102,6 +102,7 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("building_floodgate", {"id": lodge, "height": 0.5}, "invalid_type"),
         ("building_range", {"id": lodge}, "invalid_type"),
         ("building_clutch", {"id": lodge, "engaged": True}, "invalid_type"),
+        ("dynamite_detonate", {"id": lodge}, "invalid_type"),
         ("automation_link", {"source_id": lodge, "target_id": lodge}, "invalid_type"),
         ("automation_unlink", {"id": lodge}, "invalid_type"),
         ("automation_configure", {"id": lodge, "property": "mode", "value": "x"}, "invalid_type"),

@@ -826,6 +826,13 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Post,
+        "/api/dynamite/detonate",
+        "detonate",
+        "Detonate a finished dynamite charge: its tile loses 1-3 blocks of terrain",
+        &[BUILDING_ID],
+    ),
+    route(
+        Post,
         "/api/building/pause",
         "pause",
         "Pause or resume a building",
@@ -1046,7 +1053,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 74);
+        assert_eq!(ROUTES.len(), 75);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

@@ -86,6 +86,14 @@ pub const TOOLS: &[ToolSpec] = &[
          list_buildings.",
     ),
     t(
+        "detonate_dynamite",
+        Post,
+        "/api/dynamite/detonate",
+        Destroy,
+        "Fires a finished Dynamite (1 block), DoubleDynamite (2) or TripleDynamite (3): its \
+         tile's terrain drops and whatever stands there dies. Digs reservoirs and canals.",
+    ),
+    t(
         "list_prefabs",
         Get,
         "/api/prefabs",

@@ -11,6 +11,7 @@ pub mod buildings;
 pub mod cache;
 pub mod colony;
 pub mod dashboard;
+pub mod dynamite;
 pub mod error;
 pub mod format;
 pub mod game;
@@ -125,6 +126,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(score::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
+        .merge(dynamite::routes())
         .merge(placement_mask::routes())
         .merge(power::routes())
         .merge(automation::routes())
