@@ -6,6 +6,7 @@ use crate::config::NewGame;
 use crate::world::World;
 
 mod bots;
+mod demolish;
 
 #[test]
 fn a_new_game_founds_a_district_with_beavers_and_stock() {
