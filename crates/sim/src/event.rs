@@ -33,6 +33,7 @@
 //! | `power.generator.updated` | a generator's output moved by 10% of its nominal output since last announced, or stopped or started | `{id, name, networkId, output, previous, nominalOutput}` |
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
 //! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
+//! | `entity.renamed` | `rename_entity` changed a beaver's, bot's or nameable building's name (`colony::naming`) | `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Catalogue events the game never fires, and why (docs/websocket.md says the same):
@@ -42,7 +43,7 @@
 //! marked), `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`,
 //! `wonder.completed` (a wonder's construction ending is `building.finished`), `wonder.countdown`
 //! (a wonder launches at the first full hour it holds its cost, with no countdown),
-//! `zipline.activated`, `entity.renamed`, `speed.lock.changed`, `construction.mode.changed`,
+//! `zipline.activated`, `speed.lock.changed`, `construction.mode.changed`,
 //! `faction.unlocked`. None of them has a name in [`names`], which lists only events that fire.
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
@@ -109,6 +110,7 @@ pub mod names {
     pub const GAME_OVER: &str = "game.over";
     pub const GAME_STARTING_BUILDING: &str = "game.starting.building";
     pub const ENTITY_CREATED: &str = "entity.created";
+    pub const ENTITY_RENAMED: &str = "entity.renamed";
     pub const WONDER_ACTIVATED: &str = "wonder.activated";
 }
 

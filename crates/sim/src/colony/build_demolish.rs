@@ -130,6 +130,7 @@ impl World {
         }
         b.build_hours = b.build_hours_needed();
         let (kind, s, x, y, z, o) = (b.kind(), b.spec(), b.x, b.y, b.z, b.orientation);
+        let given = b.custom_name.clone();
         let h = b.floodgate_height;
         let day = self.day();
         if s.flag("waterObstacle") {
@@ -149,10 +150,21 @@ impl World {
         }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
+            // A center named while a site founds its district under that name, unless another
+            // district took it meanwhile.
+            let name = given
+                .filter(|c| {
+                    !self
+                        .colony
+                        .districts
+                        .values()
+                        .any(|d| d.name.eq_ignore_ascii_case(c))
+                })
+                .unwrap_or_else(|| format!("District {n}"));
             self.colony.districts.insert(
                 id,
                 super::District {
-                    name: format!("District {n}"),
+                    name: name.clone(),
                     distribution: Default::default(),
                 },
             );
@@ -161,7 +173,7 @@ impl World {
             self.events.push(
                 names::DISTRICT_CHANGED,
                 day,
-                json!({ "id": id, "name": format!("District {n}"), "change": "added" }),
+                json!({ "id": id, "name": name, "change": "added" }),
             );
         }
         let data = self.building_event_data(id);

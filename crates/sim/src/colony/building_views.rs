@@ -96,6 +96,10 @@ pub struct BuildingView {
     pub priority: &'static str,
     pub workers: Workers,
     pub role: &'static str,
+    /// Buildings the game lets the player name (`colony::naming`): the given name (a finished
+    /// center's, its district's), empty when none; absent for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floodgate: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,6 +226,8 @@ impl World {
             priority: brief.priority,
             workers: brief.workers,
             role: s.role.as_str(),
+            custom_name: super::naming::nameable(s)
+                .then(|| self.building_given_name(id).unwrap_or_default()),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),
             max_height: floodgate.then_some(s.size.z.saturating_sub(1).max(1) as f32),

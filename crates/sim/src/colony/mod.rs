@@ -36,6 +36,7 @@ mod hives;
 mod homes_jobs;
 mod life;
 mod lists;
+pub mod naming;
 pub mod nav;
 mod path_place;
 mod place;
