@@ -45,6 +45,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/distribution', 'distribution'),
     ('POST', '/api/district/migrate', 'district_migrate'),
     ('GET', '/api/districts', 'districts'),
+    ('POST', '/api/entity/rename', 'entity_rename'),
     ('GET', '/api/food_clusters', 'food_clusters'),
     ('POST', '/api/game/advance', 'game_advance'),
     ('GET', '/api/game/hash', 'game_hash'),
@@ -217,6 +218,10 @@ class Routes(SyncBase):
     def districts(self) -> Any:
         """``GET /api/districts``: Districts. json: `[{name, population: {adults, children, bots}, resources: {good: {available, all}}}]`; toon: rows `name, adults, children, bots` plus one key per good any district holds (its total, `all`; 0 where a district has none, so every row has the same keys)."""
         return self._call('GET', '/api/districts', None, None)
+
+    def entity_rename(self, *, id: int, name: str) -> Any:
+        """``POST /api/entity/rename``: Extension: renames a beaver or bot (the beaver lists show the new name), a district center (its district takes the name, which no other district may have) or an automation device (sensors, levers, relays, memory cells, timers, indicators, counters: `customName` in the building's full view). Answers `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) and emits `entity.renamed` with the same data when the name changed. Errors: `invalid_param` (an empty name, over 32 characters, a character names may not hold, a district's name taken), `not_found` (no beaver, bot or building with the id), `invalid_type` (a building the game gives no name)."""
+        return self._call('POST', '/api/entity/rename', None, body('id', id, 'name', name))
 
     def food_clusters(self) -> Any:
         """``GET /api/food_clusters``: The five densest clusters of gatherable food (trees excluded)."""
@@ -517,6 +522,10 @@ class AsyncRoutes(AsyncBase):
     async def districts(self) -> Any:
         """``GET /api/districts``: Districts. json: `[{name, population: {adults, children, bots}, resources: {good: {available, all}}}]`; toon: rows `name, adults, children, bots` plus one key per good any district holds (its total, `all`; 0 where a district has none, so every row has the same keys)."""
         return await self._call('GET', '/api/districts', None, None)
+
+    async def entity_rename(self, *, id: int, name: str) -> Any:
+        """``POST /api/entity/rename``: Extension: renames a beaver or bot (the beaver lists show the new name), a district center (its district takes the name, which no other district may have) or an automation device (sensors, levers, relays, memory cells, timers, indicators, counters: `customName` in the building's full view). Answers `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) and emits `entity.renamed` with the same data when the name changed. Errors: `invalid_param` (an empty name, over 32 characters, a character names may not hold, a district's name taken), `not_found` (no beaver, bot or building with the id), `invalid_type` (a building the game gives no name)."""
+        return await self._call('POST', '/api/entity/rename', None, body('id', id, 'name', name))
 
     async def food_clusters(self) -> Any:
         """``GET /api/food_clusters``: The five densest clusters of gatherable food (trees excluded)."""

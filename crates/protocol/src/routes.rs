@@ -826,6 +826,21 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Post,
+        "/api/entity/rename",
+        "rename",
+        "Rename a beaver, a bot, a district center (its district) or an automation device",
+        &[
+            p("id", Int, true, "beaver, bot or building id"),
+            p(
+                "name",
+                Str,
+                true,
+                "1-32 characters: letters, digits, spaces and -'._#()!?&",
+            ),
+        ],
+    ),
+    route(
+        Post,
         "/api/building/pause",
         "pause",
         "Pause or resume a building",
@@ -1046,7 +1061,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 74);
+        assert_eq!(ROUTES.len(), 75);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

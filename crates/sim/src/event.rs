@@ -36,15 +36,15 @@
 //! | `entity.renamed` | `rename_entity` changed a beaver's, bot's or nameable building's name (`colony::naming`) | `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
-//! Catalogue events the game never fires, and why (docs/websocket.md says the same):
-//! `building.unfinished` (nothing returns a building to being a site: construction only goes
-//! forward, and demolition removes a building or site at once, so there is no reverted state
-//! to announce), `demolish.marked` / `demolish.unmarked` (demolition is immediate, never
-//! marked), `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`,
-//! `wonder.completed` (a wonder's construction ending is `building.finished`), `wonder.countdown`
-//! (a wonder launches at the first full hour it holds its cost, with no countdown),
-//! `zipline.activated`, `speed.lock.changed`, `construction.mode.changed`,
-//! `faction.unlocked`. None of them has a name in [`names`], which lists only events that fire.
+//! Catalogue events the game never fires (docs/websocket.md gives each one's reason):
+//! `demolish.marked` / `demolish.unmarked` (demolition is immediate, as the contract's demolish
+//! answer says; no marking route), `building.unfinished` (nothing reverts a building to a
+//! site), `speed.lock.changed` and `construction.mode.changed` (interface states of the game's
+//! own screen; the service has none), `faction.unlocked` (a profile's progress across games),
+//! `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`, `wonder.completed` (a
+//! wonder's construction ending is `building.finished`), `wonder.countdown` (a wonder launches
+//! at the first full hour it holds its cost, with no countdown), `zipline.activated`. None of
+//! them has a name in [`names`], which lists only events that fire.
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,

@@ -419,6 +419,11 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
     ),
     (
         Post,
+        "/api/entity/rename",
+        "a name changes nothing in play; it is for the person watching, and a tool for it would only cost an agent's context",
+    ),
+    (
+        Post,
         "/api/placement/mask",
         "a whole-map bitmap for learning environments; `find_placement` answers an agent with ranked spots",
     ),

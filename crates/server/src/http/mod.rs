@@ -17,6 +17,7 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod naming;
 pub mod openapi_answers;
 pub mod openapi_doc;
 pub mod openapi_requests;
@@ -125,6 +126,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(score::routes())
         .merge(colony::routes())
         .merge(buildings::routes())
+        .merge(naming::routes())
         .merge(placement_mask::routes())
         .merge(power::routes())
         .merge(automation::routes())

@@ -172,6 +172,13 @@ fn building() -> Value {
             ("statuses", list_of(text())),
         ],
         &[
+            (
+                "customName",
+                described(
+                    text(),
+                    "buildings the game names (district centers: their district's name; automation devices): the given name, empty when none",
+                ),
+            ),
             ("floodgate", flag()),
             ("height", num()),
             ("maxHeight", num()),

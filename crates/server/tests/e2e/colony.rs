@@ -14,6 +14,7 @@ mod beavers_wellbeing;
 mod building_actions;
 mod building_list;
 mod districts;
+mod naming;
 mod placement;
 mod summary;
 
