@@ -34,11 +34,11 @@
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
 //! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
 //! | `entity.renamed` | `rename_entity` changed a beaver's, bot's or nameable building's name (`colony::naming`) | `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) |
+//! | `demolish.marked` / `demolish.unmarked` | `mark_demolition` changed a finished building's mark (`colony::deconstruct`) | `{id, name, x, y, z}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //!
 //! Catalogue events the game never fires (docs/websocket.md gives each one's reason):
-//! `demolish.marked` / `demolish.unmarked` (demolition is immediate, as the contract's demolish
-//! answer says; no marking route), `building.unfinished` (nothing reverts a building to a
+//! `building.unfinished` (nothing reverts a building to a
 //! site), `speed.lock.changed` and `construction.mode.changed` (interface states of the game's
 //! own screen; the service has none), `faction.unlocked` (a profile's progress across games),
 //! `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`, `wonder.completed` (a
@@ -90,6 +90,8 @@ pub mod names {
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";
     pub const BUILDING_DECONSTRUCTED: &str = "building.deconstructed";
+    pub const DEMOLISH_MARKED: &str = "demolish.marked";
+    pub const DEMOLISH_UNMARKED: &str = "demolish.unmarked";
     pub const CONSTRUCTION_STARTED: &str = "construction.started";
     pub const BLOCK_SET: &str = "block.set";
     pub const BLOCK_UNSET: &str = "block.unset";

@@ -251,6 +251,7 @@ impl World {
         let near = self.colony.door(id).unwrap_or([b.x, b.y, b.z]);
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);
+        self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);
         self.store_salvage(b.district, near, &what, refund);
         if b.finished {

@@ -26,6 +26,7 @@ mod build_demolish;
 pub mod building;
 mod building_views;
 mod commands;
+mod deconstruct;
 mod distribute;
 #[cfg(test)]
 mod fair_tests;
@@ -153,6 +154,10 @@ pub struct Colony {
     /// Buildings ever placed (each building's `seq`).
     #[serde(default)]
     pub placed: u32,
+    /// Finished buildings marked for demolition, with the builder-hours spent taking each down
+    /// (`deconstruct`). Saved only when some are marked.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub marked: BTreeMap<i32, f64>,
     /// Alert counts (unstaffed, unpowered, unreachable, status) last announced by `status.alert`.
     #[serde(default)]
     pub alert_counts: [u32; 4],
@@ -237,6 +242,7 @@ impl Colony {
             game_over: false,
             science_carry: 0.0,
             placed: 0,
+            marked: BTreeMap::new(),
             alert_counts: [0; 4],
             dynamic_alerts: Shared::default(),
             power: Default::default(),

@@ -320,7 +320,8 @@ impl World {
         best.map(|(_, _, s)| s)
     }
 
-    /// A builder's next job: the most urgent site with delivered materials still to work in.
+    /// A builder's next job: the most urgent site with delivered materials still to work in, else
+    /// the oldest building of the district marked for demolition.
     pub(super) fn build_plan(&mut self, district: i32, _here: [u32; 3]) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
         let mut best: Option<(std::cmp::Reverse<super::building::Priority>, u32, i32)> = None;
@@ -337,7 +338,11 @@ impl World {
                 best = Some(key);
             }
         }
-        let (_, _, site) = best?;
+        let site = match best {
+            Some((_, _, site)) => site,
+            // No site to work on: a building marked for demolition to take down.
+            None => self.next_to_take_down(district)?,
+        };
         let door = self.colony.door(site)?;
         Some(vec![walk(door), Step::Build { site, hours: chunk }])
     }
