@@ -27,6 +27,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('POST', '/api/benchmark', 'benchmark'),
     ('POST', '/api/building/clutch', 'building_clutch'),
     ('POST', '/api/building/demolish', 'building_demolish'),
+    ('POST', '/api/building/demolish/mark', 'building_demolish_mark'),
     ('POST', '/api/building/farmhouse', 'building_farmhouse'),
     ('POST', '/api/building/floodgate', 'building_floodgate'),
     ('POST', '/api/building/hauling', 'building_hauling'),
@@ -146,6 +147,10 @@ class Routes(SyncBase):
     def building_demolish(self, *, id: int) -> Any:
         """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return self._call('POST', '/api/building/demolish', None, body('id', id))
+
+    def building_demolish_mark(self, *, id: int, marked: bool) -> Any:
+        """``POST /api/building/demolish/mark``: Extension: marks a finished building for demolition as the game does (`marked: true`) or lifts the mark (`false`); emits `demolish.marked` / `demolish.unmarked` when the mark changed. The building works on while the district's builders, once no site has work for them, take it down over time; then it goes as `POST /api/building/demolish` removes one (its stock and refund into the district's stores with room). A site (demolish it at once) or a finished district center is `invalid_type`."""
+        return self._call('POST', '/api/building/demolish/mark', None, body('id', id, 'marked', marked))
 
     def building_farmhouse(self, *, id: int, action: str) -> Any:
         """``POST /api/building/farmhouse``: Sets what a farmhouse does first. `planting` prioritizes planting; `harvesting` is the farmhouse's normal order (harvest, then plant), so the answer's `action` is then `default`."""
@@ -450,6 +455,10 @@ class AsyncRoutes(AsyncBase):
     async def building_demolish(self, *, id: int) -> Any:
         """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return await self._call('POST', '/api/building/demolish', None, body('id', id))
+
+    async def building_demolish_mark(self, *, id: int, marked: bool) -> Any:
+        """``POST /api/building/demolish/mark``: Extension: marks a finished building for demolition as the game does (`marked: true`) or lifts the mark (`false`); emits `demolish.marked` / `demolish.unmarked` when the mark changed. The building works on while the district's builders, once no site has work for them, take it down over time; then it goes as `POST /api/building/demolish` removes one (its stock and refund into the district's stores with room). A site (demolish it at once) or a finished district center is `invalid_type`."""
+        return await self._call('POST', '/api/building/demolish/mark', None, body('id', id, 'marked', marked))
 
     async def building_farmhouse(self, *, id: int, action: str) -> Any:
         """``POST /api/building/farmhouse``: Sets what a farmhouse does first. `planting` prioritizes planting; `harvesting` is the farmhouse's normal order (harvest, then plant), so the answer's `action` is then `default`."""

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 mod beavers_wellbeing;
 mod building_actions;
 mod building_list;
+mod demolish_mark;
 mod districts;
 mod naming;
 mod placement;
