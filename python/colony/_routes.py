@@ -27,6 +27,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ('POST', '/api/benchmark', 'benchmark'),
     ('POST', '/api/building/clutch', 'building_clutch'),
     ('POST', '/api/building/demolish', 'building_demolish'),
+    ('POST', '/api/building/demolish/mark', 'building_demolish_mark'),
     ('POST', '/api/building/farmhouse', 'building_farmhouse'),
     ('POST', '/api/building/floodgate', 'building_floodgate'),
     ('POST', '/api/building/hauling', 'building_hauling'),
@@ -45,6 +46,8 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/distribution', 'distribution'),
     ('POST', '/api/district/migrate', 'district_migrate'),
     ('GET', '/api/districts', 'districts'),
+    ('POST', '/api/dynamite/detonate', 'dynamite_detonate'),
+    ('POST', '/api/entity/rename', 'entity_rename'),
     ('GET', '/api/food_clusters', 'food_clusters'),
     ('POST', '/api/game/advance', 'game_advance'),
     ('GET', '/api/game/hash', 'game_hash'),
@@ -146,6 +149,10 @@ class Routes(SyncBase):
         """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return self._call('POST', '/api/building/demolish', None, body('id', id))
 
+    def building_demolish_mark(self, *, id: int, marked: bool) -> Any:
+        """``POST /api/building/demolish/mark``: Extension: marks a finished building for demolition as the game does (`marked: true`) or lifts the mark (`false`); emits `demolish.marked` / `demolish.unmarked` when the mark changed. The building works on while the district's builders, once no site has work for them, take it down over time; then it goes as `POST /api/building/demolish` removes one (its stock and refund into the district's stores with room). A site (demolish it at once) or a finished district center is `invalid_type`."""
+        return self._call('POST', '/api/building/demolish/mark', None, body('id', id, 'marked', marked))
+
     def building_farmhouse(self, *, id: int, action: str) -> Any:
         """``POST /api/building/farmhouse``: Sets what a farmhouse does first. `planting` prioritizes planting; `harvesting` is the farmhouse's normal order (harvest, then plant), so the answer's `action` is then `default`."""
         return self._call('POST', '/api/building/farmhouse', None, body('id', id, 'action', action))
@@ -217,6 +224,14 @@ class Routes(SyncBase):
     def districts(self) -> Any:
         """``GET /api/districts``: Districts. json: `[{name, population: {adults, children, bots}, resources: {good: {available, all}}}]`; toon: rows `name, adults, children, bots` plus one key per good any district holds (its total, `all`; 0 where a district has none, so every row has the same keys)."""
         return self._call('GET', '/api/districts', None, None)
+
+    def dynamite_detonate(self, *, id: int) -> Any:
+        """``POST /api/dynamite/detonate``: Extension (the game fires dynamite from its own button or a detonator): detonates the finished charge `id`. It is consumed (no refund) and its tile's terrain drops by 1 (`Dynamite`), 2 (`DoubleDynamite`) or 3 (`TripleDynamite`) blocks, never below 0; beavers and bots on the tile die and a plant there is destroyed. Water runs into the hole from the next water step. Answers `{id, prefab, x, y, from, to, killed, plant?}` (terrain heights before and after, the ids killed). Errors: `not_found` (no building with the id), `invalid_type` (not a charge), `operation_failed` (still a site: its Explosives have not all arrived)."""
+        return self._call('POST', '/api/dynamite/detonate', None, body('id', id))
+
+    def entity_rename(self, *, id: int, name: str) -> Any:
+        """``POST /api/entity/rename``: Extension: renames a beaver or bot (the beaver lists show the new name), a district center (its district takes the name, which no other district may have) or an automation device (sensors, levers, relays, memory cells, timers, indicators, counters: `customName` in the building's full view). Answers `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) and emits `entity.renamed` with the same data when the name changed. Errors: `invalid_param` (an empty name, over 32 characters, a character names may not hold, a district's name taken), `not_found` (no beaver, bot or building with the id), `invalid_type` (a building the game gives no name)."""
+        return self._call('POST', '/api/entity/rename', None, body('id', id, 'name', name))
 
     def food_clusters(self) -> Any:
         """``GET /api/food_clusters``: The five densest clusters of gatherable food (trees excluded)."""
@@ -446,6 +461,10 @@ class AsyncRoutes(AsyncBase):
         """``POST /api/building/demolish``: Demolishes a building (a site is simply removed, its delivered materials going back); emits `building.demolished`. A finished district center is `invalid_type` (a center still a site can go)."""
         return await self._call('POST', '/api/building/demolish', None, body('id', id))
 
+    async def building_demolish_mark(self, *, id: int, marked: bool) -> Any:
+        """``POST /api/building/demolish/mark``: Extension: marks a finished building for demolition as the game does (`marked: true`) or lifts the mark (`false`); emits `demolish.marked` / `demolish.unmarked` when the mark changed. The building works on while the district's builders, once no site has work for them, take it down over time; then it goes as `POST /api/building/demolish` removes one (its stock and refund into the district's stores with room). A site (demolish it at once) or a finished district center is `invalid_type`."""
+        return await self._call('POST', '/api/building/demolish/mark', None, body('id', id, 'marked', marked))
+
     async def building_farmhouse(self, *, id: int, action: str) -> Any:
         """``POST /api/building/farmhouse``: Sets what a farmhouse does first. `planting` prioritizes planting; `harvesting` is the farmhouse's normal order (harvest, then plant), so the answer's `action` is then `default`."""
         return await self._call('POST', '/api/building/farmhouse', None, body('id', id, 'action', action))
@@ -517,6 +536,14 @@ class AsyncRoutes(AsyncBase):
     async def districts(self) -> Any:
         """``GET /api/districts``: Districts. json: `[{name, population: {adults, children, bots}, resources: {good: {available, all}}}]`; toon: rows `name, adults, children, bots` plus one key per good any district holds (its total, `all`; 0 where a district has none, so every row has the same keys)."""
         return await self._call('GET', '/api/districts', None, None)
+
+    async def dynamite_detonate(self, *, id: int) -> Any:
+        """``POST /api/dynamite/detonate``: Extension (the game fires dynamite from its own button or a detonator): detonates the finished charge `id`. It is consumed (no refund) and its tile's terrain drops by 1 (`Dynamite`), 2 (`DoubleDynamite`) or 3 (`TripleDynamite`) blocks, never below 0; beavers and bots on the tile die and a plant there is destroyed. Water runs into the hole from the next water step. Answers `{id, prefab, x, y, from, to, killed, plant?}` (terrain heights before and after, the ids killed). Errors: `not_found` (no building with the id), `invalid_type` (not a charge), `operation_failed` (still a site: its Explosives have not all arrived)."""
+        return await self._call('POST', '/api/dynamite/detonate', None, body('id', id))
+
+    async def entity_rename(self, *, id: int, name: str) -> Any:
+        """``POST /api/entity/rename``: Extension: renames a beaver or bot (the beaver lists show the new name), a district center (its district takes the name, which no other district may have) or an automation device (sensors, levers, relays, memory cells, timers, indicators, counters: `customName` in the building's full view). Answers `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) and emits `entity.renamed` with the same data when the name changed. Errors: `invalid_param` (an empty name, over 32 characters, a character names may not hold, a district's name taken), `not_found` (no beaver, bot or building with the id), `invalid_type` (a building the game gives no name)."""
+        return await self._call('POST', '/api/entity/rename', None, body('id', id, 'name', name))
 
     async def food_clusters(self) -> Any:
         """``GET /api/food_clusters``: The five densest clusters of gatherable food (trees excluded)."""

@@ -106,6 +106,8 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("automation_link", {"source_id": lodge, "target_id": lodge}, "invalid_type"),
         ("automation_unlink", {"id": lodge}, "invalid_type"),
         ("automation_configure", {"id": lodge, "property": "mode", "value": "x"}, "invalid_type"),
+        ("entity_rename", {"id": lodge, "name": "Home"}, "invalid_type"),
+        ("building_demolish_mark", {"id": lodge, "marked": True}, "invalid_type"),
         ("building_demolish", {"id": lodge}, None),
         ("benchmark", {"iterations": 1}, "disabled"),
         ("game_advance", {"hours": 1}, None),

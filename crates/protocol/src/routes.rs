@@ -833,6 +833,31 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Post,
+        "/api/building/demolish/mark",
+        "mark-demolish",
+        "Mark a finished building for the builders to take down over time, or unmark it",
+        &[
+            BUILDING_ID,
+            p("marked", Bool, true, "true marks, false unmarks"),
+        ],
+    ),
+    route(
+        Post,
+        "/api/entity/rename",
+        "rename",
+        "Rename a beaver, a bot, a district center (its district) or an automation device",
+        &[
+            p("id", Int, true, "beaver, bot or building id"),
+            p(
+                "name",
+                Str,
+                true,
+                "1-32 characters: letters, digits, spaces and -'._#()!?&",
+            ),
+        ],
+    ),
+    route(
+        Post,
         "/api/building/pause",
         "pause",
         "Pause or resume a building",
@@ -1053,7 +1078,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 75);
+        assert_eq!(ROUTES.len(), 77);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

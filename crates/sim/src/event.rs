@@ -33,20 +33,21 @@
 //! | `power.generator.updated` | a generator's output moved by 10% of its nominal output since last announced, or stopped or started | `{id, name, networkId, output, previous, nominalOutput}` |
 //! | `contamination.changed` | an hourly soil recompute changed soil contamination flags (one event per hour, not per tile); or a beaver was contaminated by badwater or cured (`colony::ailments`) | soil: `{scope: "soil", contaminated, cleaned, total}` (tiles that became contaminated, became clean, are contaminated now); beaver: `{scope: "beaver", id, name, contaminated}` |
 //! | `wonder.activated` | a finished wonder held its whole launch cost at a full hour and was launched (`colony::wonder`) | `{id, name}` |
+//! | `entity.renamed` | `rename_entity` changed a beaver's, bot's or nameable building's name (`colony::naming`) | `{id, kind, name, previous}` (`kind` `character` or `building`; `previous` null for a building never named) |
+//! | `demolish.marked` / `demolish.unmarked` | `mark_demolition` changed a finished building's mark (`colony::deconstruct`) | `{id, name, x, y, z}` |
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //! | `explosion` | `detonate` (`colony::dynamite`) | `{id, prefab, x, y, z, depth}` (the charge, the terrain height it stood on, the blocks removed) |
 //! | `terrain.destroyed` | right after `explosion` | `{x, y, from, to}` (terrain heights) |
 //! | `explosion.kill` | `detonate`, per beaver or bot on the tile, before its `beaver.died` | `{id, name, isBot, x, y}` |
 //!
-//! Catalogue events the game never fires, and why (docs/websocket.md says the same):
-//! `building.unfinished` (nothing returns a building to being a site: construction only goes
-//! forward, and demolition removes a building or site at once, so there is no reverted state
-//! to announce), `demolish.marked` / `demolish.unmarked` (demolition is immediate, never
-//! marked), `teeth.chipped`, `explosion`, `explosion.kill`, `terrain.destroyed`,
-//! `wonder.completed` (a wonder's construction ending is `building.finished`), `wonder.countdown`
-//! (a wonder launches at the first full hour it holds its cost, with no countdown),
-//! `zipline.activated`, `entity.renamed`, `speed.lock.changed`, `construction.mode.changed`,
-//! `faction.unlocked`. None of them has a name in [`names`], which lists only events that fire.
+//! Catalogue events the game never fires (docs/websocket.md gives each one's reason):
+//! `building.unfinished` (nothing reverts a building to a
+//! site), `speed.lock.changed` and `construction.mode.changed` (interface states of the game's
+//! own screen; the service has none), `faction.unlocked` (a profile's progress across games),
+//! `teeth.chipped`, `wonder.completed` (a
+//! wonder's construction ending is `building.finished`), `wonder.countdown` (a wonder launches
+//! at the first full hour it holds its cost, with no countdown), `zipline.activated`. None of
+//! them has a name in [`names`], which lists only events that fire.
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
@@ -95,6 +96,8 @@ pub mod names {
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";
     pub const BUILDING_DECONSTRUCTED: &str = "building.deconstructed";
+    pub const DEMOLISH_MARKED: &str = "demolish.marked";
+    pub const DEMOLISH_UNMARKED: &str = "demolish.unmarked";
     pub const CONSTRUCTION_STARTED: &str = "construction.started";
     pub const BLOCK_SET: &str = "block.set";
     pub const BLOCK_UNSET: &str = "block.unset";
@@ -115,6 +118,7 @@ pub mod names {
     pub const GAME_OVER: &str = "game.over";
     pub const GAME_STARTING_BUILDING: &str = "game.starting.building";
     pub const ENTITY_CREATED: &str = "entity.created";
+    pub const ENTITY_RENAMED: &str = "entity.renamed";
     pub const WONDER_ACTIVATED: &str = "wonder.activated";
 }
 

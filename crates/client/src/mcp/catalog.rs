@@ -427,6 +427,16 @@ pub const EXCLUDED: &[(Method, &str, &str)] = &[
     ),
     (
         Post,
+        "/api/building/demolish/mark",
+        "`demolish_building` removes a building at once; the game's slower way (builders take it down) is for a person playing",
+    ),
+    (
+        Post,
+        "/api/entity/rename",
+        "a name changes nothing in play; it is for the person watching, and a tool for it would only cost an agent's context",
+    ),
+    (
+        Post,
         "/api/placement/mask",
         "a whole-map bitmap for learning environments; `find_placement` answers an agent with ranked spots",
     ),

@@ -37,6 +37,8 @@ EXCLUDED = {
     "GET /api/game/hash",
     "GET /api/replay",
     "POST /api/replay/turn",
+    "POST /api/building/demolish/mark",
+    "POST /api/entity/rename",
     "POST /api/placement/mask",
     "POST /api/agent/config",
     "POST /api/agent/request",

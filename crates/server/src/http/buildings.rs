@@ -1,4 +1,5 @@
-//! Buildings: the list (`GET /api/buildings`), placing and finding placements, demolishing, and
+//! Buildings: the list (`GET /api/buildings`), placing and finding placements, demolishing (at
+//! once, or marked for the builders), and
 //! the building actions (pause, workers, priority, hauling, recipe, farmhouse, plantable, storage,
 //! floodgate, range). Reads build their answer from the published snapshot; writes go through the
 //! game host, and the simulation validates each in full before anything changes (a refused
@@ -33,6 +34,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(place))
         .routes(routes!(find_placement))
         .routes(routes!(demolish))
+        .routes(routes!(demolish_mark))
         .routes(routes!(pause))
         .routes(routes!(workers))
         .routes(routes!(priority))
@@ -439,6 +441,33 @@ async fn demolish(State(state): State<AppState>, Body(b): Body<IdBody>) -> ApiRe
     let id = building_id(b.id)?;
     let name = state.host.write(move |w| w.demolish_building(id)).await??;
     Ok(Json(json!({"id": id, "name": name, "demolished": true})))
+}
+
+/// `POST /api/building/demolish/mark`.
+#[derive(Deserialize, ToSchema)]
+pub struct MarkBody {
+    pub id: i64,
+    pub marked: bool,
+}
+
+impl BodySpec for MarkBody {
+    const EXAMPLE: &'static str = r#"{"id": 123456, "marked": true}"#;
+}
+
+/// Extension: marks a finished building for demolition as the game does (`marked: true`) or
+/// lifts the mark (`false`); emits `demolish.marked` / `demolish.unmarked` when the mark changed.
+/// The building works on while the district's builders, once no site has work for them, take it
+/// down over time; then it goes as `POST /api/building/demolish` removes one (its stock and
+/// refund into the district's stores with room). A site (demolish it at once) or a finished
+/// district center is `invalid_type`.
+#[utoipa::path(post, path = "/api/building/demolish/mark", tag = "colony", request_body = MarkBody, responses((status = 200, description = "{id, name, marked}")))]
+async fn demolish_mark(State(state): State<AppState>, Body(b): Body<MarkBody>) -> ApiResult<Value> {
+    let (id, marked) = (building_id(b.id)?, b.marked);
+    let name = state
+        .host
+        .write(move |w| w.mark_demolition(id, marked))
+        .await??;
+    Ok(Json(json!({"id": id, "name": name, "marked": marked})))
 }
 
 /// `POST /api/building/pause`.

@@ -18,6 +18,7 @@ pub mod game;
 pub mod land;
 pub mod lifecycle;
 pub mod list;
+pub mod naming;
 pub mod openapi_answers;
 pub mod openapi_doc;
 pub mod openapi_requests;
@@ -127,6 +128,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(colony::routes())
         .merge(buildings::routes())
         .merge(dynamite::routes())
+        .merge(naming::routes())
         .merge(placement_mask::routes())
         .merge(power::routes())
         .merge(automation::routes())

@@ -20,6 +20,12 @@ use serde_json::{Value, json};
 /// (`saves::validate_name`).
 pub const SAVE_NAME_PATTERN: &str = "^[A-Za-z0-9_ -][A-Za-z0-9._ -]{0,63}$";
 
+/// An entity's new name as the document declares it: ASCII letters, digits, spaces and the
+/// punctuation names may hold, something besides spaces (`sim::colony::naming::check_name` also
+/// takes letters of any script; JSON Schema patterns have no portable letter class).
+const ENTITY_NAME_PATTERN: &str =
+    "^[A-Za-z0-9 '._#()!?&-]*[A-Za-z0-9'._#()!?&-][A-Za-z0-9 '._#()!?&-]*$";
+
 /// Text with something in it besides whitespace (the handlers trim before they check).
 const NOT_BLANK: &str = "\\S";
 
@@ -87,6 +93,11 @@ fn body_constraints() -> Vec<(&'static str, &'static str, Value)> {
             "PlantingFindBody",
             "z",
             json!({"minimum": 0, "maximum": max_z}),
+        ),
+        (
+            "RenameBody",
+            "name",
+            json!({"minLength": 1, "maxLength": sim::colony::naming::MAX_NAME_CHARS, "pattern": ENTITY_NAME_PATTERN}),
         ),
         ("SaveBody", "name", json!({"pattern": SAVE_NAME_PATTERN})),
         ("LoadBody", "name", json!({"pattern": SAVE_NAME_PATTERN})),
@@ -288,5 +299,23 @@ mod tests {
             doc["paths"]["/api/stats"]["get"]["parameters"][0]["schema"]["minimum"],
             1
         );
+    }
+
+    #[test]
+    fn the_declared_name_pattern_takes_only_names_the_game_takes() {
+        // Every character the pattern lists besides letters, digits and the space is one a
+        // name may hold, and the game takes all of them.
+        let listed: String = ENTITY_NAME_PATTERN
+            .split(['[', ']'])
+            .nth(1)
+            .unwrap()
+            .replace("A-Za-z0-9 ", "");
+        for c in listed.chars() {
+            assert!(
+                sim::colony::naming::NAME_PUNCTUATION.contains(c),
+                "{c:?} is not taken by the game"
+            );
+        }
+        assert!(sim::colony::naming::check_name(&format!("A{listed}")).is_ok());
     }
 }

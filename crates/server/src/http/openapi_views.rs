@@ -172,6 +172,20 @@ fn building() -> Value {
             ("statuses", list_of(text())),
         ],
         &[
+            (
+                "customName",
+                described(
+                    text(),
+                    "buildings the game names (district centers: their district's name; automation devices): the given name, empty when none",
+                ),
+            ),
+            (
+                "markedForDemolition",
+                described(
+                    flag(),
+                    "finished buildings but district centers: marked for the builders to take down (POST /api/building/demolish/mark)",
+                ),
+            ),
             ("floodgate", flag()),
             ("height", num()),
             ("maxHeight", num()),

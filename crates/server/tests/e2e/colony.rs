@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 mod beavers_wellbeing;
 mod building_actions;
 mod building_list;
+mod demolish_mark;
 mod districts;
+mod naming;
 mod placement;
 mod summary;
 

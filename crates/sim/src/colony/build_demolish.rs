@@ -1,12 +1,16 @@
 //! Placing a checked building (its site, blocks and events; instant prefabs finished at once),
 //! finishing construction (materials used up, water barriers, capped badwater sources, a new
-//! district's founding), demolishing with refunds, and founding the starting settlement. The
-//! placement rules and checks are in `place`.
+//! district's founding), demolishing with refunds (into stores with room, never past a
+//! capacity; what finds none is lost with a notification), and founding the starting
+//! settlement. The placement rules and checks are in `place`.
+
+use std::collections::BTreeMap;
 
 use serde_json::json;
 
 use super::building::{Building, Kind, spec};
 use super::geometry::{Orientation, footprint};
+use super::nav::manhattan;
 use super::place::{Placement, caps_source};
 use super::rules::colony_rules;
 use crate::content::Building as Spec;
@@ -126,6 +130,7 @@ impl World {
         }
         b.build_hours = b.build_hours_needed();
         let (kind, s, x, y, z, o) = (b.kind(), b.spec(), b.x, b.y, b.z, b.orientation);
+        let given = b.custom_name.clone();
         let h = b.floodgate_height;
         let day = self.day();
         if s.flag("waterObstacle") {
@@ -145,10 +150,21 @@ impl World {
         }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
+            // A center named while a site founds its district under that name, unless another
+            // district took it meanwhile.
+            let name = given
+                .filter(|c| {
+                    !self
+                        .colony
+                        .districts
+                        .values()
+                        .any(|d| d.name.eq_ignore_ascii_case(c))
+                })
+                .unwrap_or_else(|| format!("District {n}"));
             self.colony.districts.insert(
                 id,
                 super::District {
-                    name: format!("District {n}"),
+                    name: name.clone(),
                     distribution: Default::default(),
                 },
             );
@@ -157,7 +173,7 @@ impl World {
             self.events.push(
                 names::DISTRICT_CHANGED,
                 day,
-                json!({ "id": id, "name": format!("District {n}"), "change": "added" }),
+                json!({ "id": id, "name": name, "change": "added" }),
             );
         }
         let data = self.building_event_data(id);
@@ -174,9 +190,10 @@ impl World {
         }
     }
 
-    /// Removes a building: workers and dwellers leave, plans that use it are dropped, goods on
-    /// site go back to the district (materials of a site in full; a finished building's cost at
-    /// the game mode's refund rate), blocks and water barriers go.
+    /// Removes a building: workers and dwellers leave, plans that use it are dropped, its goods
+    /// (materials of a site in full; a finished building's stock and its cost at the game mode's
+    /// refund rate) go into the district's stores with room (`store_salvage`; the
+    /// rest is lost, with a notification), blocks and water barriers go.
     pub(crate) fn remove_building(&mut self, id: i32) -> Result<(), CommandError> {
         let b = self.colony.buildings.get(&id).ok_or_else(|| {
             CommandError::new(
@@ -231,18 +248,12 @@ impl World {
         if caps_source(s) && b.finished {
             self.cap_sources_under(s, b.x, b.y, b.orientation, false);
         }
+        let near = self.colony.door(id).unwrap_or([b.x, b.y, b.z]);
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);
-        if let Some(d) = b.district.filter(|d| self.colony.buildings.contains_key(d)) {
-            let dc = self
-                .colony
-                .buildings
-                .get_mut(&d)
-                .expect("district center exists");
-            for (g, n) in refund {
-                dc.add(&g, n);
-            }
-        }
+        self.colony.marked.remove(&id);
+        let what = format!("{} #{id}", b.prefab);
+        self.store_salvage(b.district, near, &what, refund);
         if b.finished {
             self.events
                 .push(names::BUILDING_DECONSTRUCTED, day, data.clone());
@@ -254,6 +265,66 @@ impl World {
             self.refresh_districts_announced();
         }
         Ok(())
+    }
+
+    /// Puts a demolished building's goods (what it held and its refunded cost) into its
+    /// district's stores with room, nearest to `near` first: a storage building as much as
+    /// `storage_accepts` says, the district center up to its listed capacity. What finds no room
+    /// (or no district: the building stood unconnected) is lost, with a `Goods lost`
+    /// notification naming the building and the goods. Nothing is stored past a capacity.
+    fn store_salvage(
+        &mut self,
+        district: Option<i32>,
+        near: [u32; 3],
+        what: &str,
+        goods: Vec<(String, u32)>,
+    ) {
+        let mut wanted: BTreeMap<String, u32> = BTreeMap::new();
+        for (g, n) in goods {
+            *wanted.entry(g).or_default() += n;
+        }
+        let district = district.filter(|d| self.colony.buildings.contains_key(d));
+        let mut stores: Vec<(u32, i32)> = district
+            .map(|d| self.colony.scan_stores(d))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| (manhattan(near, self.colony.door(s).unwrap_or(near)), s))
+            .collect();
+        stores.sort_unstable();
+        let mut lost: Vec<String> = Vec::new();
+        for (good, mut n) in wanted {
+            for &(_, s) in &stores {
+                if n == 0 {
+                    break;
+                }
+                let b = self.colony.buildings.get_mut(&s).expect("a store");
+                let room = if b.kind() == Kind::DistrictCenter {
+                    b.capacity().saturating_sub(b.stock())
+                } else {
+                    b.storage_accepts(&good)
+                };
+                let put = room.min(n);
+                b.add(&good, put);
+                n -= put;
+            }
+            if n > 0 {
+                lost.push(format!("{n} {good}"));
+            }
+        }
+        if lost.is_empty() {
+            return;
+        }
+        let place = match district {
+            Some(d) => format!("no room in {}'s stores", self.district_name(Some(d))),
+            None => "no district: it stood unconnected".to_owned(),
+        };
+        self.notify(
+            "Goods lost".into(),
+            format!(
+                "Demolishing {what}: {} found {place} and were lost (build storage with room first)",
+                lost.join(", ")
+            ),
+        );
     }
 
     /// Places the starting settlement: the district center on the start spot (facing south, its

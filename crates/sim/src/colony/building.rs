@@ -385,6 +385,10 @@ pub struct Building {
     /// this false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub charged: bool,
+    /// The name the player gave it (`colony::naming`; only buildings the game lets the player
+    /// name). Saved only when given, so games without names hash as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_name: Option<String>,
 }
 
 impl Building {
@@ -431,6 +435,7 @@ impl Building {
             seq: 0,
             wonder_active: false,
             charged: false,
+            custom_name: None,
         }
     }
 

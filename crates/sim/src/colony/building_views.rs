@@ -96,6 +96,14 @@ pub struct BuildingView {
     pub priority: &'static str,
     pub workers: Workers,
     pub role: &'static str,
+    /// Buildings the game lets the player name (`colony::naming`): the given name (a finished
+    /// center's, its district's), empty when none; absent for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_name: Option<String>,
+    /// Finished buildings that can be demolished (all but district centers): marked for
+    /// demolition (`colony::deconstruct`); absent for sites and centers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marked_for_demolition: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floodgate: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,6 +230,10 @@ impl World {
             priority: brief.priority,
             workers: brief.workers,
             role: s.role.as_str(),
+            custom_name: super::naming::nameable(s)
+                .then(|| self.building_given_name(id).unwrap_or_default()),
+            marked_for_demolition: (b.finished && kind != Kind::DistrictCenter)
+                .then(|| self.colony.marked.contains_key(&id)),
             floodgate: floodgate.then_some(true),
             height: floodgate.then_some(b.floodgate_height),
             max_height: floodgate.then_some(s.size.z.saturating_sub(1).max(1) as f32),

@@ -26,6 +26,7 @@ mod build_demolish;
 pub mod building;
 mod building_views;
 mod commands;
+mod deconstruct;
 mod distribute;
 pub mod dynamite;
 #[cfg(test)]
@@ -37,6 +38,7 @@ mod hives;
 mod homes_jobs;
 mod life;
 mod lists;
+pub mod naming;
 pub mod nav;
 mod path_place;
 pub mod piles;
@@ -154,6 +156,10 @@ pub struct Colony {
     /// Buildings ever placed (each building's `seq`).
     #[serde(default)]
     pub placed: u32,
+    /// Finished buildings marked for demolition, with the builder-hours spent taking each down
+    /// (`deconstruct`). Saved only when some are marked.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub marked: BTreeMap<i32, f64>,
     /// Alert counts (unstaffed, unpowered, unreachable, status) last announced by `status.alert`.
     #[serde(default)]
     pub alert_counts: [u32; 4],
@@ -242,6 +248,7 @@ impl Colony {
             game_over: false,
             science_carry: 0.0,
             placed: 0,
+            marked: BTreeMap::new(),
             alert_counts: [0; 4],
             dynamic_alerts: Shared::default(),
             piles: BTreeMap::new(),

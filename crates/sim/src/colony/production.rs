@@ -173,6 +173,8 @@ impl World {
             return;
         };
         if b.finished {
+            // A finished building a builder works on is one marked for demolition.
+            self.deconstruct_done(site, hours);
             return;
         }
         let first = b.build_hours == 0.0;

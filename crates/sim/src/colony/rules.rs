@@ -138,6 +138,8 @@ pub struct ConstructionRules {
     /// catalogue's describes the free one the game places at the start: the district center).
     pub placed_cost: Fact<BTreeMap<String, Vec<crate::content::GoodAmount>>>,
     pub build_hours_per_material_unit: Fact<f64>,
+    /// Builder-hours to take a marked building down, as a share of its build time.
+    pub deconstruct_share: Fact<f64>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
 }

@@ -6,6 +6,8 @@ use crate::config::NewGame;
 use crate::world::World;
 
 mod bots;
+mod demolish;
+mod naming;
 
 #[test]
 fn a_new_game_founds_a_district_with_beavers_and_stock() {

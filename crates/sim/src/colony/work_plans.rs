@@ -340,7 +340,8 @@ impl World {
     /// A builder's next job: the most urgent site with builder-hours still open, i.e. what its
     /// delivered materials allow less what is done and what other builders' steps already
     /// hold. The step is a work chunk at most, cut to the open hours at the builder's working
-    /// speed (in whole ticks), so builders never work past a site's finish.
+    /// speed (in whole ticks), so builders never work past a site's finish. With no such site,
+    /// the oldest building of the district marked for demolition, a chunk at a time.
     pub(super) fn build_plan(&mut self, id: i32, district: i32) -> Option<Vec<Step>> {
         let chunk = colony_rules().colony.work_chunk_hours.value;
         let faction = self.faction;
@@ -372,7 +373,12 @@ impl World {
                 best = Some((key.0, key.1, key.2, open));
             }
         }
-        let (_, _, site, open) = best?;
+        let Some((_, _, site, open)) = best else {
+            // No site to work on: a building marked for demolition to take down.
+            let site = self.next_to_take_down(district)?;
+            let door = self.colony.door(site)?;
+            return Some(vec![walk(door), Step::Build { site, hours: chunk }]);
+        };
         let door = self.colony.door(site)?;
         let speed = self.colony.beavers[&id].working_speed(faction).max(0.01);
         // Whole ticks (the sim's grain), at least one: a step's credit is its time.
