@@ -435,7 +435,7 @@ def write_curve(
     ax.set_ylabel("score (0-100)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     fig.savefig(png)
     plt.close(fig)
