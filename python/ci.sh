@@ -11,7 +11,11 @@ if [ ! -x .venv-py/bin/pytest ]; then
   python3 -m venv .venv-py
 fi
 .venv-py/bin/pip install -q --disable-pip-version-check -r python/requirements-ci.txt
-.venv-py/bin/pip install -q --disable-pip-version-check './python[gym]'
+# The `rl` extra: PyTorch (pinned; the default PyPI wheel pulls its CUDA libraries, about 5 GB,
+# though the tests run it on the CPU) and matplotlib for the PPO baseline (colony.rl.ppo,
+# tests/test_ppo.py, agents/ppo.py). Measured on a fresh virtualenv on the 2-core development
+# machine: 1 min 40 s for torch, 10 s for matplotlib; nothing when already installed.
+.venv-py/bin/pip install -q --disable-pip-version-check './python[gym,rl]'
 # The in-process engine (colony.engine, the Gym environment's default backend): a PyO3 module that
 # maturin builds from crates/py with cargo (release, its own target folder crates/py/target).
 .venv-py/bin/pip install -q --disable-pip-version-check ./crates/py
