@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The trained PPO baseline as a `colony eval` agent: plays with a policy of `colony.rl.ppo`.
 
-    colony eval --scenario scenarios/survive-60-64.toml --agent-mode persistent \\
+    colony eval --scenario scenarios/extra/survive-60-64.toml --agent-mode persistent \\
         --agent '.venv/bin/python -I agents/ppo.py --checkpoint ppo-64.pt --persistent'
 
 Each turn it does what one turn of `Colony-v0` does (the environment the policy trained in): it
@@ -13,7 +13,7 @@ advances the turn. Actions are sampled from the policy, seeded by the episode, t
 (`--greedy`: the most likely one instead), so a rerun plays the same game.
 
 The policy plays the map size it trained on: use the scenario of that size
-(`scenarios/survive-60-64.toml` for the 64 map). Needs PyTorch and NumPy (`pip install
+(`scenarios/extra/survive-60-64.toml` for the 64 map). Needs PyTorch and NumPy (`pip install
 './python[gym,rl]'`); uses the checkout's `python/` package (found beside this folder, so
 `python3 -I` works). `--persistent` plays a whole episode in one process (`colony eval
 --agent-mode persistent`: PyTorch loads once).

@@ -34,7 +34,7 @@ import csv
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -184,7 +184,10 @@ def make_policy(cfg: Config) -> Policy:
 
 
 def save_checkpoint(path: str | Path, policy: Policy, cfg: Config, steps: int) -> None:
+    """Writes the weights with the game's settings, the prefab list resolved (a checkpoint keeps
+    the action layout it was trained on when the environment's default list changes)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    cfg = replace(cfg, prefabs=tuple(cfg.settings().prefabs))
     torch.save({"config": asdict(cfg), "state": policy.state_dict(), "steps": steps}, path)
 
 
