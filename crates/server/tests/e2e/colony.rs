@@ -15,6 +15,7 @@ mod building_actions;
 mod building_list;
 mod demolish_mark;
 mod districts;
+mod dynamite;
 mod naming;
 mod placement;
 mod summary;
