@@ -55,6 +55,18 @@ pub struct CommandError {
 }
 
 impl CommandError {
+    /// `not_found` for a building id no building has (ids go with their buildings).
+    pub fn building_not_found(id: i32) -> Self {
+        CommandError::new(
+            ErrorCode::NotFound,
+            format!(
+                "no building with id {id}; ids change when buildings go, re-query GET \
+                 /api/buildings"
+            ),
+        )
+        .with("id", id)
+    }
+
     /// An error with no extra members.
     pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
         CommandError {

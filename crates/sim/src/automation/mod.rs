@@ -310,13 +310,7 @@ const LETTERS: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
 const MEMORY_KEYS: [&str; 3] = ["a", "b", "reset"];
 
 fn not_found(id: i32) -> CommandError {
-    CommandError::new(
-        ErrorCode::NotFound,
-        format!(
-            "no building with id {id}; ids change when buildings go, re-query GET /api/buildings"
-        ),
-    )
-    .with("id", id)
+    CommandError::building_not_found(id)
 }
 
 fn wrong_type(id: i32, name: &str, what: &str) -> CommandError {

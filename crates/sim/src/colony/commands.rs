@@ -25,13 +25,7 @@ pub struct RangeView {
 }
 
 fn not_found(id: i32) -> CommandError {
-    CommandError::new(
-        ErrorCode::NotFound,
-        format!(
-            "no building with id {id}; ids change when buildings go, re-query GET /api/buildings"
-        ),
-    )
-    .with("id", id)
+    CommandError::building_not_found(id)
 }
 
 /// `none` (or empty) as `None`, else the entry of `available` matching `want` ignoring case, else

@@ -20,15 +20,11 @@ impl World {
     /// changed. Errors: `not_found`; `invalid_type` for a site (demolish it at once) and for a
     /// finished district center (it holds the district together).
     pub fn mark_demolition(&mut self, id: i32, marked: bool) -> Result<String, CommandError> {
-        let b = self.colony.buildings.get(&id).ok_or_else(|| {
-            CommandError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "no building with id {id}; ids change when buildings go, re-query GET /api/buildings"
-                ),
-            )
-            .with("id", id)
-        })?;
+        let b = self
+            .colony
+            .buildings
+            .get(&id)
+            .ok_or_else(|| CommandError::building_not_found(id))?;
         let name = b.prefab.to_string();
         let refuse = |why: String| {
             CommandError::new(ErrorCode::InvalidType, why)

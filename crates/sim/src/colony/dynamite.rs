@@ -52,16 +52,11 @@ impl World {
     /// Detonates the finished charge `id`. Errors: `not_found`; `invalid_type` (not a charge);
     /// `operation_failed` (still a site). Nothing changes on an error.
     pub fn detonate(&mut self, id: i32) -> Result<Detonation, CommandError> {
-        let b = self.colony.buildings.get(&id).ok_or_else(|| {
-            CommandError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "no building with id {id}; ids change when buildings go, re-query GET \
-                     /api/buildings"
-                ),
-            )
-            .with("id", id)
-        })?;
+        let b = self
+            .colony
+            .buildings
+            .get(&id)
+            .ok_or_else(|| CommandError::building_not_found(id))?;
         let s = b.spec();
         let Some(depth) = charge_depth(&s.base_name) else {
             return Err(CommandError::new(

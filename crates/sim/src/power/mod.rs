@@ -429,15 +429,11 @@ impl World {
     /// Engages or disengages a clutch (construction sites keep the setting for when they
     /// finish).
     pub fn set_clutch(&mut self, id: i32, engaged: bool) -> Result<ClutchView, CommandError> {
-        let b = self.colony.buildings.get(&id).ok_or_else(|| {
-            CommandError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "no building with id {id}; ids change when buildings go, re-query GET /api/buildings"
-                ),
-            )
-            .with("id", id)
-        })?;
+        let b = self
+            .colony
+            .buildings
+            .get(&id)
+            .ok_or_else(|| CommandError::building_not_found(id))?;
         let name = b.prefab.to_string();
         if !is_clutch(b.spec()) {
             return Err(CommandError::new(
