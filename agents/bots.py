@@ -29,11 +29,13 @@ from industry_kit import (  # noqa: E402
     WHEELS,
     lumberjacks,
     network,
+    pile_good,
     place_beside,
     put,
     rect,
     set_recipe,
     touching,
+    warehouses_for,
     wheel_base,
     wheel_spots,
     work_all_day,
@@ -401,9 +403,20 @@ def spare_gears(t: Turn, made: dict[str, int]) -> None:
     )
 
 
+def room_for_gears(t: Turn) -> bool:
+    """Whether a finished warehouse kept for gears stands (one is placed when none does): a
+    demolished factory's refund and stock go only to stores with room, and the district center,
+    full with the starting goods, takes none; what finds no room is lost (rules revision 3: on
+    every test seed but one the refund was lost and the third bot never made)."""
+    warehouses_for(t, "Gear", 30, "room for a demolished part factory's gears")
+    return any(w.get("finished") and pile_good(w) == "Gear" for w in t.of(t.kit.warehouse))
+
+
 def take_down_factory(t: Turn, f: dict[str, Any]) -> bool:
-    """Demolishes a part factory and drops it from the turn's buildings; False (said) when the
-    service refuses."""
+    """Demolishes a part factory, once its gears have a store to go to, and drops it from the
+    turn's buildings; False (said) when the service refuses or no store has room yet."""
+    if not room_for_gears(t):
+        return False
     try:
         t.c.building_demolish(id=f["id"])
     except colony.ColonyError as e:
