@@ -76,6 +76,9 @@ class Policy:
         self.placed: dict[str, int] = {}
         #: The observation of the step being chosen.
         self.obs: dict[str, np.ndarray] = {}
+        #: ``distance``'s answer and the observation it is for.
+        self.dist_of: dict[str, np.ndarray] | None = None
+        self.dist = np.zeros(0)
         self.turn_actions = 0
         self.last_hours = -1.0
         #: The pump spot being joined (x, y, orientation) and the path's legs still to lay.
@@ -124,8 +127,11 @@ class Policy:
         return self.lay.place(self.index[name], int(x), int(y), int(o))
 
     def distance(self, obs: dict[str, np.ndarray]) -> np.ndarray:
-        """Steps of path from the district center to each tile (see ``walk``)."""
-        return self.walk(obs)[0]
+        """Steps of path from the district center to each tile (see ``walk``), worked out once
+        per observation (a step's choice asks for it once a wanted building and more)."""
+        if self.dist_of is not obs:
+            self.dist_of, self.dist = obs, self.walk(obs)[0]
+        return self.dist
 
     def walk(
         self, obs: dict[str, np.ndarray], blocked: np.ndarray | None = None

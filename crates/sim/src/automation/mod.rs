@@ -309,10 +309,6 @@ pub struct ConfigureView {
 const LETTERS: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
 const MEMORY_KEYS: [&str; 3] = ["a", "b", "reset"];
 
-fn not_found(id: i32) -> CommandError {
-    CommandError::building_not_found(id)
-}
-
 fn wrong_type(id: i32, name: &str, what: &str) -> CommandError {
     CommandError::new(ErrorCode::InvalidType, format!("{name} #{id} {what}"))
         .with("id", id)
@@ -428,16 +424,8 @@ impl World {
         target: i32,
         input: Option<&str>,
     ) -> Result<LinkView, CommandError> {
-        let t = self
-            .colony
-            .buildings
-            .get(&target)
-            .ok_or_else(|| not_found(target))?;
-        let s = self
-            .colony
-            .buildings
-            .get(&source)
-            .ok_or_else(|| not_found(source))?;
+        let t = self.colony.building(target)?;
+        let s = self.colony.building(source)?;
         let (tname, sname) = (t.prefab.to_string(), s.prefab.to_string());
         if !device_of(&s.prefab).is_some_and(Device::transmitter) {
             return Err(wrong_type(
@@ -490,11 +478,7 @@ impl World {
         id: i32,
         input: Option<&str>,
     ) -> Result<LinkView, CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| not_found(id))?;
+        let b = self.colony.building(id)?;
         let name = b.prefab.to_string();
         let Some(kind) = self.inputs_of(b) else {
             return Err(wrong_type(id, &name, "has no automation input to unlink"));
@@ -557,11 +541,7 @@ impl World {
         property: &str,
         value: &str,
     ) -> Result<ConfigureView, CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| not_found(id))?;
+        let b = self.colony.building(id)?;
         let name = b.prefab.to_string();
         let Some(d) = device_of(&name).filter(|d| !config::props(*d).is_empty()) else {
             return Err(wrong_type(

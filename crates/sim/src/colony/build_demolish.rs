@@ -195,11 +195,7 @@ impl World {
     /// refund rate) go into the district's stores with room (`store_salvage`; the
     /// rest is lost, with a notification), blocks and water barriers go.
     pub(crate) fn remove_building(&mut self, id: i32) -> Result<(), CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| CommandError::building_not_found(id))?;
+        let b = self.colony.building(id)?;
         // A district center still a site founds nothing yet: it goes like any site.
         if b.kind() == Kind::DistrictCenter && b.finished {
             return Err(CommandError::new(

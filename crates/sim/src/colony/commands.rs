@@ -24,10 +24,6 @@ pub struct RangeView {
     pub in_reach: Option<super::reach::InReach>,
 }
 
-fn not_found(id: i32) -> CommandError {
-    CommandError::building_not_found(id)
-}
-
 /// `none` (or empty) as `None`, else the entry of `available` matching `want` ignoring case, else
 /// `not_found` with the detail from `missing`, `available` and the input under `key`.
 fn pick_or_none(
@@ -74,22 +70,13 @@ impl World {
 
     /// Demolishes a building; returns its name.
     pub fn demolish_building(&mut self, id: i32) -> Result<String, CommandError> {
-        let name = self
-            .colony
-            .buildings
-            .get(&id)
-            .map(|b| b.prefab.to_string())
-            .ok_or_else(|| not_found(id))?;
+        let name = self.building_name(id)?;
         self.remove_building(id)?;
         Ok(name)
     }
 
     fn building_name(&self, id: i32) -> Result<String, CommandError> {
-        self.colony
-            .buildings
-            .get(&id)
-            .map(|b| b.prefab.to_string())
-            .ok_or_else(|| not_found(id))
+        Ok(self.colony.building(id)?.prefab.to_string())
     }
 
     /// Pauses or resumes a building.

@@ -20,11 +20,7 @@ impl World {
     /// changed. Errors: `not_found`; `invalid_type` for a site (demolish it at once) and for a
     /// finished district center (it holds the district together).
     pub fn mark_demolition(&mut self, id: i32, marked: bool) -> Result<String, CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| CommandError::building_not_found(id))?;
+        let b = self.colony.building(id)?;
         let name = b.prefab.to_string();
         let refuse = |why: String| {
             CommandError::new(ErrorCode::InvalidType, why)

@@ -13,7 +13,6 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::building::Kind;
 use crate::error::{CommandError, ErrorCode};
 use crate::event::names;
 use crate::world::World;
@@ -52,11 +51,7 @@ impl World {
     /// Detonates the finished charge `id`. Errors: `not_found`; `invalid_type` (not a charge);
     /// `operation_failed` (still a site). Nothing changes on an error.
     pub fn detonate(&mut self, id: i32) -> Result<Detonation, CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| CommandError::building_not_found(id))?;
+        let b = self.colony.building(id)?;
         let s = b.spec();
         let Some(depth) = charge_depth(&s.base_name) else {
             return Err(CommandError::new(
@@ -130,14 +125,6 @@ impl World {
         if let Some(p) = plant {
             self.land.remove_plant(p);
         }
-        // Buildings whose walking or reach depended on the ground here see the new one.
-        self.colony.layout_version += 1;
-        debug_assert!(
-            self.colony
-                .buildings
-                .values()
-                .all(|b| b.kind() != Kind::Path || (b.x, b.y) != (x, y) || b.z > u32::from(to))
-        );
         Ok(Detonation {
             id,
             prefab,

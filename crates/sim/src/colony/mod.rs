@@ -232,6 +232,13 @@ pub struct Colony {
 }
 
 impl Colony {
+    /// The building `id`, or `not_found` (ids go with their buildings).
+    pub(crate) fn building(&self, id: i32) -> Result<&Building, crate::error::CommandError> {
+        self.buildings
+            .get(&id)
+            .ok_or_else(|| crate::error::CommandError::building_not_found(id))
+    }
+
     /// An empty colony (the world places the starting settlement).
     pub fn empty(seed: u64) -> Colony {
         Colony {

@@ -429,11 +429,7 @@ impl World {
     /// Engages or disengages a clutch (construction sites keep the setting for when they
     /// finish).
     pub fn set_clutch(&mut self, id: i32, engaged: bool) -> Result<ClutchView, CommandError> {
-        let b = self
-            .colony
-            .buildings
-            .get(&id)
-            .ok_or_else(|| CommandError::building_not_found(id))?;
+        let b = self.colony.building(id)?;
         let name = b.prefab.to_string();
         if !is_clutch(b.spec()) {
             return Err(CommandError::new(
