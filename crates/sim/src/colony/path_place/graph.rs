@@ -136,30 +136,46 @@ impl PathGraph {
 
     /// Builds the edges, mirroring `Nav::neighbours`.
     fn link(&mut self) {
+        // Each node's stairs front as an index into `DIRS` (`FLAT` for a path), worked out once
+        // rather than per pair: the loop below runs for every node, direction and neighbour.
+        const FLAT: u8 = u8::MAX;
+        let dir_of = |(dx, dy): (i32, i32)| DIRS.iter().position(|&d| d == (dx, dy)).unwrap_or(0);
+        let front: Vec<u8> = self
+            .nodes
+            .iter()
+            .map(|n| n.role.stairs().map_or(FLAT, |o| dir_of(o.front()) as u8))
+            .collect();
         let mut adj_start = Vec::with_capacity(self.nodes.len() + 1);
         let mut adj = Vec::with_capacity(self.nodes.len() * 4);
         let mut connectors = 0u32;
-        for u in &self.nodes {
+        for (ui, u) in self.nodes.iter().enumerate() {
             adj_start.push(adj.len() as u32);
+            let uf = front[ui];
             for (di, (dx, dy)) in DIRS.into_iter().enumerate() {
+                let (ahead, back) = (di as u8, ((di + 2) % 4) as u8);
+                // Stairs are entered and left at their level only from their front; up the
+                // stairs is to the tile behind them.
+                let u_level = uf == FLAT || uf == ahead;
+                let u_up = uf == back;
                 let (nx, ny) = (
                     i64::from(u.x) + i64::from(dx),
                     i64::from(u.y) + i64::from(dy),
                 );
+                // A tile's nodes are sorted by level: none past one level up can link.
                 for vi in self.nodes_at(nx, ny) {
                     let v = &self.nodes[vi];
+                    if v.z > u.z + 1 {
+                        break;
+                    }
+                    let vf = front[vi];
                     let linked = if v.z == u.z {
-                        // Stairs are entered and left at their level only from their front.
-                        v.role.stairs().is_none_or(|o| o.front() == (-dx, -dy))
-                            && u.role.stairs().is_none_or(|o| o.front() == (dx, dy))
+                        u_level && (vf == FLAT || vf == back)
                     } else if v.z == u.z + 1 {
-                        // Up the stairs, to the tile behind them.
-                        let up = u.role.stairs().is_some_and(|o| o.front() == (-dx, -dy));
-                        connectors += u32::from(up);
-                        up
+                        connectors += u32::from(u_up);
+                        u_up
                     } else if v.z + 1 == u.z {
                         // Down onto stairs whose back faces this tile.
-                        v.role.stairs().is_some_and(|o| o.front() == (dx, dy))
+                        vf == ahead
                     } else {
                         false
                     };
