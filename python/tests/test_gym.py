@@ -440,3 +440,23 @@ def test_the_step_client_answers_as_the_httpx_client() -> None:
     with pytest.raises(colony.ColonyError) as e:
         StepClient("127.0.0.1", free_port()).ping()
     assert e.value.code == "unreachable"
+
+
+def test_sample_masked_draws_only_allowed_actions_each_as_often() -> None:
+    from colony.gym import sample_masked
+
+    rng = np.random.default_rng(7)
+    # Dense (rejection answers) and sparse (the listing answers after the misses).
+    for size, allowed in ((10, [0, 3, 5, 8, 9]), (100_000, [1, 90_000])):
+        mask = np.zeros(size, dtype=np.int8)
+        mask[allowed] = 1
+        draws = [sample_masked(mask, rng) for _ in range(4000)]
+        counts = {a: draws.count(a) for a in allowed}
+        assert set(draws) == set(allowed)
+        expected = 4000 / len(allowed)
+        assert all(abs(c - expected) < 0.15 * expected for c in counts.values()), counts
+    dense = np.ones(10, dtype=np.int8)
+    dense[4] = 0
+    assert 4 not in {sample_masked(dense, rng) for _ in range(500)}
+    with pytest.raises(ValueError):
+        sample_masked(np.zeros(10, dtype=np.int8), rng)

@@ -198,3 +198,24 @@ class Actor:
         if act.kind == "cut":
             return act, c.cutting_area(x1=x, y1=y, x2=x2, y2=y2, z=z, marked=True)
         return act, c.planting_mark(x1=x, y1=y, x2=x2, y2=y2, z=z, crop=self.crops[act.crop])
+
+
+def sample_masked(mask: np.ndarray, rng: np.random.Generator, tries: int = 32) -> int:
+    """An action drawn uniformly among those ``mask`` allows (its non-zero entries).
+
+    Rejection first: draw an index over the whole space and keep it if allowed. The mask is
+    dense early in a game (most placements are allowed), so an allowed action comes in one or
+    two draws, in microseconds, where listing the allowed actions (``np.flatnonzero`` over the
+    whole space, about 150,000 entries on a 64 map) costs a quarter of a millisecond. After
+    ``tries`` misses (a sparse mask) the allowed actions are listed and one is drawn from them.
+    Either way each allowed action is equally likely. ``ValueError`` when nothing is allowed.
+    """
+    n = mask.shape[0]
+    for _ in range(tries):
+        i = int(rng.integers(n))
+        if mask[i]:
+            return i
+    allowed = np.flatnonzero(mask)
+    if allowed.size == 0:
+        raise ValueError("the mask allows no action")
+    return int(allowed[rng.integers(allowed.size)])
