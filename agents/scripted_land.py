@@ -75,6 +75,21 @@ def clear_dead_crops(t: Turn) -> None:
         t.say(f"cleared {cleared} dead crops from the farmland")
 
 
+def forester_first(t: Turn) -> None:
+    """On harsh seasons the Forester, once unlocked, comes before every need but the first pump
+    and the streets (an unaffordable one keeps its logs from them this turn): on a map whose
+    forests in reach are cut out it is the only wood there will be (Hard seed 28: unlocked on
+    day 9 with 8 logs, the 12 of day 10 went to a second pump, and the logs stayed at 0 for the
+    rest of the game). Its unlock comes first too once an inventor stands, so the day's logs
+    are still there (seed 14: unlocked on day 8 after the day's 13 logs were spent)."""
+    if not harsh(t) or t.count("Forester") > 0:
+        return
+    if t.name("Forester") not in t.costs() and t.count(t.kit.inventor) > 0:
+        science(t, early=True)
+    if t.name("Forester") in t.costs():
+        forestry(t)
+
+
 def forestry(t: Turn) -> None:
     """Once the Forester is unlocked, one where the most free moist soil lies in reach replants
     Birch (the fastest tree, 7 days, both factions) on it: the forests near home run out."""
@@ -238,7 +253,13 @@ def wood(t: Turn) -> None:
     # Forests worth a flag without a working one nearby, nearest first: ten grown trees or more,
     # or four once no more than one flag still cuts (the big forests near home are gone by day
     # 30 on some seeds, seed 10: 157 grown trees left in small stands and the logs at 1).
-    min_grown = 10 if len(working) >= 2 else 4
+    # On harsh seasons a flag counts as cutting only with marked trees in reach: the flags by
+    # the Forester's saplings held the bar at ten while the next stand had nine (Hard seed 9:
+    # two flags with 2 saplings each and nothing to cut from day 10 on, the logs at 0-10).
+    cutting = working
+    if harsh(t):
+        cutting = [f for f in working if reach.get(f["id"], {}).get("treesMarked", 0) > 0]
+    min_grown = 10 if len(cutting) >= 2 else 4
     clusters = [
         k
         for k in forests(t)
