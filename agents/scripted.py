@@ -58,6 +58,7 @@ from scripted_land import (  # noqa: E402
     REACH,
     clear_dead_crops,
     early_science,
+    forester_first,
     forestry,
     harsh,
     in_reach,
@@ -928,10 +929,14 @@ def play(c: colony.Colony, scenario: str = "") -> None:
 def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
     """On harsh seasons the tanks come before the spare beds (the warehouses, whose food is the
     store for the hazards, and the beds for those there are stay first; `food_enough` stops the
-    warehouses). An unaffordable tank keeps its logs from the needs after it."""
+    warehouses), and the Forester, once unlocked, before all but the first pump. An unaffordable
+    tank keeps its logs from the needs after it."""
     rest = [n for n in needs if n not in (storage, homes, tanks)]
     at = rest.index(wood) + 1
-    return (*rest[:at], storage, beds, tanks, homes, *rest[at:])
+    rest = [*rest[:at], storage, beds, tanks, homes, *rest[at:]]
+    # The Forester once unlocked before all but the first pump and the streets (`forester_first`).
+    at = rest.index(streets) + 1
+    return (*rest[:at], forester_first, *rest[at:])
 
 
 def persistent(c: colony.Colony) -> None:

@@ -45,6 +45,9 @@ FAR_FOREST_STEPS = 80
 HARSH_TEMPERATE_DAYS = 9
 # What a Forester costs in logs (data/buildings.json; it also takes 7 of the starting planks).
 FORESTER_LOGS = 10
+# On harsh seasons a flag with no marked tree in reach gets the trees this far around it marked
+# (its reach is 20 steps; the 10 elsewhere left Hard seed 2's flags with trees in reach unmarked).
+IDLE_FLAG_MARK_HARSH = 14
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
 
@@ -72,6 +75,21 @@ def clear_dead_crops(t: Turn) -> None:
         t.say(f"cleared {cleared} dead crops from the farmland")
 
 
+def forester_first(t: Turn) -> None:
+    """On harsh seasons the Forester, once unlocked, comes before every need but the first pump
+    and the streets (an unaffordable one keeps its logs from them this turn): on a map whose
+    forests in reach are cut out it is the only wood there will be (Hard seed 28: unlocked on
+    day 9 with 8 logs, the 12 of day 10 went to a second pump, and the logs stayed at 0 for the
+    rest of the game). Its unlock comes first too once an inventor stands, so the day's logs
+    are still there (seed 14: unlocked on day 8 after the day's 13 logs were spent)."""
+    if not harsh(t) or t.count("Forester") > 0:
+        return
+    if t.name("Forester") not in t.costs() and t.count(t.kit.inventor) > 0:
+        science(t, early=True)
+    if t.name("Forester") in t.costs():
+        forestry(t)
+
+
 def forestry(t: Turn) -> None:
     """Once the Forester is unlocked, one where the most free moist soil lies in reach replants
     Birch (the fastest tree, 7 days, both factions) on it: the forests near home run out."""
@@ -95,11 +113,7 @@ def cut_by(t: Turn, forester: dict[str, Any]) -> None:
     """A lumberjack beside the forester and its trees marked for cutting as they grow: the flags
     by the old forests stood out of reach (Hard seed 1: 22 grown Birches by the Forester on day
     20, none marked, every flag `no trees marked in range`)."""
-    t.c.cutting_area(
-        **t.box(forester["x"], forester["y"], FORESTER_CUT),
-        z=forester["z"],
-        marked=True,
-    )
+    mark_trees(t, forester, FORESTER_CUT)
     if any(steps(f, forester) <= 8 for f in t.of(t.kit.lumberjack)):
         return
     placed = t.place(
@@ -219,9 +233,11 @@ def wood(t: Turn) -> None:
     """Lumberjacks by the nearest forests, the grown trees around them marked; a new flag by
     another forest when the marked trees run out or the flags have nothing left in reach."""
     flags = t.of(t.kit.lumberjack)
+    if harsh(t):
+        flags = [f for f in flags if not unreachable_site(t, f)]
     if t.summary["trees"]["markedGrown"] < 10:
         for lj in flags:
-            t.c.cutting_area(**t.box(lj["x"], lj["y"], 14), z=lj["z"], marked=True)
+            mark_trees(t, lj, 14)
     # A flag with no marked tree in its reach (`inReach` of the one-building view) gets the
     # trees around it marked; the colony's
     # marked trees may all lie out of every flag's reach (seed 1: 18 marked, none cut from day 13
@@ -229,7 +245,7 @@ def wood(t: Turn) -> None:
     reach = {f["id"]: in_reach(t, f) for f in flags if f.get("finished")}
     idle = [f for f in flags if reach.get(f["id"], {}).get("treesMarked", 1) == 0]
     for lj in idle:
-        t.c.cutting_area(**t.box(lj["x"], lj["y"], 10), z=lj["z"], marked=True)
+        mark_trees(t, lj, IDLE_FLAG_MARK_HARSH if harsh(t) else 10)
     # Those with grown trees in reach have them marked now and cut them; the others wait.
     idle = [f for f in idle if reach[f["id"]].get("trees", 0) == 0]
     flag_workers(t, flags, idle)
@@ -237,7 +253,13 @@ def wood(t: Turn) -> None:
     # Forests worth a flag without a working one nearby, nearest first: ten grown trees or more,
     # or four once no more than one flag still cuts (the big forests near home are gone by day
     # 30 on some seeds, seed 10: 157 grown trees left in small stands and the logs at 1).
-    min_grown = 10 if len(working) >= 2 else 4
+    # On harsh seasons a flag counts as cutting only with marked trees in reach: the flags by
+    # the Forester's saplings held the bar at ten while the next stand had nine (Hard seed 9:
+    # two flags with 2 saplings each and nothing to cut from day 10 on, the logs at 0-10).
+    cutting = working
+    if harsh(t):
+        cutting = [f for f in working if reach.get(f["id"], {}).get("treesMarked", 0) > 0]
+    min_grown = 10 if len(cutting) >= 2 else 4
     clusters = [
         k
         for k in forests(t)
@@ -260,7 +282,7 @@ def wood(t: Turn) -> None:
         )
         if placed:
             t.prioritize(placed)
-            t.c.cutting_area(**t.box(k["x"], k["y"], 10), z=k["z"], marked=True)
+            mark_trees(t, k, 10)
             t.say(f"marked the trees around ({k['x']}, {k['y']}) for cutting")
             # An idle flag far from every forest left holds a worker for nothing.
             spent = next(
@@ -274,6 +296,39 @@ def wood(t: Turn) -> None:
                     t.say(f"took down the idle lumberjack at ({spent['x']}, {spent['y']})")
                 except colony.ColonyError:
                     pass
+
+
+def unreachable_site(t: Turn, flag: dict[str, Any]) -> bool:
+    """Takes down a flag's site that no builder can reach (True): it is never built, and as a
+    flag it kept every other flag from its forest (Hard seed 2: the flag by the stand with 34
+    marked trees `unreachable` from day 4 to the end, the logs at 1-9)."""
+    if flag.get("finished") or "unreachable" not in flag.get("statuses", []):
+        return False
+    try:
+        t.c.building_demolish(id=flag["id"])
+    except colony.ColonyError:
+        return False
+    t.buildings = [b for b in t.buildings if b["id"] != flag["id"]]
+    t.say(f"took down the unreachable lumberjack site at ({flag['x']}, {flag['y']})")
+    return True
+
+
+def mark_trees(t: Turn, at: dict[str, Any], r: int) -> None:
+    """Marks the trees within r of `at` for cutting: at its level only, and on harsh seasons at
+    every level a tree stands on there (the area is marked one level at a time, and a flag cuts
+    the trees a step up or down too: Hard seed 2 had 9 trees in each flag's reach on the bank
+    above, none marked, and the logs at 1-9 from day 12 to the end)."""
+    levels = {int(at["z"])}
+    if harsh(t):
+        try:
+            trees = t.c.trees(x=at["x"], y=at["y"], radius=r, limit=0)
+        except colony.ColonyError:
+            trees = []
+        if isinstance(trees, dict):
+            trees = trees.get("items", [])
+        levels |= {int(k["z"]) for k in trees if k.get("grown") and not k.get("marked")}
+    for z in sorted(levels):
+        t.c.cutting_area(**t.box(at["x"], at["y"], r), z=z, marked=True)
 
 
 def in_reach(t: Turn, b: dict[str, Any]) -> dict[str, Any]:
