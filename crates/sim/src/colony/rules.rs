@@ -23,6 +23,19 @@ pub struct ColonyRules {
     pub construction: ConstructionRules,
     pub ailments: super::ailments::AilmentRules,
     pub colony: Estimates,
+    pub ways: WaysRules,
+}
+
+/// Ways of moving and charges fired from afar: the detonator's reach, ziplines, tunnels (all
+/// estimates where the catalogue gives nothing).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaysRules {
+    /// Finished charges within this many tiles (each way, on the map's plane) of a detonator fire
+    /// when its input turns on.
+    pub detonator_reach_tiles: Fact<u32>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
