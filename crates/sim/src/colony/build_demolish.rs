@@ -186,6 +186,11 @@ impl World {
         {
             self.zipline_tower_finished(id);
         }
+        if super::building::is_tunnel(s) {
+            // The passage opens: the walking graph and the districts follow.
+            self.colony.block_version += 1;
+            self.refresh_districts_announced();
+        }
     }
 
     /// Caps (or uncaps) the badwater sources under a footprint.

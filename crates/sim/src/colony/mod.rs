@@ -397,7 +397,9 @@ impl Colony {
         let b = self.buildings.get(&id)?;
         let has_door = geometry::has_entrance(b.spec());
         let kind = b.kind();
-        if has_door || matches!(kind, Kind::Path | Kind::Stairs) {
+        // (A tunnel still a site is no node yet: builders reach it as a doorless building.)
+        let node = b.finished || !building::is_tunnel(b.spec());
+        if has_door || node && matches!(kind, Kind::Path | Kind::Stairs) {
             self.district_at(door)
         } else {
             let roots: Vec<(i32, [u32; 3])> = self

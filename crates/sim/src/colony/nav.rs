@@ -2,7 +2,8 @@
 //! which buildings a district center reaches.
 //!
 //! Nodes are voxels `(x, y, z)` beavers stand on: every tile of a walkway (paths on the terrain or
-//! on a platform, suspension bridges, gates, tubeways), every stairs block (straight or spiral),
+//! on a platform, suspension bridges, gates, tubeways, finished tunnels inside the terrain, which
+//! join the walkways beside them at their own level), every stairs block (straight or spiral),
 //! and each district center's doorstep (the root of its network). Edges join 4-neighbours on the
 //! same level; stairs facing `o` join the tile in front of them at their own level with the tile
 //! behind them one level up; spiral stairs join any side at their level with any side one level
@@ -123,6 +124,8 @@ impl Nav {
         self.has_tubes = false;
         for b in buildings {
             match b.kind() {
+                // A tunnel is walked through once it is cut.
+                Kind::Path if !b.finished && super::building::is_tunnel(b.spec()) => {}
                 Kind::Path => {
                     // Every tile of a walkway (bridges span several).
                     let tube = b.spec().components.iter().any(|c| c == "TubeSpec");

@@ -648,3 +648,51 @@ fn timing_probe() {
         );
     }
 }
+
+/// Issue 38: a ridge splits the field in two; a tunnel cut through it at the field's level joins
+/// the halves: the walking graph walks through it once it is finished, and the path search
+/// routes through it (no stairs, no climb).
+#[test]
+fn a_tunnel_joins_two_areas_split_by_a_ridge() {
+    let (mut w, x0, y0) = field(5);
+    let ridge = x0 + 10;
+    for y in y0..y0 + FH {
+        set_tile(&mut w, ridge, y, 9);
+    }
+    let (west, east) = ((x0 + 7, y0 + 5), (x0 + 13, y0 + 5));
+    let (vw, ve) = (voxel(west.0, west.1, 5), voxel(east.0, east.1, 5));
+    // On the surface a tunnel is refused: it goes inside the ground.
+    let prefab = "Tunnel.Folktails";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let e = w
+        .check_placement(
+            prefab,
+            (x0 + 3).into(),
+            (y0 + 3).into(),
+            5,
+            Orientation::South,
+        )
+        .expect_err("not on the surface");
+    assert!(e.detail.contains("inside the ground"), "{}", e.detail);
+    let site = w
+        .place_building(prefab, ridge.into(), (y0 + 5).into(), 5, "south")
+        .expect("a tunnel inside the ridge");
+    for (x, y) in [west, east] {
+        w.place_building("Path", x.into(), y.into(), 5, "south")
+            .unwrap();
+    }
+    let r = route(&mut w, west, east, "direct", 0);
+    assert_eq!((r.stairs, r.skipped), (0, 0), "{r:?}");
+    assert!(is_path(&w, ridge - 1, y0 + 5, 5) && is_path(&w, ridge + 1, y0 + 5, 5));
+    assert_eq!(
+        w.colony.nav().distance(vw, ve),
+        None,
+        "a tunnel still a site is not walked through"
+    );
+    w.finish_building(site);
+    assert_eq!(w.colony.nav().distance(vw, ve), Some(east.0 - west.0));
+    // Demolished, the halves are apart again.
+    w.remove_building(site).unwrap();
+    assert_eq!(w.colony.nav().distance(vw, ve), None);
+}
