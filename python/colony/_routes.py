@@ -91,6 +91,8 @@ ROUTES: list[tuple[str, str, str]] = [
     ('GET', '/api/weather', 'weather'),
     ('GET', '/api/wellbeing', 'wellbeing'),
     ('GET', '/api/workhours', 'workhours'),
+    ('POST', '/api/zipline/connect', 'zipline_connect'),
+    ('POST', '/api/zipline/disconnect', 'zipline_disconnect'),
 ]
 
 
@@ -405,6 +407,14 @@ class Routes(SyncBase):
         """``GET /api/workhours``: Working hours."""
         return self._call('GET', '/api/workhours', None, None)
 
+    def zipline_connect(self, *, from_: int, to: int) -> Any:
+        """``POST /api/zipline/connect``: Extension (the game strings a cable from a tower's panel): joins two zipline towers, sites or finished, with a cable. Beavers ride it at 2.5x walking speed once both are finished (`zipline.activated` then), getting on and off at stations only. Answers `{from, to, length, connected, usable}` (tiles between the towers' tops). Errors: `not_found`, `invalid_type` (not a tower), `invalid_param` (the same tower twice, already joined, longer than the longest cable, the line blocked by terrain or a building, a tower holding its most cables)."""
+        return self._call('POST', '/api/zipline/connect', None, body('from', from_, 'to', to))
+
+    def zipline_disconnect(self, *, from_: int, to: int) -> Any:
+        """``POST /api/zipline/disconnect``: Extension: takes down the cable between two zipline towers. Answers `{from, to, length, connected: false, usable: false}`. Errors: `not_found`, `invalid_type` (not a tower), `invalid_param` (not joined)."""
+        return self._call('POST', '/api/zipline/disconnect', None, body('from', from_, 'to', to))
+
 
 class AsyncRoutes(AsyncBase):
     """A method per route (asyncio)."""
@@ -716,3 +726,11 @@ class AsyncRoutes(AsyncBase):
     async def workhours(self) -> Any:
         """``GET /api/workhours``: Working hours."""
         return await self._call('GET', '/api/workhours', None, None)
+
+    async def zipline_connect(self, *, from_: int, to: int) -> Any:
+        """``POST /api/zipline/connect``: Extension (the game strings a cable from a tower's panel): joins two zipline towers, sites or finished, with a cable. Beavers ride it at 2.5x walking speed once both are finished (`zipline.activated` then), getting on and off at stations only. Answers `{from, to, length, connected, usable}` (tiles between the towers' tops). Errors: `not_found`, `invalid_type` (not a tower), `invalid_param` (the same tower twice, already joined, longer than the longest cable, the line blocked by terrain or a building, a tower holding its most cables)."""
+        return await self._call('POST', '/api/zipline/connect', None, body('from', from_, 'to', to))
+
+    async def zipline_disconnect(self, *, from_: int, to: int) -> Any:
+        """``POST /api/zipline/disconnect``: Extension: takes down the cable between two zipline towers. Answers `{from, to, length, connected: false, usable: false}`. Errors: `not_found`, `invalid_type` (not a tower), `invalid_param` (not joined)."""
+        return await self._call('POST', '/api/zipline/disconnect', None, body('from', from_, 'to', to))

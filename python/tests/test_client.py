@@ -103,6 +103,8 @@ def _calls(ids: dict[str, int]) -> list[tuple[str, dict[str, Any], str | None]]:
         ("building_range", {"id": lodge}, "invalid_type"),
         ("building_clutch", {"id": lodge, "engaged": True}, "invalid_type"),
         ("dynamite_detonate", {"id": lodge}, "invalid_type"),
+        ("zipline_connect", {"from_": lodge, "to": lodge}, "invalid_type"),
+        ("zipline_disconnect", {"from_": lodge, "to": lodge}, "invalid_type"),
         ("automation_link", {"source_id": lodge, "target_id": lodge}, "invalid_type"),
         ("automation_unlink", {"id": lodge}, "invalid_type"),
         ("automation_configure", {"id": lodge, "property": "mode", "value": "x"}, "invalid_type"),

@@ -179,6 +179,13 @@ const BUILDING_LIST: &[Param] = &{
 
 /// The `id` of a building action.
 const BUILDING_ID: Param = p("id", Int, true, "building id (from `colony buildings`)");
+const TOWER_FROM: Param = p("from", Int, true, "a zipline tower's building id");
+const TOWER_TO: Param = p(
+    "to",
+    Int,
+    true,
+    "the zipline tower at the cable's other end",
+);
 
 /// Every route the service serves, in the order the client lists its commands.
 pub const ROUTES: &[Route] = &[
@@ -833,6 +840,20 @@ pub const ROUTES: &[Route] = &[
     ),
     route(
         Post,
+        "/api/zipline/connect",
+        "zipline-connect",
+        "String a zipline cable between two towers (beavers ride it at 2.5x walking speed)",
+        &[TOWER_FROM, TOWER_TO],
+    ),
+    route(
+        Post,
+        "/api/zipline/disconnect",
+        "zipline-disconnect",
+        "Take down the zipline cable between two towers",
+        &[TOWER_FROM, TOWER_TO],
+    ),
+    route(
+        Post,
         "/api/building/demolish/mark",
         "mark-demolish",
         "Mark a finished building for the builders to take down over time, or unmark it",
@@ -1078,7 +1099,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_lists_this_version_s_routes() {
-        assert_eq!(ROUTES.len(), 77);
+        assert_eq!(ROUTES.len(), 79);
         assert!(find(Method::Get, "/api/stats").is_some());
         assert!(
             find(Method::Get, "/api/tiles").is_some_and(|r| r.params.iter().all(|p| p.required))

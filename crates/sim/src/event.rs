@@ -38,6 +38,7 @@
 //! | `wind.changed` | an hourly wind step moved strength by >= 0.1 or direction by >= 22.5 degrees since the last event | `{strength, direction}` (0-1; degrees toward, 0 = north/+y, 90 = east/+x) |
 //! | `explosion` | `detonate` (`colony::dynamite`) | `{id, prefab, x, y, z, depth}` (the charge, the terrain height it stood on, the blocks removed) |
 //! | `terrain.destroyed` | right after `explosion` | `{x, y, from, to}` (terrain heights) |
+//! | `zipline.activated` | a zipline cable became usable: strung between two finished towers, or its second tower finished (`colony::zipline`) | `{from, to, length}` (tower ids, tiles between their tops) |
 //! | `explosion.kill` | `detonate`, per beaver or bot on the tile, before its `beaver.died` | `{id, name, isBot, x, y}` |
 //!
 //! Catalogue events the game never fires (docs/websocket.md gives each one's reason):
@@ -46,8 +47,8 @@
 //! own screen; the service has none), `faction.unlocked` (a profile's progress across games),
 //! `teeth.chipped`, `wonder.completed` (a
 //! wonder's construction ending is `building.finished`), `wonder.countdown` (a wonder launches
-//! at the first full hour it holds its cost, with no countdown), `zipline.activated`. None of
-//! them has a name in [`names`], which lists only events that fire.
+//! at the first full hour it holds its cost, with no countdown). None of them has a name in
+//! [`names`], which lists only events that fire.
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
@@ -95,6 +96,7 @@ pub mod names {
     pub const BUILDING_PLACED: &str = "building.placed";
     pub const BUILDING_DEMOLISHED: &str = "building.demolished";
     pub const BUILDING_FINISHED: &str = "building.finished";
+    pub const ZIPLINE_ACTIVATED: &str = "zipline.activated";
     pub const BUILDING_DECONSTRUCTED: &str = "building.deconstructed";
     pub const DEMOLISH_MARKED: &str = "demolish.marked";
     pub const DEMOLISH_UNMARKED: &str = "demolish.unmarked";

@@ -94,6 +94,22 @@ pub const TOOLS: &[ToolSpec] = &[
          tile's terrain drops and whatever stands there dies. Digs reservoirs and canals.",
     ),
     t(
+        "connect_zipline",
+        Post,
+        "/api/zipline/connect",
+        Write,
+        "Joins two zipline towers (ZiplineStation, ZiplinePylon, ZiplineBeam; ids from \
+         list_buildings) with a cable: beavers board at stations and ride at 2.5x walking speed \
+         once both towers are built. The line must run clear of terrain and buildings.",
+    ),
+    t(
+        "disconnect_zipline",
+        Post,
+        "/api/zipline/disconnect",
+        Destroy,
+        "Takes down the cable between two zipline towers.",
+    ),
+    t(
         "list_prefabs",
         Get,
         "/api/prefabs",

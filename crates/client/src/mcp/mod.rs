@@ -33,7 +33,7 @@ pub const HELP: &str = "\n  Serves MCP over stdio (what Claude Code, Claude Desk
      free port, printed on stderr). With a token configured (--token, COLONY_TOKEN, auth_token),\n  \
      HTTP clients must send Authorization: Bearer <token>, and the token goes to colonyd too.\n  \
      --tools core|all|NAME,NAME,... picks the tools listed: core (the default, 24: the composite\n  \
-     tools and what a turn needs), all (64), or the names given (core among them adds core).\n  \
+     tools and what a turn needs), all (66), or the names given (core among them adds core).\n  \
      --record FILE appends one JSON line per tool call to FILE (tool, arguments, isError,\n  \
      chars, ms; what colony eval puts in its trajectory).\n  \
      --max-sessions N (100) caps the HTTP sessions (a new one closes the least recently used\n  \

@@ -78,7 +78,7 @@ async def main() -> int:
         core_names = set(core["names"])
         check("core lists at most 25 tools", len(core_names) <= 25, core["names"])
         check("core starts with the composite tools", core["names"][:5] == COMPOSITES, core["names"])
-        check("all lists every tool", len(every) == 64, len(every))
+        check("all lists every tool", len(every) == 66, len(every))
         named = named_tools(core["prompt"], every)
         check("the core prompt names tools", {"colony_overview", "build", "log_message"} <= named, named)
         check("the core prompt names only core tools", named <= core_names, named - core_names)

@@ -40,7 +40,7 @@ pub struct LinkBody {
     /// A transmitter: sensor, counter, power meter, chronometer, lever, relay or memory cell.
     pub source_id: i64,
     /// A relay, a memory cell, or an automatable building (floodgate, clutch, indicator,
-    /// pausable building).
+    /// detonator, pausable building).
     pub target_id: i64,
     /// Relays `a`-`h`, memory cells `a`, `b`, `reset`; single-input targets always use `a`.
     #[serde(default)]

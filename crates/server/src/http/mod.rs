@@ -35,6 +35,7 @@ pub mod score;
 pub mod stats;
 pub mod summary;
 mod toon_text;
+pub mod zipline;
 
 use crate::agent::AgentStore;
 use crate::host::HostHandle;
@@ -128,6 +129,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(colony::routes())
         .merge(buildings::routes())
         .merge(dynamite::routes())
+        .merge(zipline::routes())
         .merge(naming::routes())
         .merge(placement_mask::routes())
         .merge(power::routes())

@@ -19,6 +19,7 @@ mod dynamite;
 mod naming;
 mod placement;
 mod summary;
+mod zipline;
 
 /// The district center's doorstep.
 async fn dc_door(s: &Server) -> (i64, i64) {

@@ -199,15 +199,22 @@ impl World {
                     let node = self.colony.automation.nodes.entry(id).or_default();
                     node.state = input;
                     if input != Signal::Error && node.applied != Some(input) {
+                        // (A detonator fires on a rising signal only: Off before, On now.)
+                        let rising = node.applied == Some(Signal::Off) && input == Signal::On;
                         node.applied = Some(input);
-                        effects.push((id, effect, input == Signal::On));
+                        effects.push((id, effect, input == Signal::On, rising));
                     }
                 }
             }
         }
-        for (id, effect, on) in effects {
+        for (id, effect, on, rising) in effects {
             // The commands check the building again; a refusal changes nothing.
             let _ = match effect {
+                Effect::Detonate if rising => {
+                    self.detonate_from(id);
+                    Ok(())
+                }
+                Effect::Detonate => Ok(()),
                 Effect::Floodgate => self
                     .set_floodgate(id, if on { f64::from(u16::MAX) } else { 0.0 })
                     .map(|_| ()),

@@ -31,7 +31,10 @@
 //!   to its full height, `Off` opens it to 0), clutches (`On` engages, `Off` disengages), the
 //!   indicator (shows its input), and every pausable building (`Off` pauses it, `On` resumes
 //!   it). They act when their input changes (and when first linked), so a player's own setting
-//!   holds until the signal next changes; `Error` changes nothing.
+//!   holds until the signal next changes; `Error` changes nothing. A finished detonator acts
+//!   only on a rising signal (its input going from `Off` to `On`; not when first linked to a
+//!   source already on): it fires every finished charge within its reach
+//!   (`World::detonate_from`).
 //! - **Order.** Each tick, after power and before the colony, devices are evaluated in links
 //!   order (a source before what it feeds; ties by building id). Parts of a cycle come last, in
 //!   id order, each reading what its sources hold at that moment (this tick's output if already
@@ -188,6 +191,8 @@ pub(crate) enum Effect {
     Clutch,
     Pause,
     Show,
+    /// A detonator: its input turning `On` fires the finished charges within its reach.
+    Detonate,
 }
 
 /// How a part's inputs are named.
@@ -323,6 +328,8 @@ impl World {
             Some(Effect::Show)
         } else if device_of(&b.prefab).is_some() {
             None
+        } else if s.components.iter().any(|c| c == "DetonatorSpec") {
+            Some(Effect::Detonate)
         } else if s.flag("floodgate") {
             Some(Effect::Floodgate)
         } else if crate::power::is_clutch(s) {
@@ -438,7 +445,7 @@ impl World {
             return Err(wrong_type(
                 target,
                 &tname,
-                "has no automation input; link targets are relays, memory cells, floodgates, clutches, indicators and pausable buildings",
+                "has no automation input; link targets are relays, memory cells, floodgates, clutches, indicators, detonators and pausable buildings",
             ));
         };
         if source == target {

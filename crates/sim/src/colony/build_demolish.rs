@@ -178,6 +178,19 @@ impl World {
         }
         let data = self.building_event_data(id);
         self.events.push(names::BUILDING_FINISHED, day, data);
+        if self
+            .colony
+            .buildings
+            .get(&id)
+            .is_some_and(super::zipline::is_tower)
+        {
+            self.zipline_tower_finished(id);
+        }
+        if super::building::is_tunnel(s) {
+            // The passage opens: the walking graph and the districts follow.
+            self.colony.block_version += 1;
+            self.refresh_districts_announced();
+        }
     }
 
     /// Caps (or uncaps) the badwater sources under a footprint.
@@ -243,6 +256,9 @@ impl World {
             self.cap_sources_under(s, b.x, b.y, b.orientation, false);
         }
         let near = self.colony.door(id).unwrap_or([b.x, b.y, b.z]);
+        let cables = self.colony.ziplines.len();
+        self.zipline_tower_removed(id);
+        let cables_went = self.colony.ziplines.len() != cables;
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);
         self.colony.marked.remove(&id);
@@ -256,6 +272,8 @@ impl World {
             .push(names::BUILDING_DEMOLISHED, day, data.clone());
         if matches!(b.kind(), Kind::Path | Kind::Stairs | Kind::Solid) {
             self.events.push(names::BLOCK_UNSET, day, data);
+            self.refresh_districts_announced();
+        } else if cables_went {
             self.refresh_districts_announced();
         }
         Ok(())

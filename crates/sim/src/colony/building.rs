@@ -153,7 +153,8 @@ pub fn kind_of(spec: &Spec) -> Kind {
         ]
         .iter()
         .any(|c| has(c));
-    if spec.base_name == "Path" || walkway {
+    // A tunnel is a walkway inside the terrain (`is_tunnel`).
+    if spec.base_name == "Path" || walkway || has("TunnelSpec") {
         Kind::Path
     } else if has("StraightStairsSpec") || has("SpiralStairsSpec") {
         Kind::Stairs
@@ -195,6 +196,12 @@ pub fn kind_of(spec: &Spec) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// Whether a prefab is a tunnel (the catalogue's `TunnelSpec`): a walkway block placed inside a
+/// terrain column, walkable once finished (see `place` and `nav`).
+pub fn is_tunnel(spec: &Spec) -> bool {
+    spec.components.iter().any(|c| c == "TunnelSpec")
 }
 
 /// The catalogue entry of a prefab name.

@@ -149,6 +149,9 @@ pub struct BuildingView {
     /// Automation devices and automated buildings (see `automation`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub automation: Option<crate::automation::AutomationView>,
+    /// Zipline towers: whether beavers board there, and their cables (see `zipline`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zipline: Option<super::zipline::TowerView>,
     pub build_progress: f64,
     pub material_progress: f64,
     pub has_materials: bool,
@@ -256,6 +259,7 @@ impl World {
             is_clutch: p.as_ref().map(|p| p.is_clutch),
             clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
             automation: self.automation_view(id),
+            zipline: self.zipline_view(id),
             build_progress: b.build_progress(),
             material_progress: b.material_progress(),
             has_materials: b.finished || b.material_progress() >= 1.0,

@@ -9,6 +9,12 @@
 //! terrain every step), and the soil is worked out again from the new ground at its next
 //! recompute. Events: `explosion` {id, prefab, x, y, z, depth}, `terrain.destroyed` {x, y, from,
 //! to} and one `explosion.kill` {id, name, isBot, x, y} per victim.
+//!
+//! A finished Detonator (the catalogue's `DetonatorSpec`, an automated building) fires through
+//! the same path when its automation input rises from `Off` to `On` ([`World::detonate_from`]):
+//! every finished charge within `data/colony.json` `ways.detonatorReachTiles` tiles of it on the
+//! map's plane (each way: a square around it), in id order. Sites and charges beyond its reach
+//! stay.
 
 use serde::Serialize;
 use serde_json::json;
@@ -138,6 +144,39 @@ impl World {
     }
 }
 
+impl World {
+    /// Fires every finished charge within a finished detonator's reach (in id order), as
+    /// [`World::detonate`] does each; nothing when `detonator` is not a finished detonator.
+    pub(crate) fn detonate_from(&mut self, detonator: i32) -> Vec<Detonation> {
+        let Some(d) = self.colony.buildings.get(&detonator) else {
+            return Vec::new();
+        };
+        if !d.finished || !d.spec().components.iter().any(|c| c == "DetonatorSpec") {
+            return Vec::new();
+        }
+        let reach = super::rules::colony_rules()
+            .ways
+            .detonator_reach_tiles
+            .value;
+        let (dx, dy) = (d.x, d.y);
+        let charges: Vec<i32> = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| {
+                b.finished
+                    && charge_depth(&b.spec().base_name).is_some()
+                    && b.x.abs_diff(dx).max(b.y.abs_diff(dy)) <= reach
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        charges
+            .into_iter()
+            .filter_map(|id| self.detonate(id).ok())
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +287,67 @@ mod tests {
         assert_eq!(e.code, ErrorCode::OperationFailed);
         assert!(e.detail.contains("still a site"), "{}", e.detail);
         assert_eq!(w.state_hash(), before);
+    }
+
+    /// Issue 38: a lever linked to a detonator fires the two charges within its reach when it
+    /// turns on (not when linked while already on), through `detonate` with its events; a charge
+    /// beyond the reach and a charge still a site stay.
+    #[test]
+    fn a_detonator_fires_the_finished_charges_within_its_reach_on_a_rising_signal() {
+        let mut w = world();
+        let reach = crate::colony::rules::colony_rules()
+            .ways
+            .detonator_reach_tiles
+            .value;
+        let (x, y, z) = crate::testutil::flat_area(&mut w, reach + 3, 3);
+        let det = build(&mut w, "Detonator.Folktails", x, y + 1, z, "south");
+        let lever = build(&mut w, "Lever.Folktails", x, y + 2, z, "south");
+        let near = build(&mut w, "Dynamite.Folktails", x + 2, y + 1, z, "south");
+        let edge = build(&mut w, "DoubleDynamite.Folktails", x + reach, y, z, "south");
+        let far = build(
+            &mut w,
+            "Dynamite.Folktails",
+            x + reach + 1,
+            y + 1,
+            z,
+            "south",
+        );
+        let site = w
+            .place_building(
+                "Dynamite.Folktails",
+                i64::from(x) + 1,
+                i64::from(y) + 2,
+                z.into(),
+                "south",
+            )
+            .expect("placed as a site");
+        // Linked while the lever is already on: no rising signal, nothing fires.
+        w.automation_configure(lever, "on", "true").unwrap();
+        w.advance_ticks(2);
+        w.automation_link(lever, det, None).unwrap();
+        w.advance_ticks(2);
+        assert!(w.colony.buildings.contains_key(&near), "linked while on");
+        w.automation_configure(lever, "on", "false").unwrap();
+        w.advance_ticks(2);
+        w.take_events();
+        w.automation_configure(lever, "on", "true").unwrap();
+        w.advance_ticks(2);
+        for id in [near, edge] {
+            assert!(!w.colony.buildings.contains_key(&id), "#{id} fired");
+        }
+        assert_eq!(u32::from(w.map.terrain_height(x + 2, y + 1)), z - 1);
+        assert_eq!(u32::from(w.map.terrain_height(x + reach, y)), z - 2);
+        assert!(w.colony.buildings.contains_key(&far), "beyond the reach");
+        assert!(w.colony.buildings.contains_key(&site), "a site stays");
+        assert_eq!(u32::from(w.map.terrain_height(x + reach + 1, y + 1)), z);
+        let explosions: Vec<i64> = w
+            .take_events()
+            .into_iter()
+            .filter(|e| e.name == "explosion")
+            .map(|e| e.data.expect("data")["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(explosions.len(), 2, "{explosions:?}");
+        assert!(w.colony.buildings.contains_key(&det), "the detonator stays");
     }
 
     /// Issue 38: a reservoir dug beside the river fills from it and still holds water when a

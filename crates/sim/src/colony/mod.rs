@@ -57,6 +57,7 @@ pub use summary::{ColonySummary, GroupWellbeing, SUMMARY_ROLES};
 mod views;
 pub mod wonder;
 mod work_plans;
+pub mod zipline;
 
 use crate::shards::Shards;
 use crate::shared::Shared;
@@ -160,6 +161,10 @@ pub struct Colony {
     /// (`deconstruct`). Saved only when some are marked.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub marked: BTreeMap<i32, f64>,
+    /// Zipline cables: the pairs of towers joined (lower id first; `zipline`). Saved only when
+    /// some are strung.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub ziplines: std::collections::BTreeSet<(i32, i32)>,
     /// Alert counts (unstaffed, unpowered, unreachable, status) last announced by `status.alert`.
     #[serde(default)]
     pub alert_counts: [u32; 4],
@@ -256,6 +261,7 @@ impl Colony {
             science_carry: 0.0,
             placed: 0,
             marked: BTreeMap::new(),
+            ziplines: Default::default(),
             alert_counts: [0; 4],
             dynamic_alerts: Shared::default(),
             piles: BTreeMap::new(),
@@ -354,7 +360,9 @@ impl Colony {
     pub(crate) fn nav(&mut self) -> &mut nav::Nav {
         if self.nav.built_for != self.block_version {
             let v = self.block_version;
-            self.nav.rebuild(self.buildings.values(), v);
+            let (cables, boarding) = self.zipline_links();
+            self.nav
+                .rebuild(self.buildings.values(), &cables, &boarding, v);
         }
         &mut self.nav
     }
@@ -389,7 +397,9 @@ impl Colony {
         let b = self.buildings.get(&id)?;
         let has_door = geometry::has_entrance(b.spec());
         let kind = b.kind();
-        if has_door || matches!(kind, Kind::Path | Kind::Stairs) {
+        // (A tunnel still a site is no node yet: builders reach it as a doorless building.)
+        let node = b.finished || !building::is_tunnel(b.spec());
+        if has_door || node && matches!(kind, Kind::Path | Kind::Stairs) {
             self.district_at(door)
         } else {
             let roots: Vec<(i32, [u32; 3])> = self

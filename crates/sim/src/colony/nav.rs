@@ -2,14 +2,19 @@
 //! which buildings a district center reaches.
 //!
 //! Nodes are voxels `(x, y, z)` beavers stand on: every tile of a walkway (paths on the terrain or
-//! on a platform, suspension bridges, gates, tubeways), every stairs block (straight or spiral),
+//! on a platform, suspension bridges, gates, tubeways, finished tunnels inside the terrain, which
+//! join the walkways beside them at their own level), every stairs block (straight or spiral),
 //! and each district center's doorstep (the root of its network). Edges join 4-neighbours on the
 //! same level; stairs facing `o` join the tile in front of them at their own level with the tile
 //! behind them one level up; spiral stairs join any side at their level with any side one level
 //! up. Every edge costs 1 tile (paths give connectivity, not speed, as the catalogue says), except
 //! between two tubeway tiles, where it costs `tubewayEdgeCost` (a quarter: tubeways are four times
-//! as fast); distances are found with Dijkstra (plain BFS while there are no tubeways) and rounded
-//! up to whole tiles. A building is reachable when its doorstep is a node of its district center's
+//! as fast), and except zipline cables (`colony::zipline`): each usable cable is an edge between
+//! its two towers' cable nodes (one node per tower, at the voxel above its origin, joined to
+//! nothing else) costing its length over the zipline multiplier, and a station's cable node is
+//! joined to the station's doorstep (where beavers get on and off) by a boarding edge. Distances
+//! are found with Dijkstra (plain BFS while there are no tubeways or cables) and rounded up to
+//! whole tiles. A building is reachable when its doorstep is a node of its district center's
 //! component.
 //!
 //! Where several district centers share one network, each node belongs to the nearest center
@@ -38,7 +43,16 @@ use super::building::{Building, Kind};
 use super::geometry::{Orientation, footprint, unvoxel, voxel};
 
 /// One tile of walking, in the units edge costs are counted in.
-const STEP: u32 = 4;
+pub const STEP: u32 = 4;
+
+/// An extra edge of the graph (a zipline cable, or a station's boarding link): its two ends and
+/// its cost in `STEP`ths of a tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub a: u64,
+    pub b: u64,
+    pub cost: u32,
+}
 
 /// What stands at a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,19 +64,25 @@ enum NodeKind {
     Spiral,
     Stairs(Orientation),
     Root,
+    /// A zipline tower's cable node: joined only by its links (cables and boarding).
+    Cable,
 }
 
 /// The nodes joined to one node, gathered without allocating.
 #[derive(Default)]
 struct Joined {
-    nodes: [u64; 12],
+    nodes: [u64; 16],
     len: usize,
 }
 
 impl Joined {
     fn push(&mut self, v: u64) {
-        self.nodes[self.len] = v;
-        self.len += 1;
+        // (At most 12 joins by level and side, plus a tower's cables or a doorstep's boarding.)
+        debug_assert!(self.len < self.nodes.len(), "too many edges at one node");
+        if self.len < self.nodes.len() {
+            self.nodes[self.len] = v;
+            self.len += 1;
+        }
     }
 }
 
@@ -77,21 +97,35 @@ pub struct Nav {
     /// The nearest root (district center) of every node, for the roots in `owners_for`.
     owners: HashMap<u64, i32>,
     owners_for: Vec<(i32, u64)>,
-    /// Whether any node is a tubeway (else every edge costs a tile and a plain BFS answers).
+    /// Whether any node is a tubeway or any link exists (else every edge costs a tile and a plain
+    /// BFS answers).
     has_tubes: bool,
+    /// Node -> its extra edges (cables, boarding) and their costs, in the order given.
+    links: HashMap<u64, Vec<(u64, u32)>>,
 }
 
 impl Nav {
-    /// Rebuilds the graph from the buildings.
-    pub fn rebuild<'a>(&mut self, buildings: impl Iterator<Item = &'a Building>, version: u64) {
+    /// Rebuilds the graph from the buildings, the usable zipline cables (between two cable
+    /// nodes) and the stations' boarding links (a cable node and a doorstep voxel, kept only when
+    /// the doorstep is a node).
+    pub fn rebuild<'a>(
+        &mut self,
+        buildings: impl Iterator<Item = &'a Building>,
+        cables: &[Link],
+        boarding: &[Link],
+        version: u64,
+    ) {
         self.nodes.clear();
         self.comp.clear();
         self.dist.clear();
         self.owners.clear();
         self.owners_for.clear();
+        self.links.clear();
         self.has_tubes = false;
         for b in buildings {
             match b.kind() {
+                // A tunnel is walked through once it is cut.
+                Kind::Path if !b.finished && super::building::is_tunnel(b.spec()) => {}
                 Kind::Path => {
                     // Every tile of a walkway (bridges span several).
                     let tube = b.spec().components.iter().any(|c| c == "TubeSpec");
@@ -123,6 +157,19 @@ impl Nav {
                 _ => {}
             }
         }
+        for l in cables {
+            self.nodes.insert(l.a, NodeKind::Cable);
+            self.nodes.insert(l.b, NodeKind::Cable);
+            self.link(l);
+        }
+        for l in boarding {
+            let door = self.nodes.get(&l.b).copied();
+            if self.nodes.get(&l.a) == Some(&NodeKind::Cable)
+                && door.is_some_and(|k| k != NodeKind::Cable)
+            {
+                self.link(l);
+            }
+        }
         let mut keys: Vec<u64> = self.nodes.keys().copied().collect();
         keys.sort_unstable();
         let mut next = 0u32;
@@ -143,6 +190,13 @@ impl Nav {
             next += 1;
         }
         self.built_for = version;
+    }
+
+    /// Adds an extra edge both ways.
+    fn link(&mut self, l: &Link) {
+        self.links.entry(l.a).or_default().push((l.b, l.cost));
+        self.links.entry(l.b).or_default().push((l.a, l.cost));
+        self.has_tubes = true;
     }
 
     pub fn is_node(&self, v: u64) -> bool {
@@ -172,6 +226,13 @@ impl Nav {
             (nx >= 0 && ny >= 0 && nz >= 0).then(|| voxel(nx as u32, ny as u32, nz as u32))
         };
         let kind = self.nodes.get(&v).copied();
+        let links = self.links.get(&v).map(Vec::as_slice).unwrap_or_default();
+        if kind == Some(NodeKind::Cable) {
+            for (n, _) in links {
+                out.push(*n);
+            }
+            return out.nodes.into_iter().take(out.len);
+        }
         for (dx, dy) in [(0, -1), (-1, 0), (0, 1), (1, 0)] {
             // Same level.
             if let Some(n) = step(dx, dy, 0)
@@ -180,6 +241,7 @@ impl Nav {
                 // Entering stairs from the side or from behind at their level is not allowed.
                 let ok = match nk {
                     NodeKind::Stairs(o) => o.front() == (-dx, -dy),
+                    NodeKind::Cable => false,
                     _ => true,
                 };
                 let ok_here = match kind {
@@ -199,7 +261,7 @@ impl Nav {
             };
             if up
                 && let Some(n) = step(dx, dy, 1)
-                && self.nodes.contains_key(&n)
+                && self.nodes.get(&n).is_some_and(|k| *k != NodeKind::Cable)
             {
                 out.push(n);
             }
@@ -215,11 +277,22 @@ impl Nav {
                 out.push(n);
             }
         }
+        // Boarding a zipline at a station's doorstep.
+        for (n, _) in links {
+            out.push(*n);
+        }
         out.nodes.into_iter().take(out.len)
     }
 
     /// The cost of the edge between two joined nodes, in `STEP`ths of a tile.
     fn edge_cost(&self, a: u64, b: u64) -> u32 {
+        if let Some((_, c)) = self
+            .links
+            .get(&a)
+            .and_then(|l| l.iter().find(|(n, _)| *n == b))
+        {
+            return *c;
+        }
         let tube = |v| self.nodes.get(&v) == Some(&NodeKind::Tube);
         if tube(a) && tube(b) {
             let c = super::rules::colony_rules()
@@ -328,12 +401,13 @@ impl Nav {
         None
     }
 
-    /// Every node of a component, sorted.
+    /// Every node of a component a beaver stands on (not the zipline towers' cable nodes, up in
+    /// the air), sorted.
     pub fn nodes_of(&self, comp: u32) -> Vec<u64> {
         let mut v: Vec<u64> = self
             .comp
             .iter()
-            .filter(|(_, c)| **c == comp)
+            .filter(|(n, c)| **c == comp && self.nodes.get(n) != Some(&NodeKind::Cable))
             .map(|(k, _)| *k)
             .collect();
         v.sort_unstable();

@@ -15,6 +15,8 @@
 //!   with their intake row (the back row of the footprint);
 //! - a badwater rig stands on a badwater source (`terrain` otherwise, naming the sources) and,
 //!   once finished, caps it until demolished;
+//! - a tunnel goes inside the terrain instead: its tile's terrain is above `z` and `z` is at
+//!   least 1 (`terrain` otherwise);
 //! - suspension bridges hang from the tiles just beyond their two short ends (ground at `z`, a
 //!   platform under `z` or a walkway at `z`; else `no_support`) and need nothing under themselves.
 //!
@@ -86,6 +88,8 @@ pub(crate) struct PlacementTraits {
     intake: bool,
     /// A path or stairs (which may lie on a district center's doorstep).
     pub(crate) walkway: bool,
+    /// A tunnel: placed inside the terrain, not on it.
+    tunnel: bool,
 }
 
 impl PlacementTraits {
@@ -96,6 +100,7 @@ impl PlacementTraits {
             caps_source: caps_source(s),
             intake: s.flag("waterIntake"),
             walkway: matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs),
+            tunnel: super::building::is_tunnel(s),
         }
     }
 }
@@ -411,7 +416,24 @@ impl World {
         for (tx, ty) in tiles {
             let (ux, uy) = (tx as u32, ty as u32);
             let h = u32::from(self.map.terrain_height(ux, uy));
-            if h > zu {
+            if t.tunnel {
+                if h <= zu || zu == 0 {
+                    return Err(refuse(
+                        detail,
+                        "terrain",
+                        || {
+                            format!(
+                                "{name} cuts a passage through the terrain: at ({tx}, {ty}) the terrain is height {h}, so place it at a z from 1 to {} (inside the ground, its floor above the map's bottom)",
+                                h.saturating_sub(1)
+                            )
+                        },
+                        name,
+                        x,
+                        y,
+                        z,
+                    ));
+                }
+            } else if h > zu {
                 return Err(refuse(
                     detail,
                     "terrain",

@@ -23,6 +23,25 @@ pub struct ColonyRules {
     pub construction: ConstructionRules,
     pub ailments: super::ailments::AilmentRules,
     pub colony: Estimates,
+    pub ways: WaysRules,
+}
+
+/// Ways of moving and charges fired from afar: the detonator's reach, ziplines, tunnels (all
+/// estimates where the catalogue gives nothing).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaysRules {
+    /// Finished charges within this many tiles (each way, on the map's plane) of a detonator fire
+    /// when its input turns on.
+    pub detonator_reach_tiles: Fact<u32>,
+    /// The longest zipline cable, in tiles between the two towers' tops.
+    pub zipline_max_cable_tiles: Fact<f64>,
+    /// Cables a tower takes, by the tower's base name.
+    pub zipline_max_connections: Fact<BTreeMap<String, u32>>,
+    /// Tiles of walking that getting on or off a cable at a station counts for.
+    pub zipline_boarding_tiles: Fact<f64>,
+    #[serde(flatten)]
+    pub _rest: BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -77,6 +96,8 @@ pub struct MovementRules {
     pub carrying_slowdown: Fact<Carrying>,
     /// Share of a tile one step between two tubeway tiles costs.
     pub tubeway_edge_cost: Fact<f64>,
+    /// How many times walking speed a beaver rides a zipline cable at.
+    pub zipline_multiplier: Fact<f64>,
     #[serde(flatten)]
     pub _rest: BTreeMap<String, serde_json::Value>,
 }

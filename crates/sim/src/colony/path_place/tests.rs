@@ -37,7 +37,11 @@ fn set_tile(w: &mut World, x: u32, y: u32, h: u8) {
 /// A world with a walled field at height `h` away from the district center; returns the
 /// field's bottom-left tile.
 fn field(h: u8) -> (World, u32, u32) {
-    let mut w = world();
+    field_in(world(), h)
+}
+
+/// `field` in a given world.
+fn field_in(mut w: World, h: u8) -> (World, u32, u32) {
     let (sx, sy, _) = w.map.start_spot();
     let x0 = if sx < 32 { 38 } else { 4 };
     let y0 = if sy < 32 { 44 } else { 6 };
@@ -647,4 +651,89 @@ fn timing_probe() {
             r.errors
         );
     }
+}
+
+/// Issue 38: a ridge splits the field in two; a tunnel cut through it at the field's level joins
+/// the halves: the walking graph walks through it once it is finished, and the path search
+/// routes through it (no stairs, no climb).
+#[test]
+fn a_tunnel_joins_two_areas_split_by_a_ridge() {
+    let (mut w, x0, y0) = field(5);
+    let ridge = x0 + 10;
+    for y in y0..y0 + FH {
+        set_tile(&mut w, ridge, y, 9);
+    }
+    let (west, east) = ((x0 + 7, y0 + 5), (x0 + 13, y0 + 5));
+    let (vw, ve) = (voxel(west.0, west.1, 5), voxel(east.0, east.1, 5));
+    // On the surface a tunnel is refused: it goes inside the ground.
+    let prefab = "Tunnel.Folktails";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let e = w
+        .check_placement(
+            prefab,
+            (x0 + 3).into(),
+            (y0 + 3).into(),
+            5,
+            Orientation::South,
+        )
+        .expect_err("not on the surface");
+    assert!(e.detail.contains("inside the ground"), "{}", e.detail);
+    let site = w
+        .place_building(prefab, ridge.into(), (y0 + 5).into(), 5, "south")
+        .expect("a tunnel inside the ridge");
+    for (x, y) in [west, east] {
+        w.place_building("Path", x.into(), y.into(), 5, "south")
+            .unwrap();
+    }
+    let r = route(&mut w, west, east, "direct", 0);
+    assert_eq!((r.stairs, r.skipped), (0, 0), "{r:?}");
+    assert!(is_path(&w, ridge - 1, y0 + 5, 5) && is_path(&w, ridge + 1, y0 + 5, 5));
+    assert_eq!(
+        w.colony.nav().distance(vw, ve),
+        None,
+        "a tunnel still a site is not walked through"
+    );
+    w.finish_building(site);
+    assert_eq!(w.colony.nav().distance(vw, ve), Some(east.0 - west.0));
+    // Demolished, the halves are apart again.
+    w.remove_building(site).unwrap();
+    assert_eq!(w.colony.nav().distance(vw, ve), None);
+}
+
+/// Issue 38: the path search routes over existing tubeways (they are walkways: nothing is placed
+/// on them) and the walking graph counts a tube step as a quarter of a tile
+/// (`movement.tubewayEdgeCost`, the catalogue's 4x tubeway multiplier).
+#[test]
+fn the_path_search_reuses_tubeways_and_the_graph_counts_them_at_a_quarter() {
+    let w = World::new(&NewGame {
+        seed: 7,
+        map_width: 64,
+        map_height: 64,
+        faction: crate::config::Faction::IronTeeth,
+        ..NewGame::default()
+    });
+    let (mut w, x0, y0) = field_in(w, 5);
+    let prefab = "Tubeway.IronTeeth";
+    w.add_science(crate::colony::building::spec(prefab).science_cost);
+    w.unlock(prefab).unwrap();
+    let y = y0 + 5;
+    for x in x0 + 4..=x0 + 8 {
+        w.place_building(prefab, x.into(), y.into(), 5, "south")
+            .unwrap();
+    }
+    let r = route(&mut w, (x0 + 2, y), (x0 + 10, y), "direct", 0);
+    assert_eq!((r.paths, r.stairs, r.skipped), (4, 0, 0), "{r:?}");
+    // Four tile steps on paths and onto or off the tube, four tube steps at a quarter.
+    let quarter = crate::colony::rules::colony_rules()
+        .movement
+        .tubeway_edge_cost
+        .value;
+    assert!((quarter - 1.0 / 4.0).abs() < 1e-9, "4x: {quarter}");
+    assert_eq!(
+        w.colony
+            .nav()
+            .distance(voxel(x0 + 2, y, 5), voxel(x0 + 10, y, 5)),
+        Some(5)
+    );
 }
