@@ -276,6 +276,7 @@ impl World {
             history: file.history.into(),
             events: EventQueue::default(),
         };
+        world.refresh_soil_barriers();
         if founded {
             world.found_colony();
             world.events = EventQueue::default();

@@ -148,6 +148,9 @@ impl World {
         if caps_source(s) {
             self.cap_sources_under(s, x, y, o, true);
         }
+        if s.flag("soilBarrier") {
+            self.refresh_soil_barriers();
+        }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
             // A center named while a site founds its district under that name, unless another
@@ -245,6 +248,9 @@ impl World {
         let near = self.colony.door(id).unwrap_or([b.x, b.y, b.z]);
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);
+        if s.flag("soilBarrier") && b.finished {
+            self.refresh_soil_barriers();
+        }
         self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);
         self.store_salvage(b.district, near, &what, refund);

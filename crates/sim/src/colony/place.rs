@@ -11,8 +11,8 @@
 //! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
 //!   (`occupied`; dead stumps are cleared by the placement);
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
-//!   water buildings (dams, levees, floodgates, wheels, platforms) stand in water, pumps only
-//!   with their intake row (the back row of the footprint);
+//!   water buildings (dams, levees, floodgates, valves, impermeable floors, wheels, platforms)
+//!   stand in water, pumps only with their intake row (the back row of the footprint);
 //! - a badwater rig stands on a badwater source (`terrain` otherwise, naming the sources) and,
 //!   once finished, caps it until demolished;
 //! - suspension bridges hang from the tiles just beyond their two short ends (ground at `z`, a
@@ -41,9 +41,13 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
 }
 
 /// Whether a prefab stands in water by design (pumps only with their intake row; platforms, power
-/// shafts and water sensors too: the game lets them be built under water).
+/// shafts, water sensors, impermeable floors and valves too: the game lets them be built under
+/// water).
 fn water_building(s: &Spec) -> bool {
     s.flag("waterObstacle")
+        || s.components
+            .iter()
+            .any(|c| c == "FinishableHorizontalWaterObstacleSpec")
         || s.flag("floodable")
         || s.base_name.contains("Platform")
         || s.components.iter().any(|c| c == "ModularShaftSpec")

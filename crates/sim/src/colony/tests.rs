@@ -8,6 +8,7 @@ use crate::world::World;
 mod bots;
 mod demolish;
 mod naming;
+mod water_buildings;
 
 #[test]
 fn a_new_game_founds_a_district_with_beavers_and_stock() {

@@ -305,6 +305,7 @@ impl LandSave {
             water,
             soil: Soil {
                 moisture: self.moisture,
+                barrier: vec![false; self.contamination.len()],
                 contamination: self.contamination,
                 last: None,
             },
