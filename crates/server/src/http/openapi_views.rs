@@ -202,6 +202,10 @@ fn building() -> Value {
             ("powerSupply", int()),
             ("isWonder", flag()),
             ("wonderActive", flag()),
+            (
+                "waterOutput",
+                described(num(), "aquifer drills: m3/s of clean water given now"),
+            ),
             ("isClutch", flag()),
             ("clutchEngaged", flag()),
             ("automation", reference("Automation")),

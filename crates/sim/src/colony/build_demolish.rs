@@ -251,6 +251,9 @@ impl World {
         if s.flag("soilBarrier") && b.finished {
             self.refresh_soil_barriers();
         }
+        if b.water_output > 0.0 {
+            self.refresh_inflows();
+        }
         self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);
         self.store_salvage(b.district, near, &what, refund);

@@ -389,6 +389,14 @@ pub struct Building {
     /// name). Saved only when given, so games without names hash as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_name: Option<String>,
+    /// An aquifer drill's m3/s of water now (`colony::water_buildings`). Saved only when above 0,
+    /// so games without drills hash as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub water_output: f32,
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
 }
 
 impl Building {
@@ -436,6 +444,7 @@ impl Building {
             wonder_active: false,
             charged: false,
             custom_name: None,
+            water_output: 0.0,
         }
     }
 

@@ -142,6 +142,10 @@ pub struct BuildingView {
     /// Wonders only: launched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wonder_active: Option<bool>,
+    /// Aquifer drills only: m3/s of clean water it gives now (`water.buildings`
+    /// `aquiferDrillStrength` times its power efficiency; 0 while a site, paused or unpowered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub water_output: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_clutch: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,6 +257,7 @@ impl World {
             power_supply: p.as_ref().map(|p| p.supply.round() as i64),
             is_wonder: super::wonder::is_wonder(s).then_some(true),
             wonder_active: super::wonder::is_wonder(s).then_some(b.wonder_active),
+            water_output: super::water_buildings::is_aquifer_drill(s).then_some(b.water_output),
             is_clutch: p.as_ref().map(|p| p.is_clutch),
             clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
             automation: self.automation_view(id),

@@ -55,7 +55,7 @@ mod steps;
 mod summary;
 pub use summary::{ColonySummary, GroupWellbeing, SUMMARY_ROLES};
 mod views;
-mod water_buildings;
+pub(crate) mod water_buildings;
 pub mod wonder;
 mod work_plans;
 

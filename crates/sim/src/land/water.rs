@@ -18,6 +18,8 @@
 //!    never go negative;
 //! 3. depths (and badwater, carried at the giving tile's share) move along the pipes;
 //! 4. sources add `strength x dt` (clean, or with the weather's badwater share);
+//!    inflows (aquifer drills, set by the colony before each step) add their m3/s of clean water
+//!    whatever the weather;
 //! 5. evaporation removes `rate x dt` (`shallowPerSecond` below `shallowBelowDepth`, else
 //!    `normalPerSecond`; the cluster modifier is not modelled) and water thinner than `minDepth`.
 //!
@@ -239,6 +241,9 @@ pub(crate) struct Water {
     /// Edge tiles whose outer edges are closed (derived from the river, not saved).
     pub closed: Vec<bool>,
     pub sources: Vec<WaterSource>,
+    /// Clean water the colony adds each step whatever the weather (aquifer drills): tile index
+    /// and m3/s. Set before every step from the buildings (not saved).
+    pub inflows: Vec<(usize, f32)>,
     pub totals: WaterTotals,
     surface: Vec<f32>,
     /// How much each tile's surface rose in the last step by the pipes and sources (scratch of
@@ -272,6 +277,7 @@ impl Water {
             barrier: vec![f32::NEG_INFINITY; n],
             closed,
             sources: Vec::new(),
+            inflows: Vec::new(),
             totals: WaterTotals::default(),
             surface: vec![0.0; n],
             rise: vec![0.0; n],
@@ -373,9 +379,11 @@ impl Water {
         let w = self.width as usize;
         let h = self.height as usize;
         debug_assert_eq!(terrain.len(), w * h);
-        // Source tiles are active.
-        for src in &self.sources {
-            let (x, y) = (src.x as usize, src.y as usize);
+        // Source and inflow tiles are active.
+        let at = |i: usize| (i % w, i / w);
+        let fed = self.sources.iter().map(|s| (s.x as usize, s.y as usize));
+        let fed = fed.chain(self.inflows.iter().map(|&(i, _)| at(i)));
+        for (x, y) in fed.collect::<Vec<_>>() {
             self.span[y] = columns_union(self.span[y], (x.saturating_sub(1), (x + 2).min(w)));
         }
         // Rows reach one row up and down: the tiles whose depth can change this step.
@@ -585,6 +593,14 @@ impl Water {
                 self.totals.added += f64::from(v);
             }
         }
+        // Inflows (aquifer drills): clean, whatever the weather.
+        for &(i, rate) in &self.inflows {
+            let v = rate * dt;
+            if v > 0.0 {
+                self.depth[i] += v;
+                self.totals.added += f64::from(v);
+            }
+        }
         // 6. Evaporation, clean-up and the next spans. A tile that dries out is emptied and its
         // pipes stopped.
         let mut evaporated = 0.0f64;
@@ -672,6 +688,9 @@ impl Water {
         for src in self.sources.iter().filter(|s| !s.capped) {
             let i = src.y as usize * w + src.x as usize;
             self.rise[i] += src.emission(mode).0 * dt;
+        }
+        for &(i, rate) in &self.inflows {
+            self.rise[i] += rate * dt;
         }
     }
 
