@@ -113,7 +113,7 @@ impl World {
             .tick(t, &self.map, &self.weather, &mut self.events);
         self.power_tick();
         if (t + 1).is_multiple_of(u64::from(crate::land::water_step_ticks())) {
-            self.aquifer_drills_tick();
+            self.water_buildings_tick();
         }
         self.automation_tick();
         self.colony_tick(t);

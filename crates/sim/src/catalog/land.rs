@@ -33,6 +33,10 @@ pub struct WaterRules {
 pub struct WaterBuildings {
     /// m3/s of clean water a fully powered aquifer drill adds.
     pub aquifer_drill_strength: f64,
+    /// The most m3/s a valve can be set to let through (and an open fill valve passes).
+    pub valve_max_flow: f64,
+    /// How far above its base a fill valve can be set to fill the tile in front of it.
+    pub fill_valve_max_height: f64,
 }
 
 /// How a new map's aquifers are drawn (`water.aquiferGeneration`).

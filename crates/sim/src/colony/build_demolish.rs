@@ -151,6 +151,9 @@ impl World {
         if s.flag("soilBarrier") {
             self.refresh_soil_barriers();
         }
+        if super::water_buildings::is_any_valve(s) {
+            self.refresh_water_links();
+        }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
             // A center named while a site founds its district under that name, unless another
@@ -251,8 +254,8 @@ impl World {
         if s.flag("soilBarrier") && b.finished {
             self.refresh_soil_barriers();
         }
-        if b.water_output > 0.0 {
-            self.refresh_inflows();
+        if b.water_output > 0.0 || b.valve.is_some() && b.finished {
+            self.refresh_water_links();
         }
         self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);

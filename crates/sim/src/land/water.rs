@@ -15,7 +15,9 @@
 //!    A pipe never carries water into a tile whose floor lies at or above the giving tile's
 //!    surface, so barriers hold water below their height and spill above it;
 //! 2. pipes out of a tile are scaled down together so they never take more than it holds: depths
-//!    never go negative;
+//!    never go negative; into and out of a capped tile (a valve) they are scaled down together so
+//!    they carry no more than its cap (m3/s) into it and no more out of it (a cap of 0 makes it
+//!    a wall);
 //! 3. depths (and badwater, carried at the giving tile's share) move along the pipes;
 //! 4. sources add `strength x dt` (clean, or with the weather's badwater share);
 //!    inflows (aquifer drills, set by the colony before each step) add their m3/s of clean water
@@ -244,6 +246,10 @@ pub(crate) struct Water {
     /// Clean water the colony adds each step whatever the weather (aquifer drills): tile index
     /// and m3/s. Set before every step from the buildings (not saved).
     pub inflows: Vec<(usize, f32)>,
+    /// Tiles whose outflow is capped (valves and fill valves): tile index and the most m3/s
+    /// their pipes may carry out of them together, ascending by tile. Set from the buildings
+    /// (not saved).
+    pub caps: Vec<(usize, f32)>,
     pub totals: WaterTotals,
     surface: Vec<f32>,
     /// How much each tile's surface rose in the last step by the pipes and sources (scratch of
@@ -278,6 +284,7 @@ impl Water {
             closed,
             sources: Vec::new(),
             inflows: Vec::new(),
+            caps: Vec::new(),
             totals: WaterTotals::default(),
             surface: vec![0.0; n],
             rise: vec![0.0; n],
@@ -329,6 +336,17 @@ impl Water {
             self.totals.pumped += f64::from(t);
         }
         t
+    }
+
+    /// m3/s leaving tile `i` through its four pipes in the last step.
+    pub(crate) fn outflow(&self, i: usize) -> f32 {
+        let w = self.width as usize;
+        let (x, y) = (i % w, i / w);
+        let west = self.fx[y * (w + 1) + x];
+        let east = self.fx[y * (w + 1) + x + 1];
+        let south = self.fy[i];
+        let north = self.fy[i + w];
+        (-west).max(0.0) + east.max(0.0) + (-south).max(0.0) + north.max(0.0)
     }
 
     /// Sets or clears a barrier; the pipes of the tile are stopped so it holds at once.
@@ -567,13 +585,19 @@ impl Water {
         // run one row ahead; every factor comes from the depths before any move, as each row's
         // is worked out before that row moves. Water crossing the map's edges is summed in tile
         // order (a tile's west, east, south, north edges), as the running total always was.
+        // A capped tile's factor is at most its cap over its outflow (worked out before the
+        // factors replace the outflows).
         let dt = p.dt;
+        self.cap_inflows();
+        let capped = self.cap_ratios();
         let mut edge = 0.0f64;
         self.scale_factors(0, dt);
+        self.apply_caps(0, &capped);
         self.scale_edge_pipes(0);
         for y in 0..h {
             if y + 1 < h {
                 self.scale_factors(y + 1, dt);
+                self.apply_caps(y + 1, &capped);
                 self.scale_north_pipes(y);
             } else {
                 self.scale_edge_pipes(h);
@@ -691,6 +715,61 @@ impl Water {
         }
         for &(i, rate) in &self.inflows {
             self.rise[i] += rate * dt;
+        }
+    }
+
+    /// Scales the pipes into each capped tile down together so they carry no more than its cap
+    /// into it (the givers' outflows, already summed, then overstate what they give: their
+    /// factors only come out lower, never letting a depth go negative).
+    fn cap_inflows(&mut self) {
+        let w = self.width as usize;
+        for &(i, cap) in &self.caps {
+            let (x, y) = (i % w, i / w);
+            let (west, east) = (y * (w + 1) + x, y * (w + 1) + x + 1);
+            let (south, north) = (i, i + w);
+            let inflow = self.fx[west].max(0.0)
+                + (-self.fx[east]).max(0.0)
+                + self.fy[south].max(0.0)
+                + (-self.fy[north]).max(0.0);
+            if inflow <= cap {
+                continue;
+            }
+            let k = cap.max(0.0) / inflow;
+            if self.fx[west] > 0.0 {
+                self.fx[west] *= k;
+            }
+            if self.fx[east] < 0.0 {
+                self.fx[east] *= k;
+            }
+            if self.fy[south] > 0.0 {
+                self.fy[south] *= k;
+            }
+            if self.fy[north] < 0.0 {
+                self.fy[north] *= k;
+            }
+        }
+    }
+
+    /// For each capped tile the step visits whose outflow is above its cap: the tile and the
+    /// share of its outflow the cap lets out.
+    fn cap_ratios(&self) -> Vec<(usize, f32)> {
+        let w = self.width as usize;
+        self.caps
+            .iter()
+            .filter(|&&(i, _)| {
+                let (lo, hi) = self.ext[i / w];
+                (lo..hi).contains(&(i % w))
+            })
+            .filter(|&&(i, cap)| self.out[i] > cap)
+            .map(|&(i, cap)| (i, cap.max(0.0) / self.out[i]))
+            .collect()
+    }
+
+    /// Lowers the scale factors of row `y`'s capped tiles to their caps' shares.
+    fn apply_caps(&mut self, y: usize, capped: &[(usize, f32)]) {
+        let w = self.width as usize;
+        for &(i, r) in capped.iter().filter(|(i, _)| i / w == y) {
+            self.out[i] = self.out[i].min(r);
         }
     }
 

@@ -195,3 +195,150 @@ fn a_powered_aquifer_drill_pours_water_through_a_drought_and_an_unpowered_one_no
     w.advance_ticks(3 * HOUR + 1);
     assert_eq!(loaded.state_hash(), w.state_hash());
 }
+
+/// Tiles by `(x, y)`.
+type Tiles = Vec<(u32, u32)>;
+
+/// Two walled 3x3 basins on flat land, west (A) and east (B), joined only through the tile
+/// between them, where a `prefab` valve stands facing east; A holds 2 m of water. Returns the
+/// valve and the tiles of A and of B.
+fn two_basins(w: &mut World, prefab: &str) -> (i32, Tiles, Tiles) {
+    let (x0, y0, z) = crate::testutil::flat_area(w, 9, 5);
+    let basin = |dx: u32| -> Vec<(u32, u32)> {
+        (x0 + dx..x0 + dx + 3)
+            .flat_map(|x| (y0 + 1..y0 + 4).map(move |y| (x, y)))
+            .collect()
+    };
+    let (a, b) = (basin(1), basin(5));
+    let gap = (x0 + 4, y0 + 2);
+    for x in x0..x0 + 9 {
+        for y in y0..y0 + 5 {
+            if !a.contains(&(x, y)) && !b.contains(&(x, y)) && (x, y) != gap {
+                w.set_water_barrier(x.into(), y.into(), Some(z as f32 + 6.0))
+                    .unwrap();
+            }
+        }
+    }
+    let s = crate::colony::building::spec(prefab);
+    w.add_science(s.science_cost);
+    w.unlock(prefab).unwrap();
+    let valve = w
+        .place_building(prefab, gap.0.into(), gap.1.into(), z.into(), "east")
+        .unwrap();
+    w.finish_building(valve);
+    for &(x, y) in &a {
+        let i = w.land.idx(x, y);
+        w.land.water.depth[i] = 2.0;
+    }
+    w.land.water.refresh_spans();
+    (valve, a, b)
+}
+
+fn volume(w: &World, tiles: &[(u32, u32)]) -> f64 {
+    tiles
+        .iter()
+        .map(|&(x, y)| f64::from(w.water_depth(x, y)))
+        .sum()
+}
+
+#[test]
+fn a_valve_passes_at_most_its_limit_and_nothing_closed_by_the_api_or_a_signal() {
+    let mut w = world();
+    let (valve, a, b) = two_basins(&mut w, "Valve.Folktails");
+    // Closed through the API: nothing reaches B.
+    let v = w.automation_configure(valve, "open", "false").unwrap();
+    assert_eq!((v.property.as_str(), v.value.as_str()), ("open", "false"));
+    w.advance_ticks(6 * HOUR);
+    assert_eq!(volume(&w, &b), 0.0, "water passed a closed valve");
+    assert!(
+        volume(&w, &a) > 17.0,
+        "A kept its water: {}",
+        volume(&w, &a)
+    );
+    assert_eq!(w.building_view(valve).unwrap().valve_open, Some(false));
+    // Bad settings are refused and change nothing.
+    assert!(w.automation_configure(valve, "flow", "9").is_err());
+    assert!(w.automation_configure(valve, "fillHeight", "1").is_err());
+    assert!(w.set_fill_height(valve, 1.0).is_err());
+    // Open at 0.2 m3/s: B fills, never faster than the limit.
+    // (The model's one-tile throat passes well under its limit at these heads: an open one
+    // passes about 4 m3 in the first hour.)
+    let limit = 0.2;
+    w.automation_configure(valve, "flow", "0.2").unwrap();
+    w.automation_configure(valve, "open", "true").unwrap();
+    let secs_per_hour = HOUR as f64 * crate::clock::real_seconds_per_tick_at_1x();
+    let mut last = volume(&w, &b);
+    for _ in 0..4 {
+        w.advance_ticks(HOUR);
+        let now = volume(&w, &b);
+        assert!(
+            now - last <= limit * secs_per_hour * 1.001,
+            "B gained {} m3 in an hour through a {limit} m3/s valve",
+            now - last
+        );
+        last = now;
+    }
+    assert!(last > 0.5, "B gained only {last} m3 in 4 h");
+    let view = w.building_view(valve).unwrap();
+    assert_eq!(view.flow_limit, Some(0.2));
+    assert!(view.valve_flow.unwrap() <= 0.2 + 1e-6, "{view:?}");
+    // A save carries the setting.
+    let loaded = World::load_from_bytes(&w.save_to_bytes()).unwrap();
+    assert_eq!(loaded.state_hash(), w.state_hash());
+    assert_eq!(loaded.land.water.caps, w.land.water.caps);
+    // A lever's signal opens and closes it: Off, and B stops gaining.
+    let (lx, ly) = (a[0].0 - 2, a[0].1 - 1);
+    let lz = u32::from(w.map.terrain_height(lx, ly));
+    let lever = build(&mut w, "Lever.Folktails", lx, ly, lz, "south");
+    w.automation_configure(lever, "on", "true").unwrap();
+    w.automation_link(lever, valve, None).unwrap();
+    w.advance_ticks(HOUR);
+    assert_eq!(w.building_view(valve).unwrap().valve_open, Some(true));
+    w.automation_configure(lever, "on", "false").unwrap();
+    w.advance_ticks(1);
+    assert_eq!(w.building_view(valve).unwrap().valve_open, Some(false));
+    w.advance_ticks(4);
+    let closed = volume(&w, &b);
+    w.advance_ticks(2 * HOUR);
+    assert!(
+        volume(&w, &b) <= closed,
+        "B gained {} m3 behind a valve the lever closed",
+        volume(&w, &b) - closed
+    );
+}
+
+#[test]
+fn a_fill_valve_fills_the_side_in_front_to_its_height_and_no_higher() {
+    let mut w = world();
+    let (valve, a, b) = two_basins(&mut w, "FillValve.Folktails");
+    let z = w.colony.buildings[&valve].z as f32;
+    let depth = |w: &World, tiles: &[(u32, u32)]| volume(w, tiles) / tiles.len() as f64;
+    let v = w.automation_configure(valve, "fillHeight", "0.5").unwrap();
+    assert_eq!(v.automation_type, "FillValve");
+    assert!(w.automation_configure(valve, "flow", "0.5").is_err());
+    w.advance_ticks(12 * HOUR);
+    // Open water would stand level at about 0.9 m on both sides; the valve stops B at 0.5.
+    let (da, db) = (depth(&w, &a), depth(&w, &b));
+    assert!((0.4..=0.62).contains(&db), "B stands {db} m deep, A {da}");
+    assert!(da > 1.2, "A kept the rest: {da} m");
+    let view = w.building_view(valve).unwrap();
+    assert_eq!(view.fill_height, Some(0.5));
+    assert_eq!(view.passing, Some(false), "{view:?}");
+    assert!(
+        b.iter()
+            .all(|&(x, y)| f32::from(w.map.terrain_height(x, y)) == z)
+    );
+    // Higher, it passes again up to the new height; a save carries it.
+    w.automation_configure(valve, "fillHeight", "0.8").unwrap();
+    let loaded = World::load_from_bytes(&w.save_to_bytes()).unwrap();
+    assert_eq!(loaded.state_hash(), w.state_hash());
+    w.advance_ticks(12 * HOUR);
+    let db2 = depth(&w, &b);
+    assert!((0.7..=0.92).contains(&db2), "B stands {db2} m deep");
+    // Closed, it passes nothing whatever the height.
+    w.automation_configure(valve, "fillHeight", "3").unwrap();
+    w.automation_configure(valve, "open", "false").unwrap();
+    let before = volume(&w, &b);
+    w.advance_ticks(4 * HOUR);
+    assert!(volume(&w, &b) <= before, "a closed fill valve passed water");
+}
