@@ -29,7 +29,7 @@ const CHAIN: &[(&str, u32)] = &[
     ("PowerShaft.Folktails", 1),
     ("GearWorkshop.Folktails", 3),
     ("PowerShaft.Folktails", 1),
-    ("AquiferDrill.Folktails", 3),
+    ("LumberMill.Folktails", 3),
     ("PowerShaft.Folktails", 1),
 ];
 

@@ -252,7 +252,7 @@ impl World {
             Map::from_parts(m.width, m.height, terrain, m.river, (sx, sy, sz)).map_err(corrupt)?;
         let land = file
             .land
-            .into_land(&map)
+            .into_land(&map, file.seed)
             .map_err(|e| corrupt(format!("land: {e}")))?;
         let founded = file.colony.is_none();
         let mut colony = file
@@ -276,6 +276,8 @@ impl World {
             history: file.history.into(),
             events: EventQueue::default(),
         };
+        world.refresh_soil_barriers();
+        world.refresh_water_links();
         if founded {
             world.found_colony();
             world.events = EventQueue::default();

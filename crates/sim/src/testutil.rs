@@ -30,12 +30,22 @@ pub fn world() -> World {
     w
 }
 
-/// Unlocks (if needed), places and finishes a building.
+/// Unlocks (if needed), places and finishes a building. An aquifer drill (the power tests' 400 hp
+/// consumer) gets an aquifer under its footprint first, so it stands anywhere.
 pub fn build(w: &mut World, prefab: &str, x: u32, y: u32, z: u32, o: &str) -> i32 {
     let s = spec(prefab);
     if s.science_cost > 0 && !w.science.unlocked.contains(prefab) {
         w.add_science(s.science_cost);
         w.unlock(prefab).unwrap();
+    }
+    if crate::colony::water_buildings::is_aquifer_drill(s) {
+        let o = crate::colony::geometry::Orientation::parse(o).unwrap();
+        for (tx, ty) in crate::colony::geometry::footprint(s, x.into(), y.into(), o) {
+            if w.map.contains(tx, ty) {
+                let i = w.land.idx(tx as u32, ty as u32);
+                w.land.aquifer[i] = true;
+            }
+        }
     }
     let id = w
         .place_building(prefab, x.into(), y.into(), z.into(), o)

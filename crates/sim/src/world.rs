@@ -112,6 +112,9 @@ impl World {
         self.land
             .tick(t, &self.map, &self.weather, &mut self.events);
         self.power_tick();
+        if (t + 1).is_multiple_of(u64::from(crate::land::water_step_ticks())) {
+            self.water_buildings_tick();
+        }
         self.automation_tick();
         self.colony_tick(t);
         if t.is_multiple_of(clock::ticks_per_hour()) {

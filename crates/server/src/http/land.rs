@@ -68,6 +68,9 @@ pub struct TileJson {
     pub contaminated: bool,
     #[serde(skip_serializing_if = "is_false")]
     pub moist: bool,
+    /// An aquifer tile, where an aquifer drill may stand; present when true.
+    #[serde(skip_serializing_if = "is_false")]
+    pub aquifer: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -126,6 +129,7 @@ impl From<sim::TileView> for TileJson {
             dead: t.dead,
             contaminated: t.contaminated,
             moist: t.moist,
+            aquifer: t.aquifer,
         }
     }
 }
@@ -144,6 +148,7 @@ pub struct TileRow {
     pub dead: bool,
     pub contaminated: bool,
     pub moist: bool,
+    pub aquifer: bool,
 }
 
 impl From<sim::TileView> for TileRow {
@@ -166,6 +171,7 @@ impl From<sim::TileView> for TileRow {
             dead: t.dead,
             contaminated: t.contaminated,
             moist: t.moist,
+            aquifer: t.aquifer,
         }
     }
 }

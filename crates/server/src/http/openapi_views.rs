@@ -202,6 +202,36 @@ fn building() -> Value {
             ("powerSupply", int()),
             ("isWonder", flag()),
             ("wonderActive", flag()),
+            (
+                "waterOutput",
+                described(num(), "aquifer drills: m3/s of clean water given now"),
+            ),
+            (
+                "valveOpen",
+                described(flag(), "valves and fill valves: open (not closed)"),
+            ),
+            (
+                "flowLimit",
+                described(num(), "valves: the most m3/s let through while open"),
+            ),
+            (
+                "fillHeight",
+                described(
+                    num(),
+                    "fill valves: blocks above its base it fills its front to",
+                ),
+            ),
+            (
+                "passing",
+                described(flag(), "fill valves: passing water now"),
+            ),
+            (
+                "valveFlow",
+                described(
+                    num(),
+                    "valves and fill valves: m3/s that left the tile in the last water step",
+                ),
+            ),
             ("isClutch", flag()),
             ("clutchEngaged", flag()),
             ("automation", reference("Automation")),

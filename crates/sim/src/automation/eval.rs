@@ -219,6 +219,7 @@ impl World {
                     .set_floodgate(id, if on { f64::from(u16::MAX) } else { 0.0 })
                     .map(|_| ()),
                 Effect::Clutch => self.set_clutch(id, on).map(|_| ()),
+                Effect::Valve => self.set_valve_open(id, on).map(|_| ()),
                 Effect::Pause => self.set_paused(id, !on).map(|_| ()),
                 Effect::Show => Ok(()),
             };

@@ -28,8 +28,9 @@
 //!   modes and needed in Latch and FlipFlop. A missing `a` (or needed `b`) or an input in `Error`
 //!   gives `Error` (the stored bit is kept for when the inputs recover).
 //! - **Automated buildings** (one input, always reported as `a`): floodgates (`On` closes the gate
-//!   to its full height, `Off` opens it to 0), clutches (`On` engages, `Off` disengages), the
-//!   indicator (shows its input), and every pausable building (`Off` pauses it, `On` resumes
+//!   to its full height, `Off` opens it to 0), clutches (`On` engages, `Off` disengages), valves
+//!   and fill valves (`On` opens, `Off` closes), the indicator (shows its input), and every
+//!   pausable building (`Off` pauses it, `On` resumes
 //!   it). They act when their input changes (and when first linked), so a player's own setting
 //!   holds until the signal next changes; `Error` changes nothing. A finished detonator acts
 //!   only on a rising signal (its input going from `Off` to `On`; not when first linked to a
@@ -188,6 +189,8 @@ pub fn device_of(prefab: &str) -> Option<Device> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Effect {
     Floodgate,
+    /// Valves and fill valves: On opens, Off closes.
+    Valve,
     Clutch,
     Pause,
     Show,
@@ -332,6 +335,8 @@ impl World {
             Some(Effect::Detonate)
         } else if s.flag("floodgate") {
             Some(Effect::Floodgate)
+        } else if crate::colony::water_buildings::is_any_valve(s) {
+            Some(Effect::Valve)
         } else if crate::power::is_clutch(s) {
             Some(Effect::Clutch)
         } else if crate::colony::pausable(b) {
@@ -445,7 +450,7 @@ impl World {
             return Err(wrong_type(
                 target,
                 &tname,
-                "has no automation input; link targets are relays, memory cells, floodgates, clutches, indicators, detonators and pausable buildings",
+                "has no automation input; link targets are relays, memory cells, floodgates, clutches, valves, indicators, detonators and pausable buildings",
             ));
         };
         if source == target {
@@ -550,11 +555,14 @@ impl World {
     ) -> Result<ConfigureView, CommandError> {
         let b = self.colony.building(id)?;
         let name = b.prefab.to_string();
+        if b.valve.is_some() {
+            return self.configure_valve(id, property, value);
+        }
         let Some(d) = device_of(&name).filter(|d| !config::props(*d).is_empty()) else {
             return Err(wrong_type(
                 id,
                 &name,
-                "has no automation settings; configurable are sensors, counters, power meters, chronometers, levers, relays and memory cells",
+                "has no automation settings; configurable are sensors, counters, power meters, chronometers, levers, relays, memory cells, valves and fill valves",
             ));
         };
         let Some(p) = config::find(d, property) else {

@@ -21,6 +21,36 @@ pub struct WaterRules {
     pub simulation: Fact<WaterSimulation>,
     pub source_generation: Fact<SourceGeneration>,
     pub upstream_edge_closed: Fact<bool>,
+    /// What the water buildings do (`water.buildings`).
+    pub buildings: Fact<WaterBuildings>,
+    /// Where a new map's aquifers lie (`water.aquiferGeneration`).
+    pub aquifer_generation: Fact<AquiferGeneration>,
+}
+
+/// The water buildings' figures (`water.buildings`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaterBuildings {
+    /// m3/s of clean water a fully powered aquifer drill adds.
+    pub aquifer_drill_strength: f64,
+    /// The most m3/s a valve can be set to let through (and an open fill valve passes).
+    pub valve_max_flow: f64,
+    /// How far above its base a fill valve can be set to fill the tile in front of it.
+    pub fill_valve_max_height: f64,
+}
+
+/// How a new map's aquifers are drawn (`water.aquiferGeneration`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AquiferGeneration {
+    /// Patches per 128x128 (scaled with the map's area, at least 1).
+    pub count: [u32; 2],
+    /// Side of a square patch, in tiles.
+    pub size: u32,
+    /// Least Chebyshev distance of a patch's tiles from the start spot.
+    pub min_distance_from_start: u32,
+    /// Least Chebyshev distance of a patch's tiles from the river's channel.
+    pub min_distance_from_river: u32,
 }
 
 /// Evaporation rates in depth per second (real seconds at 1x: 0.6 s per tick).

@@ -148,6 +148,12 @@ impl World {
         if caps_source(s) {
             self.cap_sources_under(s, x, y, o, true);
         }
+        if s.flag("soilBarrier") {
+            self.refresh_soil_barriers();
+        }
+        if super::water_buildings::is_any_valve(s) {
+            self.refresh_water_links();
+        }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
             // A center named while a site founds its district under that name, unless another
@@ -261,6 +267,12 @@ impl World {
         let cables_went = self.colony.ziplines.len() != cables;
         self.colony.unindex_building(id);
         self.colony.buildings.remove(&id);
+        if s.flag("soilBarrier") && b.finished {
+            self.refresh_soil_barriers();
+        }
+        if b.water_output > 0.0 || b.valve.is_some() && b.finished {
+            self.refresh_water_links();
+        }
         self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);
         self.store_salvage(b.district, near, &what, refund);

@@ -396,6 +396,34 @@ pub struct Building {
     /// name). Saved only when given, so games without names hash as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_name: Option<String>,
+    /// An aquifer drill's m3/s of water now (`colony::water_buildings`). Saved only when above 0,
+    /// so games without drills hash as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub water_output: f32,
+    /// A valve's or fill valve's settings and state (`colony::water_buildings`); absent for
+    /// every other building, so games without valves hash as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valve: Option<ValveState>,
+}
+
+/// A valve's or fill valve's settings and state.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValveState {
+    /// Valves: the most m3/s it lets through while open (0 up to `water.buildings.valveMaxFlow`).
+    pub limit: f32,
+    /// Closed (by an Off signal or the API): nothing passes.
+    pub closed: bool,
+    /// Fill valves: how far above the valve's base the tile in front of it is filled (0 up to
+    /// `water.buildings.fillValveMaxHeight`).
+    pub fill_height: f32,
+    /// Fill valves: passing water now (the front's surface stood below the fill height at the
+    /// last check, before the water step).
+    pub passing: bool,
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
 }
 
 impl Building {
@@ -443,6 +471,16 @@ impl Building {
             wonder_active: false,
             charged: false,
             custom_name: None,
+            water_output: 0.0,
+            valve: super::water_buildings::is_any_valve(s).then(|| {
+                let r = &crate::catalog::world_rules().water.buildings.value;
+                ValveState {
+                    limit: r.valve_max_flow as f32,
+                    closed: false,
+                    fill_height: 1.0f32.min(r.fill_valve_max_height as f32),
+                    passing: false,
+                }
+            }),
         }
     }
 

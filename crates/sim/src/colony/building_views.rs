@@ -142,6 +142,25 @@ pub struct BuildingView {
     /// Wonders only: launched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wonder_active: Option<bool>,
+    /// Aquifer drills only: m3/s of clean water it gives now (`water.buildings`
+    /// `aquiferDrillStrength` times its power efficiency; 0 while a site, paused or unpowered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub water_output: Option<f32>,
+    /// Valves and fill valves: open (not closed by a signal or the API).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valve_open: Option<bool>,
+    /// Valves: the most m3/s it lets through while open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flow_limit: Option<f32>,
+    /// Fill valves: how far above its base it fills the tile in front of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill_height: Option<f32>,
+    /// Fill valves: passing water now (the front stood below the fill height at the last check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passing: Option<bool>,
+    /// Valves and fill valves: m3/s that left the valve's tile in the last water step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valve_flow: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_clutch: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,6 +275,23 @@ impl World {
             power_supply: p.as_ref().map(|p| p.supply.round() as i64),
             is_wonder: super::wonder::is_wonder(s).then_some(true),
             wonder_active: super::wonder::is_wonder(s).then_some(b.wonder_active),
+            water_output: super::water_buildings::is_aquifer_drill(s).then_some(b.water_output),
+            valve_open: b.valve.map(|v| !v.closed),
+            flow_limit: b
+                .valve
+                .filter(|_| super::water_buildings::is_valve(s))
+                .map(|v| v.limit),
+            fill_height: b
+                .valve
+                .filter(|_| super::water_buildings::is_fill_valve(s))
+                .map(|v| v.fill_height),
+            passing: b
+                .valve
+                .filter(|_| super::water_buildings::is_fill_valve(s))
+                .map(|v| v.passing),
+            valve_flow: b
+                .valve
+                .map(|_| self.land.water.outflow(self.land.idx(b.x, b.y))),
             is_clutch: p.as_ref().map(|p| p.is_clutch),
             clutch_engaged: p.as_ref().and_then(|p| p.clutch_engaged),
             automation: self.automation_view(id),

@@ -9,7 +9,7 @@
 //! beaver does: plans of steps), `steps` (starting and completing steps, what each step does),
 //! `life` (hourly needs, housing, employment, ageing, births and deaths), `views` (read models:
 //! districts, wellbeing, notifications; `building_views` and `beaver_views` for those two),
-//! `commands` (building actions).
+//! `commands` (building actions), `water_buildings` (soil barriers, aquifer drills, valves).
 //!
 //! Cadence: each tick, every beaver whose current step has ended completes it and starts the next
 //! (planning anew when its plan is empty); at each full hour the `life` systems run; at dawn
@@ -55,6 +55,7 @@ mod steps;
 mod summary;
 pub use summary::{ColonySummary, GroupWellbeing, SUMMARY_ROLES};
 mod views;
+pub(crate) mod water_buildings;
 pub mod wonder;
 mod work_plans;
 pub mod zipline;

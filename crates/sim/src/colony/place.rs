@@ -11,10 +11,11 @@
 //! - no building or block fills any of its voxels, and no living plant or ruin stands on the tile
 //!   (`occupied`; dead stumps are cleared by the placement);
 //! - for land buildings, the tile holds no more than `waterBlocksPlacement` of water (`water`);
-//!   water buildings (dams, levees, floodgates, wheels, platforms) stand in water, pumps only
-//!   with their intake row (the back row of the footprint);
+//!   water buildings (dams, levees, floodgates, valves, impermeable floors, wheels, platforms)
+//!   stand in water, pumps only with their intake row (the back row of the footprint);
 //! - a badwater rig stands on a badwater source (`terrain` otherwise, naming the sources) and,
-//!   once finished, caps it until demolished;
+//!   once finished, caps it until demolished; an aquifer drill stands with its whole footprint on
+//!   aquifer tiles (`terrain` otherwise, naming where the map's aquifer patches start);
 //! - a tunnel goes inside the terrain instead: its tile's terrain is above `z` and `z` is at
 //!   least 1 (`terrain` otherwise);
 //! - suspension bridges hang from the tiles just beyond their two short ends (ground at `z`, a
@@ -43,9 +44,13 @@ pub fn voxels_of(b: &Building) -> Vec<u64> {
 }
 
 /// Whether a prefab stands in water by design (pumps only with their intake row; platforms, power
-/// shafts and water sensors too: the game lets them be built under water).
+/// shafts, water sensors, impermeable floors and valves too: the game lets them be built under
+/// water).
 fn water_building(s: &Spec) -> bool {
     s.flag("waterObstacle")
+        || s.components
+            .iter()
+            .any(|c| c == "FinishableHorizontalWaterObstacleSpec")
         || s.flag("floodable")
         || s.base_name.contains("Platform")
         || s.components.iter().any(|c| c == "ModularShaftSpec")
@@ -86,6 +91,8 @@ pub(crate) struct PlacementTraits {
     caps_source: bool,
     /// Has a water intake row, which may hang over water.
     intake: bool,
+    /// An aquifer drill: stands on aquifer tiles only.
+    drill: bool,
     /// A path or stairs (which may lie on a district center's doorstep).
     pub(crate) walkway: bool,
     /// A tunnel: placed inside the terrain, not on it.
@@ -99,6 +106,7 @@ impl PlacementTraits {
             spanning: spans(s),
             caps_source: caps_source(s),
             intake: s.flag("waterIntake"),
+            drill: super::water_buildings::is_aquifer_drill(s),
             walkway: matches!(super::building::kind_of(s), Kind::Path | Kind::Stairs),
             tunnel: super::building::is_tunnel(s),
         }
@@ -380,6 +388,36 @@ impl World {
                 }
                 true
             };
+        if t.drill
+            && let Some((bx, by)) = tiles
+                .iter()
+                .find(|(tx, ty)| !self.is_aquifer(*tx as u32, *ty as u32))
+        {
+            return Err(refuse(
+                detail,
+                "terrain",
+                || {
+                    let patches = self
+                        .aquifer_patches()
+                        .iter()
+                        .map(|(px, py)| format!("({px}, {py})"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    format!(
+                        "{name} must stand with its whole footprint on an aquifer; ({bx}, {by}) is no aquifer tile; aquifer patches start at {} (GET /api/tiles shows aquifer: true)",
+                        if patches.is_empty() {
+                            "none on this map".to_owned()
+                        } else {
+                            patches
+                        }
+                    )
+                },
+                name,
+                x,
+                y,
+                z,
+            ));
+        }
         if spanning {
             for (ex, ey) in span_ends(s, x, y, o) {
                 let held = self.map.contains(ex, ey) && {

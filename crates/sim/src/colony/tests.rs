@@ -9,6 +9,7 @@ mod bots;
 mod demolish;
 mod naming;
 mod ways;
+mod water_buildings;
 
 #[test]
 fn a_new_game_founds_a_district_with_beavers_and_stock() {

@@ -175,6 +175,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     let mut soil = Soil::new(n);
     soil.recompute(map.terrain(), &water);
     let mut land = Land {
+        aquifer: super::aquifer::aquifers(seed, map),
         water,
         soil,
         plants: BTreeMap::new(),

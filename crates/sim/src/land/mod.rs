@@ -1,7 +1,8 @@
 //! The land: water, soil, plants, ruins, wind and the per-tile marks (cutting area, planting), with
 //! the land step the world runs each tick.
 //!
-//! Submodules: `water` (the water model), `soil` (moisture and contamination), `plants` (trees,
+//! Submodules: `water` (the water model), `soil` (moisture and contamination), `aquifer` (where
+//! aquifer drills may stand), `plants` (trees,
 //! bushes, crops and ruins; growth, death, spreading), `wind`, `generate` (land features of a new
 //! map), `commands` (the land commands of [`World`]), `views` (read models), `save` (the save
 //! layout of the land).
@@ -12,6 +13,7 @@
 //!
 //! [`World`]: crate::World
 
+mod aquifer;
 mod commands;
 mod generate;
 mod grid;
@@ -71,6 +73,8 @@ pub(crate) struct Land {
     pub ids: IdGen,
     /// Crops a beehive speeds up this hour (derived from the colony each hour; not saved).
     pub hive_boost: std::collections::BTreeSet<i32>,
+    /// Aquifer tiles (drawn from the seed and the map, not saved; see `aquifer`).
+    pub aquifer: Vec<bool>,
 }
 
 impl Land {

@@ -171,7 +171,7 @@ impl LandSave {
     }
 
     /// Rebuilds the land for `map`, checking that everything fits.
-    pub(crate) fn into_land(self, map: &Map) -> Result<Land, String> {
+    pub(crate) fn into_land(self, map: &Map, seed: u64) -> Result<Land, String> {
         let (w, h) = (map.width(), map.height());
         let n = w as usize * h as usize;
         let ws = self.water;
@@ -302,9 +302,11 @@ impl LandSave {
             planting.insert(i as u32, s);
         }
         Ok(Land {
+            aquifer: super::aquifer::aquifers_of_seed(seed, map.width(), map.height()),
             water,
             soil: Soil {
                 moisture: self.moisture,
+                barrier: vec![false; self.contamination.len()],
                 contamination: self.contamination,
                 last: None,
             },

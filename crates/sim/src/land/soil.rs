@@ -18,6 +18,12 @@
 //! - a land tile is `moist` while its moisture is above 0. It dries at the first recompute after
 //!   its water left (within an hour; the data's drying speed is about 13 ticks).
 //!
+//! - a soil barrier (a building with the `soilBarrier` flag standing on the ground: an impermeable
+//!   floor, a levee, a contamination or irrigation barrier) closes its tile to the soil: moisture
+//!   and contamination neither enter nor cross it, and water standing on it seeps nowhere (it is no
+//!   seed). The barriers are kept per tile (`Soil::barrier`, derived from the buildings) and are an
+//!   input of the spread like the water tiles.
+//!
 //! Contamination spreads the same way from water tiles whose badwater share is at least
 //! `soilContaminatedWhenWaterShareAtLeast`; a tile reached is contaminated and stays so for
 //! `decontaminationHours` after it is last reached. The count of contaminated tiles is kept, so
@@ -37,6 +43,8 @@ pub(crate) struct Soil {
     pub moisture: Vec<Tenths>,
     /// Hours the tile stays contaminated; 0 means clean.
     pub contamination: Vec<u8>,
+    /// Tiles a soil barrier closes (derived from the buildings, not saved).
+    pub barrier: Vec<bool>,
     /// What the last moisture spread was computed from (derived, not saved; `None` after a load).
     pub last: Option<Box<SpreadInputs>>,
 }
@@ -44,7 +52,9 @@ pub(crate) struct Soil {
 impl PartialEq for Soil {
     /// The soil's state; `last` is derived from the water.
     fn eq(&self, other: &Soil) -> bool {
-        self.moisture == other.moisture && self.contamination == other.contamination
+        self.moisture == other.moisture
+            && self.contamination == other.contamination
+            && self.barrier == other.barrier
     }
 }
 
@@ -58,6 +68,8 @@ impl PartialEq for Soil {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SpreadInputs {
     wet: Vec<bool>,
+    /// Tiles a soil barrier closes.
+    barrier: Vec<bool>,
     level: Vec<u8>,
     /// A water tile's emission when it irrigates (a moisture seed), else 0.
     seed: Vec<u16>,
@@ -141,8 +153,15 @@ impl Soil {
         Soil {
             moisture: vec![0; n],
             contamination: vec![0; n],
+            barrier: vec![false; n],
             last: None,
         }
+    }
+
+    /// Sets the tiles soil barriers close (the next recompute spreads around them).
+    pub(crate) fn set_barriers(&mut self, barrier: Vec<bool>) {
+        debug_assert_eq!(barrier.len(), self.barrier.len());
+        self.barrier = barrier;
     }
 
     pub(crate) fn is_moist(&self, i: usize) -> bool {
@@ -170,7 +189,7 @@ impl Soil {
                 )
             }
         };
-        let update = inputs.update(&m, terrain, water, rows, w, h);
+        let update = inputs.update(&m, terrain, water, &self.barrier, rows, w, h);
         let areas = (!fresh).then(|| changed_areas(&update.changed, w, h, m.reach()));
         self.spread_moisture(&m, w, h, &inputs, &update.moist_seeds, areas);
         let reached = if update.bad_seeds.is_empty() {
@@ -181,6 +200,7 @@ impl Soil {
                 w,
                 h,
                 &inputs.wet,
+                &inputs.barrier,
                 &inputs.level,
                 &update.bad_seeds,
             ))
@@ -245,11 +265,13 @@ impl Soil {
             let win = area.grown(1, w, h);
             let (ww, wh) = (win.x1 - win.x0, win.y1 - win.y0);
             let mut wet = Vec::with_capacity(ww * wh);
+            let mut barrier = Vec::with_capacity(ww * wh);
             let mut level = Vec::with_capacity(ww * wh);
             let mut local_seeds = Vec::new();
             for y in win.y0..win.y1 {
                 let r = y * w + win.x0..y * w + win.x1;
                 wet.extend_from_slice(&now.wet[r.clone()]);
+                barrier.extend_from_slice(&now.barrier[r.clone()]);
                 level.extend_from_slice(&now.level[r]);
                 for x in win.x0..win.x1 {
                     let i = y * w + x;
@@ -263,7 +285,7 @@ impl Soil {
                     }
                 }
             }
-            let local = spread(m, ww, wh, &wet, &level, &local_seeds);
+            let local = spread(m, ww, wh, &wet, &barrier, &level, &local_seeds);
             for y in area.y0..area.y1 {
                 for x in area.x0..area.x1 {
                     let v = local[(y - win.y0) * ww + x - win.x0];
@@ -281,7 +303,7 @@ impl Soil {
         now: &SpreadInputs,
         seeds: &[(usize, u16)],
     ) {
-        let moisture = spread(m, w, h, &now.wet, &now.level, seeds);
+        let moisture = spread(m, w, h, &now.wet, &now.barrier, &now.level, seeds);
         for (dst, v) in self.moisture.iter_mut().zip(&moisture) {
             *dst = (*v).min(255) as u8;
         }
@@ -294,6 +316,7 @@ impl SpreadInputs {
         let n = w * h;
         SpreadInputs {
             wet: vec![false; n],
+            barrier: vec![false; n],
             level: terrain[..n].to_vec(),
             seed: vec![0; n],
             terrain: terrain[..n].to_vec(),
@@ -308,17 +331,27 @@ impl SpreadInputs {
     /// Outside both this hour's and the last hour's rows a tile was and is dry land, so only its
     /// level can change, with its terrain: the terrain is compared with the one kept (a byte per
     /// tile, row by row) and those tiles are set. Within the rows every input is computed afresh
-    /// and compared.
+    /// and compared. Tiles whose soil barrier came or went (`barrier`) changed too.
+    #[allow(clippy::too_many_arguments)]
     fn update(
         &mut self,
         m: &Model,
         terrain: &[u8],
         water: &Water,
+        barrier: &[bool],
         rows: Vec<(usize, usize)>,
         w: usize,
         h: usize,
     ) -> Update {
         let mut changed = Vec::new();
+        if self.barrier[..] != barrier[..w * h] {
+            for (i, (kept, now)) in self.barrier.iter_mut().zip(barrier).enumerate() {
+                if *kept != *now {
+                    *kept = *now;
+                    changed.push(i);
+                }
+            }
+        }
         // Terrain changes outside last hour's rows (within them, the passes below see them).
         if self.terrain[..] != terrain[..w * h] {
             for y in 0..h {
@@ -389,11 +422,13 @@ impl SpreadInputs {
                     let (a, b) = (x.saturating_sub(r) - x0, (x + r + 1).min(w) - x0);
                     let e = by_count[(counts[b] - counts[a] - 1) as usize];
                     let share = water.share(i);
-                    let irrigates = share <= m.max_irrigation_share && e > 0;
+                    // Water on a soil barrier seeps into no soil.
+                    let seeps = e > 0 && !self.barrier[i];
+                    let irrigates = share <= m.max_irrigation_share && seeps;
                     if irrigates {
                         moist_seeds.push((i, e));
                     }
-                    if share >= m.contaminating_share && e > 0 {
+                    if share >= m.contaminating_share && seeps {
                         bad_seeds.push((i, e));
                     }
                     (level, if irrigates { e } else { 0 })
@@ -505,12 +540,15 @@ fn changed_areas(changed: &[usize], w: usize, h: usize, reach: usize) -> Vec<Are
     areas
 }
 
-/// Best-first spread over land from seeds (tile, value in tenths), exact via a bucket queue.
+/// Best-first spread over land from seeds (tile, value in tenths), exact via a bucket queue;
+/// water tiles and soil barriers (`barrier`) are never entered.
+#[allow(clippy::too_many_arguments)]
 fn spread(
     m: &Model,
     w: usize,
     h: usize,
     wet: &[bool],
+    barrier: &[bool],
     level: &[u8],
     seeds: &[(usize, u16)],
 ) -> Vec<u16> {
@@ -544,7 +582,7 @@ fn spread(
                 continue;
             }
             let mut reach = |j: usize, diag: bool| {
-                if wet[j] {
+                if wet[j] || barrier[j] {
                     return;
                 }
                 let climb = u16::from(level[j].saturating_sub(level[i]));

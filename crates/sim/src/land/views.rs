@@ -62,6 +62,8 @@ pub struct TileView {
     pub dead: bool,
     pub contaminated: bool,
     pub moist: bool,
+    /// An aquifer tile: an aquifer drill may stand here (`land::aquifer`).
+    pub aquifer: bool,
 }
 
 /// A region of tiles (`region` clamped to the map).
@@ -202,6 +204,7 @@ impl World {
                 dead,
                 contaminated: land.soil.is_contaminated(i),
                 moist: land.soil.is_moist(i),
+                aquifer: land.aquifer[i],
             });
         }
         Ok(TileRegion {

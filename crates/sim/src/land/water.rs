@@ -15,9 +15,13 @@
 //!    A pipe never carries water into a tile whose floor lies at or above the giving tile's
 //!    surface, so barriers hold water below their height and spill above it;
 //! 2. pipes out of a tile are scaled down together so they never take more than it holds: depths
-//!    never go negative;
+//!    never go negative; into and out of a capped tile (a valve) they are scaled down together so
+//!    they carry no more than its cap (m3/s) into it and no more out of it (a cap of 0 makes it
+//!    a wall);
 //! 3. depths (and badwater, carried at the giving tile's share) move along the pipes;
 //! 4. sources add `strength x dt` (clean, or with the weather's badwater share);
+//!    inflows (aquifer drills, set by the colony before each step) add their m3/s of clean water
+//!    whatever the weather;
 //! 5. evaporation removes `rate x dt` (`shallowPerSecond` below `shallowBelowDepth`, else
 //!    `normalPerSecond`; the cluster modifier is not modelled) and water thinner than `minDepth`.
 //!
@@ -239,6 +243,13 @@ pub(crate) struct Water {
     /// Edge tiles whose outer edges are closed (derived from the river, not saved).
     pub closed: Vec<bool>,
     pub sources: Vec<WaterSource>,
+    /// Clean water the colony adds each step whatever the weather (aquifer drills): tile index
+    /// and m3/s. Set before every step from the buildings (not saved).
+    pub inflows: Vec<(usize, f32)>,
+    /// Tiles whose outflow is capped (valves and fill valves): tile index and the most m3/s
+    /// their pipes may carry out of them together, ascending by tile. Set from the buildings
+    /// (not saved).
+    pub caps: Vec<(usize, f32)>,
     pub totals: WaterTotals,
     surface: Vec<f32>,
     /// How much each tile's surface rose in the last step by the pipes and sources (scratch of
@@ -272,6 +283,8 @@ impl Water {
             barrier: vec![f32::NEG_INFINITY; n],
             closed,
             sources: Vec::new(),
+            inflows: Vec::new(),
+            caps: Vec::new(),
             totals: WaterTotals::default(),
             surface: vec![0.0; n],
             rise: vec![0.0; n],
@@ -325,6 +338,17 @@ impl Water {
         t
     }
 
+    /// m3/s leaving tile `i` through its four pipes in the last step.
+    pub(crate) fn outflow(&self, i: usize) -> f32 {
+        let w = self.width as usize;
+        let (x, y) = (i % w, i / w);
+        let west = self.fx[y * (w + 1) + x];
+        let east = self.fx[y * (w + 1) + x + 1];
+        let south = self.fy[i];
+        let north = self.fy[i + w];
+        (-west).max(0.0) + east.max(0.0) + (-south).max(0.0) + north.max(0.0)
+    }
+
     /// Sets or clears a barrier; the pipes of the tile are stopped so it holds at once.
     pub(crate) fn set_barrier(&mut self, x: u32, y: u32, height: Option<f32>) {
         let (w, x, y) = (self.width as usize, x as usize, y as usize);
@@ -373,9 +397,11 @@ impl Water {
         let w = self.width as usize;
         let h = self.height as usize;
         debug_assert_eq!(terrain.len(), w * h);
-        // Source tiles are active.
-        for src in &self.sources {
-            let (x, y) = (src.x as usize, src.y as usize);
+        // Source and inflow tiles are active.
+        let at = |i: usize| (i % w, i / w);
+        let fed = self.sources.iter().map(|s| (s.x as usize, s.y as usize));
+        let fed = fed.chain(self.inflows.iter().map(|&(i, _)| at(i)));
+        for (x, y) in fed.collect::<Vec<_>>() {
             self.span[y] = columns_union(self.span[y], (x.saturating_sub(1), (x + 2).min(w)));
         }
         // Rows reach one row up and down: the tiles whose depth can change this step.
@@ -559,13 +585,19 @@ impl Water {
         // run one row ahead; every factor comes from the depths before any move, as each row's
         // is worked out before that row moves. Water crossing the map's edges is summed in tile
         // order (a tile's west, east, south, north edges), as the running total always was.
+        // A capped tile's factor is at most its cap over its outflow (worked out before the
+        // factors replace the outflows).
         let dt = p.dt;
+        self.cap_inflows();
+        let capped = self.cap_ratios();
         let mut edge = 0.0f64;
         self.scale_factors(0, dt);
+        self.apply_caps(0, &capped);
         self.scale_edge_pipes(0);
         for y in 0..h {
             if y + 1 < h {
                 self.scale_factors(y + 1, dt);
+                self.apply_caps(y + 1, &capped);
                 self.scale_north_pipes(y);
             } else {
                 self.scale_edge_pipes(h);
@@ -582,6 +614,14 @@ impl Water {
             if v > 0.0 {
                 self.depth[i] += v;
                 self.bad[i] += v * bad_share;
+                self.totals.added += f64::from(v);
+            }
+        }
+        // Inflows (aquifer drills): clean, whatever the weather.
+        for &(i, rate) in &self.inflows {
+            let v = rate * dt;
+            if v > 0.0 {
+                self.depth[i] += v;
                 self.totals.added += f64::from(v);
             }
         }
@@ -672,6 +712,64 @@ impl Water {
         for src in self.sources.iter().filter(|s| !s.capped) {
             let i = src.y as usize * w + src.x as usize;
             self.rise[i] += src.emission(mode).0 * dt;
+        }
+        for &(i, rate) in &self.inflows {
+            self.rise[i] += rate * dt;
+        }
+    }
+
+    /// Scales the pipes into each capped tile down together so they carry no more than its cap
+    /// into it (the givers' outflows, already summed, then overstate what they give: their
+    /// factors only come out lower, never letting a depth go negative).
+    fn cap_inflows(&mut self) {
+        let w = self.width as usize;
+        for &(i, cap) in &self.caps {
+            let (x, y) = (i % w, i / w);
+            let (west, east) = (y * (w + 1) + x, y * (w + 1) + x + 1);
+            let (south, north) = (i, i + w);
+            let inflow = self.fx[west].max(0.0)
+                + (-self.fx[east]).max(0.0)
+                + self.fy[south].max(0.0)
+                + (-self.fy[north]).max(0.0);
+            if inflow <= cap {
+                continue;
+            }
+            let k = cap.max(0.0) / inflow;
+            if self.fx[west] > 0.0 {
+                self.fx[west] *= k;
+            }
+            if self.fx[east] < 0.0 {
+                self.fx[east] *= k;
+            }
+            if self.fy[south] > 0.0 {
+                self.fy[south] *= k;
+            }
+            if self.fy[north] < 0.0 {
+                self.fy[north] *= k;
+            }
+        }
+    }
+
+    /// For each capped tile the step visits whose outflow is above its cap: the tile and the
+    /// share of its outflow the cap lets out.
+    fn cap_ratios(&self) -> Vec<(usize, f32)> {
+        let w = self.width as usize;
+        self.caps
+            .iter()
+            .filter(|&&(i, _)| {
+                let (lo, hi) = self.ext[i / w];
+                (lo..hi).contains(&(i % w))
+            })
+            .filter(|&&(i, cap)| self.out[i] > cap)
+            .map(|&(i, cap)| (i, cap.max(0.0) / self.out[i]))
+            .collect()
+    }
+
+    /// Lowers the scale factors of row `y`'s capped tiles to their caps' shares.
+    fn apply_caps(&mut self, y: usize, capped: &[(usize, f32)]) {
+        let w = self.width as usize;
+        for &(i, r) in capped.iter().filter(|(i, _)| i / w == y) {
+            self.out[i] = self.out[i].min(r);
         }
     }
 

@@ -17,7 +17,12 @@ fn lake(w: u32, h: u32, lake_cols: u32) -> (Vec<u8>, Water) {
 /// The tiles whose inputs differ, found by comparing every tile.
 fn changed_tiles(a: &SpreadInputs, b: &SpreadInputs) -> Vec<usize> {
     (0..a.wet.len())
-        .filter(|&i| a.wet[i] != b.wet[i] || a.level[i] != b.level[i] || a.seed[i] != b.seed[i])
+        .filter(|&i| {
+            a.wet[i] != b.wet[i]
+                || a.barrier[i] != b.barrier[i]
+                || a.level[i] != b.level[i]
+                || a.seed[i] != b.seed[i]
+        })
         .collect()
 }
 
@@ -133,7 +138,7 @@ fn badwater_contaminates_soil_which_recovers_later() {
 
 /// The inputs of every tile computed directly from the terrain and the water (no rows, no
 /// update), as `(wet, level, seed)`.
-fn inputs_of(terrain: &[u8], water: &Water) -> (Vec<bool>, Vec<u8>, Vec<u16>) {
+fn inputs_of(terrain: &[u8], water: &Water, barrier: &[bool]) -> (Vec<bool>, Vec<u8>, Vec<u16>) {
     let m = Model::from_rules();
     let (w, h) = (water.width as usize, water.height as usize);
     let wet: Vec<bool> = water.depth.iter().map(|d| *d >= m.min_depth).collect();
@@ -151,7 +156,7 @@ fn inputs_of(terrain: &[u8], water: &Water) -> (Vec<bool>, Vec<u8>, Vec<u16>) {
             - 1;
         let sat = (m.per_wet * count as f64).min(m.max_sat);
         let e = (m.emit * sat * 10.0).round() as u16;
-        if water.share(i) <= m.max_irrigation_share {
+        if water.share(i) <= m.max_irrigation_share && !barrier[i] {
             seed[i] = e;
         }
     }
@@ -243,12 +248,20 @@ fn updating_within_the_water_rows_keeps_the_inputs_and_moisture_of_the_whole_map
                 water = reloaded(&water);
                 soil.last = None;
             }
+            5 => {
+                // A soil barrier comes or goes, near the water or far from it.
+                let mut barrier = soil.barrier.clone();
+                let i = next(w * h);
+                barrier[i] = !barrier[i];
+                soil.set_barriers(barrier);
+            }
             _ => {}
         }
         // The update finds exactly the tiles that changed.
         if let Some(last) = &soil.last {
             let mut now = last.clone();
-            let update = now.update(&m, &terrain, &water, water_rows(&m, &water, w, h), w, h);
+            let rows = water_rows(&m, &water, w, h);
+            let update = now.update(&m, &terrain, &water, &soil.barrier, rows, w, h);
             assert_eq!(update.changed, changed_tiles(last, &now), "hour {hour}");
             let areas = changed_areas(&update.changed, w, h, m.reach());
             let tiles: usize = areas.iter().map(|a| a.grown(1, w, h).tiles()).sum();
@@ -256,11 +269,12 @@ fn updating_within_the_water_rows_keeps_the_inputs_and_moisture_of_the_whole_map
         }
         let change = soil.recompute(&terrain, &water);
         full.last = None;
+        full.set_barriers(soil.barrier.clone());
         assert_eq!(change, full.recompute(&terrain, &water), "hour {hour}");
         assert_eq!(soil.moisture, full.moisture, "hour {hour}");
         assert_eq!(soil.contamination, full.contamination, "hour {hour}");
         let inputs = soil.last.as_ref().unwrap();
-        let (wet, level, seed) = inputs_of(&terrain, &water);
+        let (wet, level, seed) = inputs_of(&terrain, &water, &soil.barrier);
         assert!(inputs.wet == wet && inputs.level == level, "hour {hour}");
         assert!(inputs.seed == seed, "hour {hour}");
         let contaminated = soil.contamination.iter().filter(|c| **c > 0).count();
