@@ -8,8 +8,8 @@ use crate::world::World;
 mod bots;
 mod demolish;
 mod naming;
-mod ways;
 mod water_buildings;
+mod ways;
 
 #[test]
 fn a_new_game_founds_a_district_with_beavers_and_stock() {
