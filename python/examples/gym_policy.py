@@ -358,28 +358,37 @@ class Policy:
         """Marks trees for cutting near the lumberjacks and plants carrots near the farms, a
         square a turn each; else waits."""
         dist = self.distance(obs)
-        lay, w = self.lay, self.lay.w
+        lay = self.lay
         if self.placed.get("LumberjackFlag") and self.turn_actions <= 2:
-            cut = mask[lay.cut0 : lay.plant0].reshape(lay.h, w).astype(bool)
-            for a in self.marked:
-                if lay.cut0 <= a < lay.plant0:
-                    cut.flat[a - lay.cut0] = False
-            if cut.any():
-                y, x = np.unravel_index(int(np.argmin(np.where(cut, dist, np.inf))), cut.shape)
-                if dist[y, x] < 16:
-                    self.marked.add(int(lay.cut0 + y * w + x))
-                    return int(lay.cut0 + y * w + x)
+            a = self.nearest_unmarked(mask, dist, lay.cut0, 16)
+            if a is not None:
+                return a
         if self.placed.get("EfficientFarmHouse") and self.turn_actions <= 3:
-            plant = mask[lay.plant0 : lay.plant0 + lay.h * w].reshape(lay.h, w).astype(bool)
-            for a in self.marked:
-                if lay.plant0 <= a < lay.plant0 + lay.h * w:
-                    plant.flat[a - lay.plant0] = False
-            if plant.any():
-                y, x = np.unravel_index(int(np.argmin(np.where(plant, dist, np.inf))), plant.shape)
-                if dist[y, x] < 14:
-                    self.marked.add(int(lay.plant0 + y * w + x))
-                    return int(lay.plant0 + y * w + x)
+            a = self.nearest_unmarked(mask, dist, lay.plant0, 14)
+            if a is not None:
+                return a
         return 0
+
+    def nearest_unmarked(
+        self, mask: np.ndarray, dist: np.ndarray, start: int, reach: int
+    ) -> int | None:
+        """The allowed action of the per-tile plane at ``start`` (cut, or the first crop's plant)
+        on the tile nearest the district center's doorstep, closer than ``reach`` steps and not
+        marked before; it is remembered as marked."""
+        lay = self.lay
+        n = lay.h * lay.w
+        plane = mask[start : start + n].reshape(lay.h, lay.w).astype(bool)
+        for a in self.marked:
+            if start <= a < start + n:
+                plane.flat[a - start] = False
+        if not plane.any():
+            return None
+        y, x = np.unravel_index(int(np.argmin(np.where(plane, dist, np.inf))), plane.shape)
+        if dist[y, x] >= reach:
+            return None
+        action = int(start + y * lay.w + x)
+        self.marked.add(action)
+        return action
 
 
 def play(seed: int, days: float = 60, **kwargs: Any) -> dict[str, Any]:

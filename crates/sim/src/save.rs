@@ -277,7 +277,7 @@ impl World {
             events: EventQueue::default(),
         };
         world.refresh_soil_barriers();
-        world.refresh_water_links();
+        world.refresh_water_works();
         if founded {
             world.found_colony();
             world.events = EventQueue::default();

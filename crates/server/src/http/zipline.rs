@@ -4,7 +4,7 @@
 
 use super::AppState;
 use super::body::{Body, BodySpec};
-use super::error::{ApiResult, entity_id};
+use super::error::{ApiResult, AppError, entity_id};
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;
@@ -27,6 +27,16 @@ pub struct CableBody {
     pub to: i64,
 }
 
+impl CableBody {
+    /// The two towers' ids (`not_found` for an id no building can have).
+    fn towers(&self) -> Result<(i32, i32), AppError> {
+        Ok((
+            entity_id(self.from, "zipline tower", "/api/buildings")?,
+            entity_id(self.to, "zipline tower", "/api/buildings")?,
+        ))
+    }
+}
+
 impl BodySpec for CableBody {
     const EXAMPLE: &'static str = r#"{"from": 123456, "to": 123457}"#;
 }
@@ -44,8 +54,7 @@ async fn connect(
     State(state): State<AppState>,
     Body(b): Body<CableBody>,
 ) -> ApiResult<ConnectView> {
-    let from = entity_id(b.from, "zipline tower", "/api/buildings")?;
-    let to = entity_id(b.to, "zipline tower", "/api/buildings")?;
+    let (from, to) = b.towers()?;
     let v = state
         .host
         .write(move |w| w.zipline_connect(from, to))
@@ -63,8 +72,7 @@ async fn disconnect(
     State(state): State<AppState>,
     Body(b): Body<CableBody>,
 ) -> ApiResult<ConnectView> {
-    let from = entity_id(b.from, "zipline tower", "/api/buildings")?;
-    let to = entity_id(b.to, "zipline tower", "/api/buildings")?;
+    let (from, to) = b.towers()?;
     let v = state
         .host
         .write(move |w| w.zipline_disconnect(from, to))

@@ -151,8 +151,8 @@ impl World {
         if s.flag("soilBarrier") {
             self.refresh_soil_barriers();
         }
-        if super::water_buildings::is_any_valve(s) {
-            self.refresh_water_links();
+        if super::water_buildings::is_any_valve(s) || super::water_buildings::is_aquifer_drill(s) {
+            self.refresh_water_works();
         }
         if kind == Kind::DistrictCenter && !self.colony.districts.contains_key(&id) {
             let n = self.colony.districts.len() + 1;
@@ -270,8 +270,8 @@ impl World {
         if s.flag("soilBarrier") && b.finished {
             self.refresh_soil_barriers();
         }
-        if b.water_output > 0.0 || b.valve.is_some() && b.finished {
-            self.refresh_water_links();
+        if self.colony.water_works.contains(&id) {
+            self.refresh_water_works();
         }
         self.colony.marked.remove(&id);
         let what = format!("{} #{id}", b.prefab);

@@ -201,6 +201,11 @@ pub struct Colony {
     /// Ground steps of recent placement searches (derived; a cache).
     #[serde(skip)]
     pub(crate) ground_cache: path_place::GroundCache,
+    /// The finished aquifer drills, valves and fill valves, in the buildings' order (derived:
+    /// after each of them is finished or demolished, and after a load): all the water step's
+    /// tick and the water's inflows and caps read, without a walk over every building.
+    #[serde(skip)]
+    pub(crate) water_works: Vec<i32>,
     /// No beaver's step ends before this tick (a lower bound; derived, 0 after a load): the
     /// beavers' tick skips its scan of every beaver until then. Lowered wherever a step's end
     /// is set outside that scan (a plan abandoned, a beaver added).
@@ -272,6 +277,7 @@ impl Colony {
             block_version: 1,
             nav: Shared::default(),
             ground_cache: Default::default(),
+            water_works: Vec::new(),
             next_due: 0,
             no_haul: BTreeMap::new(),
             layout_version: 1,

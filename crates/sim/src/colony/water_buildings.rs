@@ -108,51 +108,50 @@ impl World {
     /// passes from the water now, then the water's inflows and caps. Runs after the power step of
     /// the tick before each water step.
     pub(crate) fn water_buildings_tick(&mut self) {
-        let strength = world_rules().water.buildings.value.aquifer_drill_strength as f32;
-        let mut drills = Vec::new();
-        let mut fills = Vec::new();
-        for (id, b) in &self.colony.buildings {
-            if !b.finished {
-                continue;
-            }
-            let s = b.spec();
-            if is_aquifer_drill(s) {
-                drills.push(*id);
-            } else if is_fill_valve(s) {
-                fills.push(*id);
-            }
-        }
-        if drills.is_empty()
-            && fills.is_empty()
-            && self.land.water.inflows.is_empty()
-            && self.land.water.caps.is_empty()
-        {
+        if self.colony.water_works.is_empty() {
             return;
         }
-        for id in fills {
-            let passing = self.fill_valve_passes(&self.colony.buildings[&id]);
-            if let Some(v) = self
-                .colony
-                .buildings
-                .get_mut(&id)
-                .and_then(|b| b.valve.as_mut())
-            {
-                v.passing = passing;
+        let strength = world_rules().water.buildings.value.aquifer_drill_strength as f32;
+        for id in self.colony.water_works.clone() {
+            let s = self.colony.buildings[&id].spec();
+            if is_fill_valve(s) {
+                let passing = self.fill_valve_passes(&self.colony.buildings[&id]);
+                if let Some(v) = self
+                    .colony
+                    .buildings
+                    .get_mut(&id)
+                    .and_then(|b| b.valve.as_mut())
+                {
+                    v.passing = passing;
+                }
+            } else if is_aquifer_drill(s) {
+                let paused = self.colony.buildings[&id].paused;
+                let out = if paused {
+                    0.0
+                } else {
+                    strength * self.power_efficiency(id) as f32
+                };
+                self.colony
+                    .buildings
+                    .get_mut(&id)
+                    .expect("a water work is a building")
+                    .water_output = out;
             }
         }
-        for id in drills {
-            let paused = self.colony.buildings[&id].paused;
-            let out = if paused {
-                0.0
-            } else {
-                strength * self.power_efficiency(id) as f32
-            };
-            self.colony
-                .buildings
-                .get_mut(&id)
-                .expect("listed above")
-                .water_output = out;
-        }
+        self.refresh_water_links();
+    }
+
+    /// Lists the finished aquifer drills, valves and fill valves (`Colony::water_works`), then
+    /// the water's inflows and caps from them: after one of them is finished or demolished, and
+    /// after a load.
+    pub(crate) fn refresh_water_works(&mut self) {
+        self.colony.water_works = self
+            .colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| b.finished && (b.valve.is_some() || is_aquifer_drill(b.spec())))
+            .map(|(id, _)| *id)
+            .collect();
         self.refresh_water_links();
     }
 
@@ -176,16 +175,21 @@ impl World {
         floor + self.land.water.depth[i] < b.z as f32 + v.fill_height
     }
 
-    /// The water's inflows (from the drills' outputs) and caps (from the valves' settings):
-    /// after each drill and fill-valve update, each change of a valve and after a load.
+    /// The water's inflows (from the drills' outputs) and caps (from the valves' settings), from
+    /// `Colony::water_works`: after each drill and fill-valve update and each change of a valve.
     pub(crate) fn refresh_water_links(&mut self) {
         let w = self.map.width() as usize;
         let max_flow = world_rules().water.buildings.value.valve_max_flow as f32;
         let mut inflows = Vec::new();
         let mut caps = Vec::new();
-        for b in self.colony.buildings.values() {
+        for b in self
+            .colony
+            .water_works
+            .iter()
+            .map(|id| &self.colony.buildings[id])
+        {
             inflows.extend(drill_inflows(b, w));
-            if let Some(v) = b.valve.filter(|_| b.finished) {
+            if let Some(v) = b.valve {
                 let cap = if v.closed {
                     0.0
                 } else if is_fill_valve(b.spec()) {
@@ -238,20 +242,10 @@ impl World {
         id: i32,
         flow: f64,
     ) -> Result<ValveState, crate::error::CommandError> {
-        if !self
-            .colony
-            .buildings
-            .get(&id)
-            .is_none_or(|b| is_valve(b.spec()))
-        {
-            return Err(not_this(self, id, "a valve (fill valves take fillHeight)"));
-        }
         let max = world_rules().water.buildings.value.valve_max_flow;
-        let v = self.valve_mut(id)?;
-        v.limit = flow.clamp(0.0, max) as f32;
-        let v = *v;
-        self.refresh_water_links();
-        Ok(v)
+        self.set_valve_setting(id, is_valve, "a valve (fill valves take fillHeight)", |v| {
+            v.limit = flow.clamp(0.0, max) as f32;
+        })
     }
 
     /// Sets a fill valve's fill height above its base (clamped to 0..fillValveMaxHeight). Not a
@@ -261,17 +255,31 @@ impl World {
         id: i32,
         height: f64,
     ) -> Result<ValveState, crate::error::CommandError> {
+        let max = world_rules().water.buildings.value.fill_valve_max_height;
+        self.set_valve_setting(id, is_fill_valve, "a fill valve (valves take flow)", |v| {
+            v.fill_height = height.clamp(0.0, max) as f32;
+        })
+    }
+
+    /// Changes one setting of a building `kind` accepts (`invalid_type` naming `what` it must be
+    /// otherwise; `not_found` when there is none), then the water's caps.
+    fn set_valve_setting(
+        &mut self,
+        id: i32,
+        kind: fn(&Spec) -> bool,
+        what: &str,
+        set: impl FnOnce(&mut ValveState),
+    ) -> Result<ValveState, crate::error::CommandError> {
         if !self
             .colony
             .buildings
             .get(&id)
-            .is_none_or(|b| is_fill_valve(b.spec()))
+            .is_none_or(|b| kind(b.spec()))
         {
-            return Err(not_this(self, id, "a fill valve (valves take flow)"));
+            return Err(not_this(self, id, what));
         }
-        let max = world_rules().water.buildings.value.fill_valve_max_height;
         let v = self.valve_mut(id)?;
-        v.fill_height = height.clamp(0.0, max) as f32;
+        set(v);
         let v = *v;
         self.refresh_water_links();
         Ok(v)
