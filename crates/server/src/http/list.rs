@@ -3,6 +3,7 @@
 //! `radius` Manhattan, default 30). Filters apply before pagination; `total` is the filtered count.
 
 use super::error::AppError;
+use super::rows::{Arranged, Keys};
 use protocol::error::{ApiError, ErrorCode};
 use serde::Serialize;
 use serde_json::json;
@@ -197,6 +198,50 @@ impl<T: Serialize> Page<T> {
     }
 }
 
+impl Page<()> {
+    /// Writes a page as [`Page::to_json`] would, its items' array written by `items`: the
+    /// array alone with `limit=0`, else `{total, offset, limit, items}`.
+    fn write_with(
+        list: &ListQuery,
+        total: usize,
+        out: &mut Vec<u8>,
+        items: impl FnOnce(&mut Vec<u8>),
+    ) {
+        if list.limit == 0 {
+            return items(out);
+        }
+        let head = format!(
+            r#"{{"total":{total},"offset":{},"limit":{},"items":"#,
+            list.offset, list.limit
+        );
+        out.extend_from_slice(head.as_bytes());
+        items(out);
+        out.push(b'}');
+    }
+}
+
+/// Read models as a JSON array of uniform flat rows ([`Keys`]), each row made from its model
+/// ([`Entity::flat`]), written and dropped before the next.
+fn flat_array<E: Entity>(views: Vec<E>, out: &mut Vec<u8>) {
+    let keys = Keys::of_items(&views);
+    out.push(b'[');
+    for (n, view) in views.into_iter().enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        let row = view.flat();
+        serde_json::to_writer(
+            &mut *out,
+            &Arranged {
+                keys: &keys,
+                row: &row,
+            },
+        )
+        .expect("flat rows serialize");
+    }
+    out.push(b']');
+}
+
 /// A list route's page answers as JSON (`Page::to_json`).
 impl<T: Serialize> axum::response::IntoResponse for Page<T> {
     fn into_response(self) -> axum::response::Response {
@@ -262,7 +307,8 @@ pub trait Entity: Serialize + Sized {
     const LIST: &'static str;
     /// The basic row (`detail=basic`), typed so a list serializes straight to bytes.
     type Basic: Serialize;
-    /// The full read model as a flat toon row.
+    /// The full read model as a flat toon row. It may render a member differently from
+    /// [`super::rows::flatten`], but keeps its keys (a list's keys are read from the models).
     fn flat(self) -> super::rows::Row {
         super::rows::flatten(self)
     }
@@ -337,8 +383,10 @@ impl EntityQuery {
             Detail::Basic => Page::of(l, total, (rows.basic)(&ids, json)).to_json(row_bytes),
             Detail::Full if json => Page::of(l, total, (rows.full)(&ids)).to_json(row_bytes),
             Detail::Full => {
-                let flat = (rows.full)(&ids).into_iter().map(E::flat).collect();
-                Page::of(l, total, super::rows::uniform(flat)).to_json(row_bytes)
+                let views = (rows.full)(&ids);
+                let mut out = Vec::with_capacity(256 + views.len() * row_bytes);
+                Page::<()>::write_with(l, total, &mut out, |out| flat_array(views, out));
+                out
             }
         })
     }
@@ -461,5 +509,67 @@ mod tests {
         ]))
         .unwrap();
         assert!(!lq.keeps("Pine", 10, 10));
+    }
+
+    /// A read model with optional members (rows of it lack keys) and its own flat form.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Model {
+        id: i32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stock: Option<u32>,
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ratio: Option<f32>,
+        tags: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        made: Option<String>,
+    }
+
+    impl Entity for Model {
+        const KIND: &'static str = "model";
+        const LIST: &'static str = "/api/models";
+        type Basic = Model;
+
+        fn flat(self) -> super::super::rows::Row {
+            let tags = self.tags.join("&");
+            let mut row = super::super::rows::flatten(self);
+            row.insert("tags", tags);
+            row
+        }
+    }
+
+    fn models() -> Vec<Model> {
+        (0..7)
+            .map(|i| Model {
+                id: i,
+                stock: (i % 2 == 0).then_some(i as u32 * 3),
+                name: format!("Lodge \"{i}\"\n"),
+                ratio: (i % 3 == 1).then_some(i as f32 / 3.0),
+                tags: (0..i).map(|t| format!("t{t}")).collect(),
+                made: (i == 5).then(|| "Plank".to_owned()),
+            })
+            .collect()
+    }
+
+    /// The rows written one at a time give the bytes the whole list made uniform gave.
+    #[test]
+    fn flat_rows_written_one_by_one_match_the_uniform_list() {
+        for query in [
+            &[("limit", "0")][..],
+            &[("limit", "3"), ("offset", "2")],
+            &[],
+        ] {
+            let list = ListQuery::parse(&q(query)).unwrap();
+            let flat = models().into_iter().map(Model::flat).collect();
+            let expected = Page::of(&list, 7, super::super::rows::uniform(flat)).to_json(16);
+            let mut out = Vec::new();
+            Page::<()>::write_with(&list, 7, &mut out, |out| flat_array(models(), out));
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(expected).unwrap(),
+                "{query:?}"
+            );
+        }
     }
 }

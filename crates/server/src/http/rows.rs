@@ -203,7 +203,11 @@ fn flat_value(v: Value) -> Value {
 /// Flattens one serializable object into a row (non-objects give an empty row).
 pub fn flatten<T: Serialize>(item: T) -> Row {
     let mut row = Row::new();
-    if item.serialize(RowSerializer { row: &mut row }).is_ok() {
+    let cells = RowSerializer {
+        row: &mut row,
+        kinds_only: false,
+    };
+    if item.serialize(cells).is_ok() {
         return row;
     }
     // A shape the direct path does not take (a map with keys that are not text or integers):
@@ -221,80 +225,135 @@ fn same_key(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
 }
 
-/// Gives every row the same keys in the same order. The key order merges the rows' own orders (a
-/// key first seen in a later row goes right after the key that precedes it there), so rows made
-/// from one struct keep that struct's order; a missing value gets its kind's default.
-pub fn uniform(rows: Vec<Row>) -> Vec<Row> {
-    // Keys and their kinds' defaults side by side; a row's next key is searched from just after
-    // its previous one (rows of one struct list their keys in the same order), so neither pass
-    // hashes a key.
-    let mut keys: Vec<Cow<'static, str>> = Vec::new();
-    let mut kinds: Vec<Cell> = Vec::new();
-    for row in &rows {
+/// The merged key order of a list's rows and each key's default (see [`uniform`]).
+#[derive(Debug, Default)]
+pub struct Keys {
+    keys: Vec<Cow<'static, str>>,
+    kinds: Vec<Cell>,
+}
+
+impl Keys {
+    /// The keys of every item's flat row, without building the rows: each member's kind only
+    /// (no text for nested members), one item at a time.
+    pub fn of_items<T: Serialize>(items: &[T]) -> Keys {
+        let mut keys = Keys::default();
+        let mut row = Row::new();
+        for item in items {
+            row.cells.clear();
+            let kinds = RowSerializer {
+                row: &mut row,
+                kinds_only: true,
+            };
+            if item.serialize(kinds).is_err() {
+                row = flatten(item);
+            }
+            keys.add(&row);
+        }
+        keys
+    }
+
+    /// Merges one row's keys into the order: a key first seen in a later row goes right after
+    /// the key that precedes it there, so rows made from one struct keep that struct's order.
+    /// A key's default is its kind's (text until some row gives it a number or a boolean).
+    pub fn add(&mut self, row: &Row) {
+        // A row's next key is searched from just after its previous one (rows of one struct
+        // list their keys in the same order), so no key is hashed.
         let mut at = 0;
         for (k, v) in &row.cells {
-            let found = keys[at..]
+            let found = self.keys[at..]
                 .iter()
                 .position(|x| x == k)
                 .map(|p| at + p)
-                .or_else(|| keys[..at].iter().position(|x| x == k));
+                .or_else(|| self.keys[..at].iter().position(|x| x == k));
             let i = match found {
                 Some(i) => i,
                 None => {
-                    keys.insert(at, k.clone());
-                    kinds.insert(at, v.default_like());
+                    self.keys.insert(at, k.clone());
+                    self.kinds.insert(at, v.default_like());
                     at
                 }
             };
-            if kinds[i].is_text() && !v.is_text() {
-                kinds[i] = v.default_like();
+            if self.kinds[i].is_text() && !v.is_text() {
+                self.kinds[i] = v.default_like();
             }
             at = i + 1;
         }
     }
-    rows.into_iter()
-        .map(|row| {
-            // Most rows already have every key in order (rows of one struct): kept as they are.
-            if row.cells.len() == keys.len()
-                && row.cells.iter().zip(&keys).all(|((a, _), b)| a == b)
-            {
-                return row;
-            }
-            // A row of a struct lists its keys in the order of `keys` (some left out): one walk
-            // along both fills in the missing ones. A row that lists them in another order
-            // (never a struct's) is looked up key by key.
-            let mut ks = keys.iter();
-            let in_order = row.cells.iter().all(|(rk, _)| ks.any(|k| same_key(k, rk)));
-            let mut cells = row.cells;
-            if in_order {
-                let mut given = cells.into_iter().peekable();
-                let out = keys
-                    .iter()
-                    .zip(&kinds)
-                    .map(|(k, kind)| {
-                        let v = match given.next_if(|(rk, _)| same_key(rk, k)) {
-                            Some((_, v)) => v,
-                            None => kind.clone(),
-                        };
-                        (k.clone(), v)
-                    })
-                    .collect();
-                return Row { cells: out };
-            }
-            let out = keys
-                .iter()
-                .zip(&kinds)
-                .map(|(k, kind)| {
-                    let v = match cells.iter().position(|(rk, _)| rk == k) {
-                        Some(p) => cells.swap_remove(p).1,
-                        None => kind.clone(),
-                    };
-                    (k.clone(), v)
-                })
-                .collect();
-            Row { cells: out }
-        })
-        .collect()
+
+    /// Whether `row` has every key, in order.
+    fn complete(&self, row: &Row) -> bool {
+        row.cells.len() == self.keys.len()
+            && row.cells.iter().zip(&self.keys).all(|((a, _), b)| a == b)
+    }
+
+    /// Calls `f` with every key in order and the row's value, or the key's default where the
+    /// row lacks it.
+    pub fn each<E>(
+        &self,
+        row: &Row,
+        mut f: impl FnMut(&Cow<'static, str>, &Cell) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // Most rows already have every key in order (rows of one struct).
+        if self.complete(row) {
+            return row.cells.iter().try_for_each(|(k, v)| f(k, v));
+        }
+        // A row of a struct lists its keys in the order of `keys` (some left out): one walk
+        // along both fills in the missing ones. A row that lists them in another order (never a
+        // struct's) is looked up key by key.
+        let mut ks = self.keys.iter();
+        let in_order = row.cells.iter().all(|(rk, _)| ks.any(|k| same_key(k, rk)));
+        let mut given = row.cells.iter().peekable();
+        for (k, kind) in self.keys.iter().zip(&self.kinds) {
+            let v = if in_order {
+                given.next_if(|(rk, _)| same_key(rk, k)).map(|(_, v)| v)
+            } else {
+                row.cells.iter().find(|(rk, _)| rk == k).map(|(_, v)| v)
+            };
+            f(k, v.unwrap_or(kind))?;
+        }
+        Ok(())
+    }
+
+    /// The row with every key in order (moved as it is when it has them already).
+    fn arrange(&self, row: Row) -> Row {
+        if self.complete(&row) {
+            return row;
+        }
+        let mut cells = Vec::with_capacity(self.keys.len());
+        let _ = self.each::<()>(&row, |k, v| {
+            cells.push((k.clone(), v.clone()));
+            Ok(())
+        });
+        Row { cells }
+    }
+}
+
+/// Gives every row the same keys in the same order ([`Keys`]); a missing value gets its kind's
+/// default.
+pub fn uniform(rows: Vec<Row>) -> Vec<Row> {
+    let mut keys = Keys::default();
+    for row in &rows {
+        keys.add(row);
+    }
+    rows.into_iter().map(|row| keys.arrange(row)).collect()
+}
+
+/// A row serialized with a list's keys ([`Keys::each`]) without being rearranged first: a
+/// list written row by row makes, writes and drops each row in turn, so a list of thousands
+/// never holds its rows all at once (what [`uniform`] costs: every cell of every row alive
+/// together, on fresh memory at each cold read).
+pub struct Arranged<'a> {
+    pub keys: &'a Keys,
+    pub row: &'a Row,
+}
+
+impl Serialize for Arranged<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.keys.keys.len()))?;
+        self.keys
+            .each(self.row, |k, v| m.serialize_entry(k.as_ref(), v))?;
+        m.end()
+    }
 }
 
 /// Flattens a list of read models into uniform rows.
@@ -328,15 +387,28 @@ fn cell_of<T: Serialize + ?Sized>(value: &T) -> Result<Cell, NotDirect> {
     }
 }
 
-/// Serializes a struct or map into a row's cells.
+/// Serializes a struct or map into a row's cells (with `kinds_only`, each cell is only its
+/// kind's default: what [`Keys`] needs, without the text of nested members).
 struct RowSerializer<'a> {
     row: &'a mut Row,
+    kinds_only: bool,
 }
 
 /// A map's next key, waiting for its value.
 struct RowMap<'a> {
     row: &'a mut Row,
+    kinds_only: bool,
     key: Option<String>,
+}
+
+/// A member's cell, or with `kinds_only` its kind's default (a nested member is text).
+fn member_cell<T: Serialize + ?Sized>(value: &T, kinds_only: bool) -> Result<Cell, NotDirect> {
+    if kinds_only {
+        return Ok(value
+            .serialize(CellSerializer)
+            .map_or(Cell::Text(String::new()), |c| c.default_like()));
+    }
+    cell_of(value)
 }
 
 impl SerializeStruct for RowSerializer<'_> {
@@ -348,7 +420,7 @@ impl SerializeStruct for RowSerializer<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), NotDirect> {
-        let cell = cell_of(value)?;
+        let cell = member_cell(value, self.kinds_only)?;
         // A struct's fields are distinct: no search for an earlier one.
         self.row.cells.push((key.into(), cell));
         Ok(())
@@ -375,7 +447,7 @@ impl SerializeMap for RowMap<'_> {
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NotDirect> {
         let key = self.key.take().ok_or(NotDirect)?;
-        let cell = cell_of(value)?;
+        let cell = member_cell(value, self.kinds_only)?;
         // A map's keys are distinct too.
         self.row.cells.push((key.into(), cell));
         Ok(())
@@ -413,6 +485,7 @@ impl<'a> Serializer for RowSerializer<'a> {
     fn serialize_map(self, _: Option<usize>) -> Result<RowMap<'a>, NotDirect> {
         Ok(RowMap {
             row: self.row,
+            kinds_only: self.kinds_only,
             key: None,
         })
     }

@@ -355,9 +355,14 @@ impl World {
     /// as lists show them (no `inReach`): a list builds the views of its page only.
     pub fn buildings_of(&self, ids: &[i32]) -> Vec<BuildingView> {
         let scan = super::status::StatusScan::batch();
-        ids.iter()
-            .filter_map(|id| self.building_view_with(*id, &scan, false))
-            .collect()
+        // Sized up front: a `filter_map` gives no lower bound, and thousands of views grown by
+        // doubling are copied over and over into fresh memory.
+        let mut views = Vec::with_capacity(ids.len());
+        views.extend(
+            ids.iter()
+                .filter_map(|id| self.building_view_with(*id, &scan, false)),
+        );
+        views
     }
 
     /// Building counts by summary role (housing, wood, storage, power, food, water, others).
