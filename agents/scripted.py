@@ -131,6 +131,11 @@ FOOD_AFTER_HAZARD = 5
 # On harsh seasons the tanks are built, from the third cycle, for a hazard at least this long, and
 # the colony grows only while they hold that for two beavers more.
 HARSH_HAZARD_DAYS = 12
+# On harsh seasons the colony grows to this many beavers at most (beds past it are not built): the
+# late hazards (12-17-day badtides from day 38-46) and the temperate days after them, before the
+# next crops ripen, are eaten from the store, and 17-20 beavers ate it out where 15 would have
+# lived (Hard seeds 42, 46, 53, 57: dead of hunger with 16-20 beavers, 290-610 carrots stored).
+HARSH_MAX_BEDS = 15
 
 
 @dataclass(frozen=True)
@@ -799,6 +804,8 @@ def homes(t: Turn, grow: bool = True) -> None:
             home, per_home = "DoubleLodge", DOUBLE_LODGE_BEDS
     # Folktails breed only where a bed is free: spare beds only while the food holds.
     spare = SPARE_BEDS if grow and t.kit.pod is None and t.growth_ok() else 0
+    if harsh(t) and t.kit.pod is None:
+        spare = min(spare, max(0, HARSH_MAX_BEDS - t.population))
     if t.grow_ask and most_beavers(t) >= t.grow_ask:
         spare = 0
     elif spare and t.population < t.grow_to:
