@@ -132,9 +132,10 @@ FOOD_AFTER_HAZARD = 5
 # the colony grows only while they hold that for two beavers more.
 HARSH_HAZARD_DAYS = 12
 # On harsh seasons the colony grows to this many beavers at most (beds past it are not built): the
-# late hazards (12-17-day badtides from day 38-46) and the temperate days after them, before the
-# next crops ripen, are eaten from the store, and 17-20 beavers ate it out where 15 would have
-# lived (Hard seeds 42, 46, 53, 57: dead of hunger with 16-20 beavers, 290-610 carrots stored).
+# last hazard (a 9-18-day badtide from day 38-47) and the temperate days after it, before the next
+# crops ripen, are eaten from the store, and 17-20 beavers ate it out where 15 live (Hard seed 57:
+# 613 carrots when an 11-day badtide began, 20 beavers, 19 dead of hunger by day 60; seeds 10, 11,
+# 27, 33 and 36 ended with an empty store or fewer than 12 beavers: all five now alive and held).
 HARSH_MAX_BEDS = 15
 
 
