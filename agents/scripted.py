@@ -129,8 +129,10 @@ MAX_NEW_SITES = 4
 # crops sown after it ripen in 4 days.
 FOOD_AFTER_HAZARD = 5
 # On harsh seasons the tanks are built, from the third cycle, for a hazard at least this long, and
-# the colony grows only while they hold that for two beavers more.
-HARSH_HAZARD_DAYS = 12
+# the colony grows only while they hold that for two beavers more (12 before the colony was held
+# at 15: with fewer beavers the logs cover two days more, and the last badtides run 9-18 days;
+# Hard seeds 10 and 27 ended day 60 with their wellbeing at 0.00, now 1.67 and 0.83).
+HARSH_HAZARD_DAYS = 14
 # On harsh seasons the colony grows to this many beavers at most (beds past it are not built): the
 # last hazard (a 9-18-day badtide from day 38-47) and the temperate days after it, before the next
 # crops ripen, are eaten from the store, and 17-20 beavers ate it out where 15 live (Hard seed 57:
