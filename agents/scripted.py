@@ -129,8 +129,16 @@ MAX_NEW_SITES = 4
 # crops sown after it ripen in 4 days.
 FOOD_AFTER_HAZARD = 5
 # On harsh seasons the tanks are built, from the third cycle, for a hazard at least this long, and
-# the colony grows only while they hold that for two beavers more.
-HARSH_HAZARD_DAYS = 12
+# the colony grows only while they hold that for two beavers more (12 before the colony was held
+# at 15: with fewer beavers the logs cover two days more, and the last badtides run 9-18 days;
+# Hard seeds 10 and 27 ended day 60 with their wellbeing at 0.00, now 1.67 and 0.83).
+HARSH_HAZARD_DAYS = 14
+# On harsh seasons the colony grows to this many beavers at most (beds past it are not built): the
+# last hazard (a 9-18-day badtide from day 38-47) and the temperate days after it, before the next
+# crops ripen, are eaten from the store, and 17-20 beavers ate it out where 15 live (Hard seed 57:
+# 613 carrots when an 11-day badtide began, 20 beavers, 19 dead of hunger by day 60; seeds 10, 11,
+# 27, 33 and 36 ended with an empty store or fewer than 12 beavers: all five now alive and held).
+HARSH_MAX_BEDS = 15
 
 
 @dataclass(frozen=True)
@@ -799,6 +807,8 @@ def homes(t: Turn, grow: bool = True) -> None:
             home, per_home = "DoubleLodge", DOUBLE_LODGE_BEDS
     # Folktails breed only where a bed is free: spare beds only while the food holds.
     spare = SPARE_BEDS if grow and t.kit.pod is None and t.growth_ok() else 0
+    if harsh(t) and t.kit.pod is None:
+        spare = min(spare, max(0, HARSH_MAX_BEDS - t.population))
     if t.grow_ask and most_beavers(t) >= t.grow_ask:
         spare = 0
     elif spare and t.population < t.grow_to:
