@@ -34,6 +34,7 @@ import colony
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import districts  # noqa: E402
+import growth  # noqa: E402
 import scripted  # noqa: E402
 import water_works  # noqa: E402
 from scripted import Turn  # noqa: E402
@@ -119,7 +120,7 @@ def feed_40(t: Turn) -> None:
 PLAYS = {
     "science-rush": science_rush,
     "two-districts": districts.two_districts,
-    "feed-40": feed_40,
+    "feed-40": growth.play,
     "power-mill": water_works.power_mill,
     "flood-control": water_works.flood_control,
 }
@@ -133,7 +134,8 @@ NEW_SITES = {"power-mill": 8}
 def play(c: colony.Colony, prompt: str) -> None:
     sid = scripted.scenario_of(prompt)
     scripted.MAX_NEW_SITES = NEW_SITES.get(sid, 4)
-    t = Turn(c)
+    # feed-40 gates its growth its own way (`growth.GrowthTurn`).
+    t = (growth.GrowthTurn if sid == "feed-40" else Turn)(c, sid)
     if t.summary.get("gameOver"):
         return
     t.say(
