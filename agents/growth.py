@@ -132,6 +132,79 @@ CROP_TILES_HUNGRY = scripted_land.CROP_TILES_HUNGRY
 FOREST_SOIL_DAY = 20
 
 
+# A beaver eats this much a day on Normal (data/colony.json, 2.67; `foodDays` divides by it).
+FOOD_PER_BEAVER_DAY = 2.67
+# Days of eating the warehouses hold room for: the last drought (day 69-71, 6 days, on every seed
+# measured) kills the carrots after two dry days and the new ones ripen four days after it, so
+# about 9 days pass without a harvest, and the score wants 3 more at day 80. With fewer warehouses
+# the farms fill them before the drought and stand at one worker ("no storage for", v9 seed 1:
+# 600 food at day 72 for 31 beavers, 0 at day 80).
+STORE_DAYS = 13
+# Warehouses for the store from this day (20 days before the last drought: a warehouse costs 3
+# logs and takes a builder a few hours).
+STORE_FROM_DAY = 45
+# A warehouse's units (data/buildings.json SmallWarehouse: 30 for 3 logs).
+WAREHOUSE_UNITS = 30
+
+
+def store(t: Turn) -> None:
+    """From STORE_FROM_DAY, warehouses for STORE_DAYS of the colony's eating (or the food there
+    is, and two more); before, the scripted player's (`storage`), the logs going to growth."""
+    if t.summary["time"]["dayNumber"] < STORE_FROM_DAY:
+        return
+    food = sum(v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water"))
+    wanted = max(food + 2 * WAREHOUSE_UNITS, t.population * FOOD_PER_BEAVER_DAY * STORE_DAYS)
+    while WAREHOUSE_UNITS * t.count(t.kit.warehouse) < wanted:
+        have = WAREHOUSE_UNITS * t.count(t.kit.warehouse)
+        why = f"room for {have} of {wanted:.0f} food (the last drought)"
+        if t.place(t.kit.warehouse, (t.dc["x"], t.dc["y"]), scripted.REACH // 2, why) is None:
+            return
+
+
+def no_births(t: Turn) -> None:
+    """Once the colony has held GROW_ASK beavers (the hourly history says so), no free beds:
+    a kit is born only where a bed is free, and every kit born now eats the store the colony
+    needs at day 80 (success wants the most ever >= 40, not 40 alive at the end). A home whose
+    beds the others can spare is demolished (its dwellers move into the free beds)."""
+    if not t.grow_ask or scripted.most_beavers(t) < t.grow_ask:
+        return
+    # Sites too: a home finished later would free its beds.
+    size = {t.name(t.kit.home): t.kit.beds, t.name("DoubleLodge"): scripted.DOUBLE_LODGE_BEDS}
+    homes = t.of(t.kit.home) + t.of("DoubleLodge")
+    beds = sum(size[h["name"]] for h in homes)
+    # Sites first, then the emptiest homes: fewest beavers moved.
+    order = sorted(homes, key=lambda h: (bool(h.get("finished")), int(h.get("dwellers") or 0)))
+    for h in order:
+        if beds - size[h["name"]] < t.population:
+            continue
+        try:
+            t.c.building_demolish(id=h["id"])
+        except colony.ColonyError:
+            continue
+        beds -= size[h["name"]]
+        t.say(f"demolished the home at ({h['x']}, {h['y']}): {beds} beds for {t.population}")
+
+
+# The hour work ends once the colony has held GROW_ASK beavers (the game's 16 before): six more
+# work-hours a day for the farms, gatherers and pumps (a pump's output and a farm's harvest go
+# with its workers' hours), and with less time asleep fewer kits (a kit comes where a beaver
+# goes to sleep in a home; v4 of docs/feed-40-arithmetic.md set 22 from day 1 and no kit was born
+# on any seed). Only after the ask: before it, kits are the point.
+WORK_END_AFTER_ASK = 22
+
+
+def long_days(t: Turn) -> None:
+    """Longer work-hours once the colony has held GROW_ASK beavers (`WORK_END_AFTER_ASK`)."""
+    if not t.grow_ask or scripted.most_beavers(t) < t.grow_ask:
+        return
+    try:
+        if int(t.c.workhours().get("endHours", 16)) != WORK_END_AFTER_ASK:
+            t.c.set_workhours(end_hours=WORK_END_AFTER_ASK)
+            t.say(f"work ends at {WORK_END_AFTER_ASK}:00 now that the colony has held {t.grow_ask}")
+    except colony.ColonyError:
+        pass
+
+
 def play(t: Turn) -> None:
     """One feed-40 turn: the scripted player's needs, science from the first farm on and the
     forest before the farms' crops take the moist soil."""
@@ -152,6 +225,9 @@ def play(t: Turn) -> None:
         scripted.wood,
         scripted.storage,
         homes,
+        no_births,
+        long_days,
         scripted.tanks,
+        store,
     ):
         need(t)
