@@ -13,10 +13,17 @@ placed where the most free moist soil lies in its reach, and it gets a forest's 
 soil marked for trees before the farms can take it (`FOREST_TILES`), with lumberjacks beside it.
 Stateless like the rest: every turn reads the colony and does what is missing.
 
-Not solved: it cuts more wood and grows larger colonies (36-45 beavers on 8 of extra seeds 11-30)
-but none ends with 3 days of food (they grow into the last drought, day 69-71, with 3-5 days of
-food): 0/5 dev, 0/20 extra seeds against the scripted player's 0/5 and 2/20. The numbers and
-what was tried: docs/feed-40-arithmetic.md.
+Then the end (v10): from day 45 warehouses for 13 days of eating (`store`), so the farms keep
+their workers and the harvest before the last drought (day 69-71, 6 days) is kept; and once the
+hourly history shows 40 beavers, the homes whose beds the others can spare are demolished
+(`no_births`): no free bed, no kit, and the founders dying of old age leave fewer mouths by day
+80. Every colony that reached 40 then ended with 3.9-12 days of food (v9: 0-1).
+
+Not solved: 0/5 dev seeds (mean 58.4; the scripted player 0/5, 52.8) and 4/20 extra seeds 11-30
+(12, 20, 25, 26; mean 59.8); the rest never reach 40: homes without a joinable spot (dev seed 1
+stops at 39), pumps without one (the banks by the district center built over and lined with
+crops), crops short of what 33 beavers eat (extra seeds 11, 13, 17, 29), or too little wood
+(dev seeds 3-5). The numbers and what was tried: docs/feed-40-arithmetic.md.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ and adds what its scenario asks, reading the scenario from the first line of the
   the colony alive at day 40): ``districts.py``.
 - **power-mill** (a lumber mill on water power, 50 planks in 15 days) and **flood-control** (a
   floodgate driven by a depth sensor, the colony alive at day 20): ``water_works.py``.
-- **feed-40**: the scripted player's needs (not solved yet).
+- **feed-40**: ``growth.py`` (the scripted player's needs, a forest of its own, a store for the
+  last drought and no kits once 40 have lived; not solved yet).
 
 Stateless like ``scripted.py``: every turn it reads the colony and does what is missing. Per-turn
 (``colony eval --agent 'python3 agents/scenarios.py'``) or persistent (``--agent-mode persistent``
