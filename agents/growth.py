@@ -20,11 +20,15 @@ hourly history shows 40 beavers, the homes whose beds the others can spare are d
 80) and work ends at 22:00 (`long_days`). Every colony that reached 40 then ended with 3.9-12
 days of food (v9: 0-1).
 
+A colony of 14 or more with under 1.5 days of food sheds its free beds too (v14): fewer kits
+born into hunger.
+
 Not solved: 0/5 dev seeds (mean 58.8; the scripted player 0/5, 52.8) and 4/20 extra seeds 11-30
-(12, 20, 25, 26; mean 59.8); the rest never reach 40: homes without a joinable spot (dev seed 1
-stops at 39), pumps without one (the banks by the district center built over and lined with
-crops), crops short of what 33 beavers eat (extra seeds 11, 13, 17, 29), or too little wood
-(dev seeds 3-5). The numbers and what was tried: docs/feed-40-arithmetic.md.
+(12, 20, 25, 26; mean 65.5, the scripted player 0/20, 64.7); the rest never reach 40: homes
+without a joinable spot (dev seed 1 stops at 39), pumps without one (the banks by the district
+center built over and lined with crops), crops short of what 33 beavers eat (extra seeds 11, 13,
+17, 29), or too little wood (dev seeds 3-5). The numbers and what was tried:
+docs/feed-40-arithmetic.md.
 """
 
 from __future__ import annotations
@@ -169,12 +173,25 @@ def store(t: Turn) -> None:
             return
 
 
+# Below this many days of food a colony of FLOOR_BEAVERS or more sheds its free beds too: the
+# beds built while the food held fill with kits when it no longer does (v11 extra seeds 15 and
+# 16: 33 and 18 beavers on crops for fewer, 20 and 17 dead before old age; with it 6 and 0).
+HUNGRY_DAYS = 1.5
+
+
 def no_births(t: Turn) -> None:
-    """Once the colony has held GROW_ASK beavers (the hourly history says so), no free beds:
+    """Once the colony has held GROW_ASK beavers (the hourly history says so), or while it is
+    hungry (`HUNGRY_DAYS`), no free beds:
     a kit is born only where a bed is free, and every kit born now eats the store the colony
     needs at day 80 (success wants the most ever >= 40, not 40 alive at the end). A home whose
     beds the others can spare is demolished (its dwellers move into the free beds)."""
-    if not t.grow_ask or scripted.most_beavers(t) < t.grow_ask:
+    if not t.grow_ask:
+        return
+    hungry = (
+        t.population >= scripted.FLOOR_BEAVERS
+        and t.summary["projections"]["foodDays"] < HUNGRY_DAYS
+    )
+    if not hungry and scripted.most_beavers(t) < t.grow_ask:
         return
     # Sites too: a home finished later would free its beds.
     size = {t.name(t.kit.home): t.kit.beds, t.name("DoubleLodge"): scripted.DOUBLE_LODGE_BEDS}
