@@ -14,7 +14,8 @@ and adds what its scenario asks, reading the scenario from the first line of the
   the colony alive at day 40): ``districts.py``.
 - **power-mill** (a lumber mill on water power, 50 planks in 15 days) and **flood-control** (a
   floodgate driven by a depth sensor, the colony alive at day 20): ``water_works.py``.
-- **feed-40**: the scripted player's needs (not solved yet).
+- **feed-40**: ``growth.py`` (the scripted player's needs, a forest of its own, a store for the
+  last drought and no kits once 40 have lived; not solved yet).
 
 Stateless like ``scripted.py``: every turn it reads the colony and does what is missing. Per-turn
 (``colony eval --agent 'python3 agents/scenarios.py'``) or persistent (``--agent-mode persistent``
@@ -34,6 +35,7 @@ import colony
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import districts  # noqa: E402
+import growth  # noqa: E402
 import scripted  # noqa: E402
 import water_works  # noqa: E402
 from scripted import Turn  # noqa: E402
@@ -119,7 +121,7 @@ def feed_40(t: Turn) -> None:
 PLAYS = {
     "science-rush": science_rush,
     "two-districts": districts.two_districts,
-    "feed-40": feed_40,
+    "feed-40": growth.play,
     "power-mill": water_works.power_mill,
     "flood-control": water_works.flood_control,
 }
@@ -133,7 +135,8 @@ NEW_SITES = {"power-mill": 8}
 def play(c: colony.Colony, prompt: str) -> None:
     sid = scripted.scenario_of(prompt)
     scripted.MAX_NEW_SITES = NEW_SITES.get(sid, 4)
-    t = Turn(c)
+    # feed-40 gates its growth its own way (`growth.GrowthTurn`).
+    t = (growth.GrowthTurn if sid == "feed-40" else Turn)(c, sid)
     if t.summary.get("gameOver"):
         return
     t.say(
