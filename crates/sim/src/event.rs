@@ -48,7 +48,11 @@
 //! `teeth.chipped`, `wonder.completed` (a
 //! wonder's construction ending is `building.finished`), `wonder.countdown` (a wonder launches
 //! at the first full hour it holds its cost, with no countdown). None of them has a name in
-//! [`names`], which lists only events that fire.
+//! [`names`], which lists only events that fire; [`names::ALL`] holds them all. That each one
+//! does fire is proved by `colony::tests::every_event::every_event_fires_in_one_seeded_game`:
+//! one seeded game played act by act through the world's commands, whose events' names equal
+//! `ALL`. (`autosave` is the service's own event, not the game's; the server's e2e test
+//! `websocket::an_autosave_is_announced_once_it_is_written` sees it.)
 //!
 //! Events emitted in the same tick are queued in a fixed order: time events first (`day.start`,
 //! `night.start`, `workhours.transitioned`), then weather events (`drought.end`, `cycle.end`,
@@ -59,8 +63,8 @@
 
 use serde_json::Value;
 
-/// Catalogue names of the events this crate emits (each one is emitted somewhere: a test
-/// checks it).
+/// Catalogue names of the events this crate emits (each one fires in the scenario test named in
+/// the module's documentation).
 pub mod names {
     pub const GAME_NEW: &str = "game.new";
     pub const BUILDING_UNLOCKED: &str = "building.unlocked";
@@ -122,6 +126,71 @@ pub mod names {
     pub const ENTITY_CREATED: &str = "entity.created";
     pub const ENTITY_RENAMED: &str = "entity.renamed";
     pub const WONDER_ACTIVATED: &str = "wonder.activated";
+
+    /// Every name above, once each, in the order they are listed (a test checks it against the
+    /// constants).
+    pub const ALL: &[&str] = &[
+        GAME_NEW,
+        BUILDING_UNLOCKED,
+        DAY_START,
+        NIGHT_START,
+        WORKHOURS_TRANSITIONED,
+        WORKHOURS_CHANGED,
+        SPEED_CHANGED,
+        CYCLE_START,
+        CYCLE_END,
+        CYCLE_DAY,
+        WEATHER_SELECTED,
+        DROUGHT_APPROACHING,
+        DROUGHT_START,
+        DROUGHT_END,
+        CUTTING_AREA_CHANGED,
+        TREE_MARKED,
+        TREE_CUT,
+        CUTTABLE_CUT,
+        CROP_PLANTED,
+        PLANTING_MARKED,
+        PLANTING_COORDS_SET,
+        PLANTING_COORDS_UNSET,
+        CONTAMINATION_CHANGED,
+        WIND_CHANGED,
+        EXPLOSION,
+        EXPLOSION_KILL,
+        TERRAIN_DESTROYED,
+        POWER_NETWORK_CREATED,
+        POWER_NETWORK_REMOVED,
+        POWER_GENERATOR_ADDED,
+        POWER_GENERATOR_UPDATED,
+        BUILDING_PLACED,
+        BUILDING_DEMOLISHED,
+        BUILDING_FINISHED,
+        ZIPLINE_ACTIVATED,
+        BUILDING_DECONSTRUCTED,
+        DEMOLISH_MARKED,
+        DEMOLISH_UNMARKED,
+        CONSTRUCTION_STARTED,
+        BLOCK_SET,
+        BLOCK_UNSET,
+        BEAVER_BORN,
+        BEAVER_BORN_EVENT,
+        BEAVER_DIED,
+        CHARACTER_CREATED,
+        CHARACTER_KILLED,
+        BOT_MANUFACTURED,
+        POPULATION_CHANGED,
+        MIGRATION,
+        DISTRICT_CHANGED,
+        DISTRICT_CONNECTIONS_CHANGED,
+        MIGRATION_DISTRICT_CHANGED,
+        STATUS_ALERT,
+        STATUS_DYNAMIC_ALERT,
+        WELLBEING_HIGHSCORE,
+        GAME_OVER,
+        GAME_STARTING_BUILDING,
+        ENTITY_CREATED,
+        ENTITY_RENAMED,
+        WONDER_ACTIVATED,
+    ];
 }
 
 /// One game event.
@@ -154,8 +223,73 @@ impl EventQueue {
 
 #[cfg(test)]
 mod tests {
-    /// Every name in [`names`] is used by code that is not a test: a name the game never fires
-    /// is not listed (the module's documentation says which and why).
+    use super::names;
+
+    /// The `pub const` lines of [`names`] as this file spells them: each constant's identifier
+    /// and its catalogue name ([`names::ALL`] excluded).
+    fn constants() -> Vec<(&'static str, &'static str)> {
+        include_str!("event.rs")
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("pub const "))
+            .filter_map(|l| {
+                let (ident, rest) = l.split_once(": &str = \"")?;
+                Some((ident, rest.strip_suffix("\";")?))
+            })
+            .collect()
+    }
+
+    /// [`names::ALL`] holds every constant of [`names`] exactly once, and nothing else: a
+    /// constant added without its entry in `ALL` (or listed twice) fails here.
+    #[test]
+    fn all_holds_each_constant_exactly_once() {
+        let consts = constants();
+        assert!(consts.len() > 40, "{consts:?}");
+        let values: std::collections::BTreeSet<&str> = consts.iter().map(|(_, v)| *v).collect();
+        assert_eq!(values.len(), consts.len(), "two constants share a name");
+        for (ident, value) in &consts {
+            let n = names::ALL.iter().filter(|a| **a == *value).count();
+            assert_eq!(
+                n, 1,
+                "names::{ident} ({value:?}) is in names::ALL {n} times"
+            );
+        }
+        assert_eq!(
+            names::ALL.len(),
+            consts.len(),
+            "names::ALL holds a name no constant has"
+        );
+    }
+
+    /// The events table of docs/websocket.md (what the service advertises) names exactly
+    /// [`names::ALL`] and the service's own `autosave`.
+    #[test]
+    fn the_websocket_docs_table_lists_all_and_autosave() {
+        let doc = include_str!("../../../docs/websocket.md");
+        let table = doc
+            .split("## Events and their data")
+            .nth(1)
+            .expect("the events section");
+        let listed: std::collections::BTreeSet<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with("|---"))
+            .skip(1)
+            .take_while(|l| l.starts_with('|'))
+            .flat_map(|l| {
+                l.split('|')
+                    .nth(1)
+                    .unwrap_or("")
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+            })
+            .collect();
+        let mut expected: std::collections::BTreeSet<&str> = names::ALL.iter().copied().collect();
+        expected.insert("autosave");
+        assert_eq!(listed, expected);
+    }
+
+    /// Every name in [`names::ALL`] is used by code that is not a test: a name the game never
+    /// fires is not listed (the module's documentation says which and why).
     #[test]
     fn every_listed_name_is_emitted_somewhere() {
         fn sources(dir: &std::path::Path, out: &mut String) {
@@ -176,16 +310,15 @@ mod tests {
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
             &mut code,
         );
-        let listed: Vec<&str> = include_str!("event.rs")
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("pub const "))
-            .filter_map(|l| l.split(':').next())
-            .collect();
-        assert!(listed.len() > 40, "{listed:?}");
-        for name in listed {
+        let consts = constants();
+        for name in names::ALL {
+            let (ident, _) = consts
+                .iter()
+                .find(|(_, v)| v == name)
+                .expect("every name in ALL is a constant");
             assert!(
-                code.contains(&format!("names::{name}")),
-                "names::{name} is never emitted: remove it, or emit it"
+                code.contains(&format!("names::{ident}")),
+                "names::{ident} is never emitted: remove it, or emit it"
             );
         }
     }

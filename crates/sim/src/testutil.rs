@@ -1,5 +1,5 @@
 //! Helpers of the scenario tests: a game without hazards, buildings placed and finished at once,
-//! free flat ground, path routes, events by name.
+//! free flat ground, path routes (and paths laid to the district center), events by name.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -110,6 +110,36 @@ pub fn events_named(w: &mut World, name: &str) -> Vec<serde_json::Value> {
         .filter(|e| e.name == name)
         .map(|e| e.data.unwrap_or_default())
         .collect()
+}
+
+/// Lays paths from the first district center's doorstep to a building's doorstep (at the
+/// doorstep's height) and checks the building is reachable from the center.
+pub fn connect(w: &mut World, id: i32) {
+    let dc = w.colony.centers()[0];
+    let from = w.colony.door(dc).unwrap();
+    let to = w.colony.door(id).unwrap();
+    let z = from[2];
+    let route = path_route(w, (from[0], from[1]), (to[0], to[1]), z).unwrap_or_else(|| {
+        panic!(
+            "no route {from:?} -> {to:?}: {:?}",
+            w.check_placement(
+                "Path",
+                to[0].into(),
+                to[1].into(),
+                to[2].into(),
+                Orientation::South
+            )
+            .err()
+        )
+    });
+    for (x, y) in route {
+        if [x, y, z] != from && !w.colony.blocks.contains_key(&voxel(x, y, z)) {
+            w.place_building("Path", x.into(), y.into(), z.into(), "south")
+                .unwrap();
+        }
+    }
+    w.colony.refresh_districts();
+    assert!(w.building_view(id).unwrap().reachable);
 }
 
 /// Tiles from `from` to `to` at height `z` where a path can go (breadth first).

@@ -156,6 +156,37 @@ async fn state_changes_and_game_events_reach_every_client() {
     assert!(f["payload"]["data"]["day"].as_u64().unwrap() >= 2);
 }
 
+/// The one event the service sends and the game does not: `autosave {name, day}`, once the
+/// autosave of a day that is a multiple of `autosaveDays` (1 by default) is written; the save it
+/// names is listed by then.
+#[tokio::test]
+async fn an_autosave_is_announced_once_it_is_written() {
+    let s = Server::start().await;
+    let (mut ws, _) = s.ws().await;
+    s.post("/api/speed", json!({"speed": 0})).await;
+    let (_, t) = s.get("/api/time").await;
+    let day = t["dayNumber"].as_u64().unwrap();
+    s.post("/api/game/advance", json!({"days": 1})).await;
+    let f = frame_where(&mut ws, 20_000, |f| {
+        f["type"] == "event" && f["payload"]["event"] == "autosave"
+    })
+    .await;
+    assert_eq!(
+        f["payload"]["data"],
+        json!({"name": "autosave", "day": day + 1})
+    );
+    assert_eq!(f["payload"]["day"], day + 1);
+    let saves = s.get("/api/game/saves").await.1;
+    assert!(
+        saves
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "autosave"),
+        "{saves}"
+    );
+}
+
 #[tokio::test]
 async fn a_slow_consumer_is_closed_without_stalling_others() {
     let s = Server::start().await;

@@ -6,44 +6,12 @@ use super::Signal::{self, Error, Off, On};
 use super::config::{self, Ty};
 use super::{Device, device_of};
 use crate::error::ErrorCode;
-use crate::testutil::{DAY, HOUR, build, flat_area, flat_area_at, path_route, world};
+use crate::testutil::{DAY, HOUR, build, connect, flat_area, flat_area_at, world};
 use crate::world::World;
 
 fn lever(w: &mut World, id: i32, on: bool) {
     w.automation_configure(id, "on", if on { "true" } else { "false" })
         .unwrap();
-}
-
-/// Lays paths from the district center's doorstep to a building's doorstep.
-fn connect(w: &mut World, id: i32) {
-    let dc = *w.colony.districts.keys().next().unwrap();
-    let from = w.colony.door(dc).unwrap();
-    let to = w.colony.door(id).unwrap();
-    let route = path_route(w, (from[0], from[1]), (to[0], to[1]), from[2]).unwrap_or_else(|| {
-        panic!(
-            "no route {from:?} -> {to:?}: {:?}",
-            w.check_placement(
-                "Path",
-                to[0].into(),
-                to[1].into(),
-                to[2].into(),
-                crate::colony::Orientation::South
-            )
-            .err()
-        )
-    });
-    for (x, y) in route {
-        if [x, y, from[2]] != from
-            && !w
-                .colony
-                .blocks
-                .contains_key(&crate::colony::geometry::voxel(x, y, from[2]))
-        {
-            w.place_building("Path", x.into(), y.into(), from[2].into(), "south")
-                .unwrap();
-        }
-    }
-    w.colony.refresh_districts();
 }
 
 fn state(w: &World, id: i32) -> Signal {

@@ -7,6 +7,7 @@ use crate::world::World;
 
 mod bots;
 mod demolish;
+mod every_event;
 mod naming;
 mod water_buildings;
 mod ways;

@@ -3,10 +3,9 @@
 //! clock, and saves keeping them.
 
 use crate::colony::Step;
-use crate::colony::geometry::voxel;
 use crate::config::{Faction, NewGame};
 use crate::event::names;
-use crate::testutil::{DAY, HOUR, build, events_named, flat_area, flat_area_at, path_route};
+use crate::testutil::{DAY, HOUR, build, connect, events_named, flat_area, flat_area_at};
 use crate::world::World;
 
 /// A hazard-free game of a faction.
@@ -22,23 +21,6 @@ fn world_of(faction: Faction) -> World {
 fn center(w: &World) -> (i32, [u32; 3]) {
     let dc = w.colony.centers()[0];
     (dc, w.colony.door(dc).unwrap())
-}
-
-/// Lays paths from the district center's doorstep to a building's doorstep.
-fn connect(w: &mut World, id: i32) {
-    let (_, dc_door) = center(w);
-    let door = w.colony.door(id).unwrap();
-    let z = dc_door[2];
-    let route = path_route(w, (dc_door[0], dc_door[1]), (door[0], door[1]), z)
-        .expect("a path to the building");
-    for (px, py) in route {
-        if [px, py, z] != dc_door && !w.colony.blocks.contains_key(&voxel(px, py, z)) {
-            w.place_building("Path", px.into(), py.into(), z.into(), "south")
-                .unwrap();
-        }
-    }
-    w.colony.refresh_districts();
-    assert!(w.building_view(id).unwrap().reachable);
 }
 
 fn need(w: &World, bot: i32, id: &str) -> f64 {
