@@ -103,7 +103,28 @@ impl MaskOf {
     /// One spot of a prefab with an intake row (and none of the other special rules): at the
     /// highest ground of its footprint, every tile free of blocks, the tiles outside the intake
     /// row at that height, dry and free, the intake row's tiles at that height free.
-    fn intake_spot(&self, w: &World, f: &TileFacts, x: usize, y: usize, o: Orientation) -> u8 {
+    /// Which tiles of the footprint turned to `o` (row by row) are its intake row's.
+    fn intake_rows(&self, o: Orientation) -> Vec<bool> {
+        let s = self.spec;
+        let (fw, fd) = turned_size(s, o);
+        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
+        let mut rows = vec![false; (fw * fd) as usize];
+        for lx in 0..sx {
+            let (dx, dy) = crate::colony::geometry::turn(lx, sy - 1, sx, sy, o);
+            rows[dy as usize * fw as usize + dx as usize] = true;
+        }
+        rows
+    }
+
+    fn intake_spot(
+        &self,
+        w: &World,
+        f: &TileFacts,
+        x: usize,
+        y: usize,
+        o: Orientation,
+        intake: &[bool],
+    ) -> u8 {
         let s = self.spec;
         let (fw, fd) = turned_size(s, o);
         let (fw, fd) = (fw as usize, fd as usize);
@@ -114,13 +135,6 @@ impl MaskOf {
             return self.check_one(w, x as u32, y as u32, o);
         }
         let terrain = w.map.terrain();
-        let (sx, sy) = (s.size.x as i32, s.size.y as i32);
-        // The intake row's tiles, as offsets in the footprint.
-        let intake = |dx: usize, dy: usize| {
-            (0..sx).any(|lx| {
-                crate::colony::geometry::turn(lx, sy - 1, sx, sy, o) == (dx as i32, dy as i32)
-            })
-        };
         let mut top = 0;
         for r in y..y + fd {
             for c in x..x + fw {
@@ -132,7 +146,7 @@ impl MaskOf {
             (x..x + fw).all(|c| {
                 let i = r * f.width + c;
                 let h = terrain[i];
-                if intake(c - x, r - y) {
+                if intake[(r - y) * fw + c - x] {
                     h < top || !f.occupied[i]
                 } else {
                     h == top && !f.occupied[i] && (in_water || !f.wet[i])
@@ -166,11 +180,12 @@ impl MaskOf {
                 spots.fill(0);
                 return;
             }
+            let rows = Orientation::ALL.map(|o| self.intake_rows(o));
             for y in 0..height {
                 for x in 0..width {
                     for o in Orientation::ALL {
                         spots[(y * width + x) * 4 + o.index() as usize] =
-                            self.intake_spot(w, f, x, y, o);
+                            self.intake_spot(w, f, x, y, o, &rows[o.index() as usize]);
                     }
                 }
             }
