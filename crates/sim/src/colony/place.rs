@@ -100,6 +100,22 @@ pub(crate) struct PlacementTraits {
 }
 
 impl PlacementTraits {
+    /// Whether a spot's check asks only the rules every footprint tile shares (no intake row,
+    /// span, source, aquifer or tunnel rule): the whole-map scan's fast case.
+    pub(crate) fn plain(&self) -> bool {
+        !(self.spanning || self.caps_source || self.intake || self.drill || self.tunnel)
+    }
+
+    /// Whether the prefab has an intake row and none of the other special rules (a pump).
+    pub(crate) fn intake_only(&self) -> bool {
+        self.intake && !(self.spanning || self.caps_source || self.drill || self.tunnel)
+    }
+
+    /// Whether the prefab may stand on a tile under water (`water_building`).
+    pub(crate) fn stands_in_water(&self) -> bool {
+        self.water_building
+    }
+
     pub(crate) fn of(s: &Spec) -> PlacementTraits {
         PlacementTraits {
             water_building: water_building(s),

@@ -22,6 +22,8 @@ use crate::content::Building as Spec;
 use crate::error::CommandError;
 use crate::world::World;
 
+mod scan;
+
 /// The mask of one prefab: `spots[((y * width) + x) * 4 + o]` is the height the prefab stands at
 /// plus one when `place` accepts it with its corner at `(x, y)` facing `o` (0 south, 1 west, 2
 /// north, 3 east), and 0 when it is refused.
@@ -92,14 +94,9 @@ impl World {
     /// The whole map's mask of one prefab (see [`PlacementMask`]). Errors: `invalid_prefab`.
     pub fn placement_mask(&self, prefab: &str) -> Result<PlacementMask, CommandError> {
         let s = self.resolve_prefab(prefab)?;
-        let one = MaskOf::new(s);
         let (w, h) = (self.map.width(), self.map.height());
         let mut spots = vec![0; (w * h) as usize * 4];
-        for y in 0..h {
-            for x in 0..w {
-                one.check(self, x, y, &mut spots);
-            }
-        }
+        MaskOf::new(s).scan(self, &scan::TileFacts::of(self), &mut spots);
         Ok(PlacementMask {
             prefab: s.name.clone(),
             width: w,
@@ -132,19 +129,23 @@ impl MaskOf {
     fn check(&self, w: &World, x: u32, y: u32, spots: &mut [u8]) {
         let at = ((y * w.map.width() + x) * 4) as usize;
         for o in Orientation::ALL {
-            spots[at + o.index() as usize] =
-                match w.check_spot(self.spec, &self.traits, self.water, x, y, o) {
-                    Ok(p)
-                        if self
-                            .prefab
-                            .doorstep(p.x.into(), p.y.into(), o)
-                            .is_some_and(|d| w.door_blocked(d, p.z)) =>
-                    {
-                        0
-                    }
-                    Ok(p) => u8::try_from(p.z + 1).unwrap_or(u8::MAX),
-                    Err(_) => 0,
-                };
+            spots[at + o.index() as usize] = self.check_one(w, x, y, o);
+        }
+    }
+
+    /// The spot at `(x, y)` facing `o`: its height plus one, or 0 when refused.
+    fn check_one(&self, w: &World, x: u32, y: u32, o: Orientation) -> u8 {
+        match w.check_spot(self.spec, &self.traits, self.water, x, y, o) {
+            Ok(p)
+                if self
+                    .prefab
+                    .doorstep(p.x.into(), p.y.into(), o)
+                    .is_some_and(|d| w.door_blocked(d, p.z)) =>
+            {
+                0
+            }
+            Ok(p) => u8::try_from(p.z + 1).unwrap_or(u8::MAX),
+            Err(_) => 0,
         }
     }
 }
@@ -269,21 +270,21 @@ impl PlacementMasks {
         let wide = ColonyWide::of(w);
         let sig = signatures(w);
         if wide != self.colony_wide || self.masks.is_empty() {
+            let facts = scan::TileFacts::of(w);
             self.masks = self
                 .prefabs
                 .iter()
-                .map(|m| PlacementMask {
-                    prefab: m.spec.name.clone(),
-                    width,
-                    height,
-                    spots: vec![0; (width * height) as usize * 4],
+                .map(|m| {
+                    let mut spots = vec![0; (width * height) as usize * 4];
+                    m.scan(w, &facts, &mut spots);
+                    PlacementMask {
+                        prefab: m.spec.name.clone(),
+                        width,
+                        height,
+                        spots,
+                    }
                 })
                 .collect();
-            for y in 0..height {
-                for x in 0..width {
-                    self.recheck(w, x, y);
-                }
-            }
             self.colony_wide = wide;
             self.signature = sig;
             return (width * height) as usize;

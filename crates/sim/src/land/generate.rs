@@ -29,27 +29,27 @@ const PREFILL_ABOVE_BANK: f32 = 0.3;
 /// The water counts as at rest when no tile's depth changed more than this (m) over the
 /// settle check's 16 steps (a tenth of a millimetre a step: a faster drift would still dry
 /// the films on the banks that moisten the land above them within days).
-const SETTLE_TOLERANCE: f32 = 0.0016;
+pub(crate) const SETTLE_TOLERANCE: f32 = 0.0016;
 /// Game days of water the settling runs at most.
-const SETTLE_MAX_DAYS: usize = 12;
+pub(crate) const SETTLE_MAX_DAYS: usize = 12;
 
 /// How many times a river flooding the start area is weakened at most, and by how much each
 /// time.
-const WEAKEN_TRIES: usize = 4;
-const WEAKEN: f32 = 0.75;
+pub(crate) const WEAKEN_TRIES: usize = 4;
+pub(crate) const WEAKEN: f32 = 0.75;
 /// Water on the start area's land deeper than this (m) counts as flooding it.
 const START_WET: f32 = 0.02;
 
 /// Whether water stands on the start area's land (its square around the start spot, the
 /// river's channel excluded).
-fn start_land_wet(water: &Water, map: &Map) -> bool {
+pub(crate) fn start_land_wet(water: &Water, map: &Map) -> bool {
     let w = map.width() as usize;
     start_area_tiles(map)
         .any(|(x, y)| !map.is_river(x, y) && water.depth[y as usize * w + x as usize] > START_WET)
 }
 
 /// Water steps in a game day.
-fn steps_per_day() -> usize {
+pub(crate) fn steps_per_day() -> usize {
     (crate::clock::ticks_per_day() / u64::from(super::water::water_step_ticks())) as usize
 }
 
@@ -75,103 +75,12 @@ fn scaled_count(rng: &mut WorldRng, range: [u32; 2], map: &Map) -> u32 {
 /// Generates the land of a new map.
 pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     let rules = world_rules();
-    let gen_rules = &rules.water.source_generation.value;
     let lg = &rules.map.land_generation.value;
     let mut rng = WorldRng::new(seed, LAND_STREAM);
     let (w, h) = (map.width(), map.height());
     let n = w as usize * h as usize;
-    let closed = if rules.water.upstream_edge_closed.value {
-        upstream_edge(map)
-    } else {
-        Vec::new()
-    };
-    let mut water = Water::new(w, h, &closed);
-    // Sources across the upstream end.
-    let river = map.river();
-    let [lo, hi] = river.spans[0];
-    let count = rng.range_u32(gen_rules.count[0], gen_rules.count[1]);
-    let strengths: Vec<f64> = (0..count)
-        .map(|_| rng.range_f64(gen_rules.strength[0], gen_rules.strength[1]))
-        .collect();
-    // No more water than the channel carries below the valley floor.
-    let total: f64 = strengths.iter().sum();
-    let scale = (gen_rules.total_strength_max / total).min(1.0);
-    for (k, strength) in (0..count).zip(strengths) {
-        let across = lo + ((hi - lo) * (2 * k + 1)) / (2 * count);
-        let (x, y) = match river.axis {
-            RiverAxis::AlongX => (0, across),
-            RiverAxis::AlongY => (across, 0),
-        };
-        let strength = strength * scale;
-        water.sources.push(WaterSource {
-            x,
-            y,
-            strength: ((strength * 100.0).round() / 100.0) as f32,
-            badwater: false,
-            capped: false,
-        });
-    }
-    // Prefill the channel.
-    let bank = f32::from(rules.map.generation.value.river_bank_height);
-    for y in 0..h {
-        for x in 0..w {
-            if map.is_river(x, y) {
-                let i = y as usize * w as usize + x as usize;
-                water.depth[i] = (bank + PREFILL_ABOVE_BANK - f32::from(map.terrain()[i])).max(0.0);
-            }
-        }
-    }
-    // The dormant badwater source.
-    let (sx, sy, _) = map.start_spot();
-    let far = |x: u32, y: u32| x.abs_diff(sx).max(y.abs_diff(sy));
-    for _ in 0..gen_rules.badwater_count {
-        let mut spot = None;
-        for _ in 0..200 {
-            let (x, y) = (rng.range_u32(0, w - 1), rng.range_u32(0, h - 1));
-            if !map.is_river(x, y) && far(x, y) >= gen_rules.badwater_min_distance_from_start {
-                spot = Some((x, y));
-                break;
-            }
-        }
-        let (x, y) = spot.unwrap_or_else(|| {
-            (0..h)
-                .flat_map(|y| (0..w).map(move |x| (x, y)))
-                .filter(|(x, y)| !map.is_river(*x, *y))
-                .max_by_key(|(x, y)| (far(*x, *y), std::cmp::Reverse((*y, *x))))
-                .unwrap_or((0, 0))
-        });
-        let strength = rng.range_f64(
-            gen_rules.badwater_strength[0],
-            gen_rules.badwater_strength[1],
-        );
-        water.sources.push(WaterSource {
-            x,
-            y,
-            strength: ((strength * 100.0).round() / 100.0) as f32,
-            badwater: true,
-            capped: false,
-        });
-    }
-    // The water at rest: the river as it will flow, before the soil and plants read it. A river
-    // too strong for its channel beside the start area would flood the start: its sources are
-    // weakened and the water settled again from the filled channel.
-    let filled = water.clone();
-    for attempt in 0..=WEAKEN_TRIES {
-        water.settle(
-            map.terrain(),
-            &WaterParams::from_rules(),
-            SETTLE_TOLERANCE,
-            SETTLE_MAX_DAYS * steps_per_day(),
-        );
-        if attempt == WEAKEN_TRIES || !start_land_wet(&water, map) {
-            break;
-        }
-        let sources = water.sources.clone();
-        water = filled.clone();
-        for (s, before) in water.sources.iter_mut().zip(sources) {
-            s.strength = ((before.strength * WEAKEN * 100.0).round() / 100.0).max(0.01);
-        }
-    }
+    let mut water = river_water(&mut rng, map);
+    settle_river(&mut water, map);
     let mut soil = Soil::new(n);
     soil.recompute(map.terrain(), &water);
     let mut land = Land {
@@ -413,6 +322,124 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
     }
     land.wind = Wind::roll(&mut land.rng);
     land
+}
+
+/// The water of a new map before it is run to rest: the river's sources across its upstream
+/// end, its channel filled, and the dormant badwater source (drawn from `rng`).
+pub(crate) fn river_water(rng: &mut WorldRng, map: &Map) -> Water {
+    let rules = world_rules();
+    let gen_rules = &rules.water.source_generation.value;
+    let (w, h) = (map.width(), map.height());
+    let closed = if rules.water.upstream_edge_closed.value {
+        upstream_edge(map)
+    } else {
+        Vec::new()
+    };
+    let mut water = Water::new(w, h, &closed);
+    // Sources across the upstream end.
+    let river = map.river();
+    let [lo, hi] = river.spans[0];
+    let count = rng.range_u32(gen_rules.count[0], gen_rules.count[1]);
+    let strengths: Vec<f64> = (0..count)
+        .map(|_| rng.range_f64(gen_rules.strength[0], gen_rules.strength[1]))
+        .collect();
+    // No more water than the channel carries below the valley floor.
+    let total: f64 = strengths.iter().sum();
+    let scale = (gen_rules.total_strength_max / total).min(1.0);
+    for (k, strength) in (0..count).zip(strengths) {
+        let across = lo + ((hi - lo) * (2 * k + 1)) / (2 * count);
+        let (x, y) = match river.axis {
+            RiverAxis::AlongX => (0, across),
+            RiverAxis::AlongY => (across, 0),
+        };
+        let strength = strength * scale;
+        water.sources.push(WaterSource {
+            x,
+            y,
+            strength: ((strength * 100.0).round() / 100.0) as f32,
+            badwater: false,
+            capped: false,
+        });
+    }
+    // Prefill the channel.
+    let bank = f32::from(rules.map.generation.value.river_bank_height);
+    for y in 0..h {
+        for x in 0..w {
+            if map.is_river(x, y) {
+                let i = y as usize * w as usize + x as usize;
+                water.depth[i] = (bank + PREFILL_ABOVE_BANK - f32::from(map.terrain()[i])).max(0.0);
+            }
+        }
+    }
+    // The dormant badwater source.
+    let (sx, sy, _) = map.start_spot();
+    let far = |x: u32, y: u32| x.abs_diff(sx).max(y.abs_diff(sy));
+    for _ in 0..gen_rules.badwater_count {
+        let mut spot = None;
+        for _ in 0..200 {
+            let (x, y) = (rng.range_u32(0, w - 1), rng.range_u32(0, h - 1));
+            if !map.is_river(x, y) && far(x, y) >= gen_rules.badwater_min_distance_from_start {
+                spot = Some((x, y));
+                break;
+            }
+        }
+        let (x, y) = spot.unwrap_or_else(|| {
+            (0..h)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .filter(|(x, y)| !map.is_river(*x, *y))
+                .max_by_key(|(x, y)| (far(*x, *y), std::cmp::Reverse((*y, *x))))
+                .unwrap_or((0, 0))
+        });
+        let strength = rng.range_f64(
+            gen_rules.badwater_strength[0],
+            gen_rules.badwater_strength[1],
+        );
+        water.sources.push(WaterSource {
+            x,
+            y,
+            strength: ((strength * 100.0).round() / 100.0) as f32,
+            badwater: true,
+            capped: false,
+        });
+    }
+    water
+}
+
+/// Runs a new map's water to rest (a river too strong for its channel beside the start area is
+/// weakened and settled again from the filled channel); returns the water steps run.
+pub(crate) fn settle_river(water: &mut Water, map: &Map) -> usize {
+    settle_river_with(water, map, Water::settle)
+}
+
+/// [`settle_river`] with another way to run the water to rest (the settle study's).
+pub(crate) fn settle_river_with(
+    water: &mut Water,
+    map: &Map,
+    mut settle: impl FnMut(&mut Water, &[u8], &WaterParams, f32, usize) -> usize,
+) -> usize {
+    // The water at rest: the river as it will flow, before the soil and plants read it. A river
+    // too strong for its channel beside the start area would flood the start: its sources are
+    // weakened and the water settled again from the filled channel.
+    let filled = water.clone();
+    let mut steps = 0;
+    for attempt in 0..=WEAKEN_TRIES {
+        steps += settle(
+            water,
+            map.terrain(),
+            &WaterParams::from_rules(),
+            SETTLE_TOLERANCE,
+            SETTLE_MAX_DAYS * steps_per_day(),
+        );
+        if attempt == WEAKEN_TRIES || !start_land_wet(water, map) {
+            break;
+        }
+        let sources = water.sources.clone();
+        *water = filled.clone();
+        for (s, before) in water.sources.iter_mut().zip(sources) {
+            s.strength = ((before.strength * WEAKEN * 100.0).round() / 100.0).max(0.01);
+        }
+    }
+    steps
 }
 
 /// Whether a water tile lies within `reach` tiles (Chebyshev) of `(x, y)`.

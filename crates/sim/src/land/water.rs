@@ -936,4 +936,6 @@ impl Water {
 
 mod settle;
 #[cfg(test)]
+mod settle_study;
+#[cfg(test)]
 mod tests;
