@@ -33,13 +33,21 @@ docs/feed-40-arithmetic.md.
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import colony
-import scripted
-import scripted_land
-from scripted import Turn
-from scripted_land import cut_by, planting_spots, science, steps
+
+# The sibling agents' modules, found whatever the interpreter's path (`python3 -I` leaves the
+# script's folder off it).
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+import scripted  # noqa: E402
+import scripted_land  # noqa: E402
+from scripted import Turn  # noqa: E402
+from scripted_land import cut_by, planting_spots, science, steps  # noqa: E402
 
 # Moist tiles a forester gets marked for trees, in all (its reach holds a few hundred tiles; the
 # farms mark theirs within 20 steps of the farm, so a forester placed on free soil keeps most).
