@@ -172,7 +172,7 @@ def store(t: Turn) -> None:
     is, and two more); before, the scripted player's (`storage`), the logs going to growth."""
     if t.summary["time"]["dayNumber"] < STORE_FROM_DAY:
         return
-    food = sum(v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water"))
+    food = t.food_stock()
     wanted = max(food + 2 * WAREHOUSE_UNITS, t.population * FOOD_PER_BEAVER_DAY * STORE_DAYS)
     while WAREHOUSE_UNITS * t.count(t.kit.warehouse) < wanted:
         have = WAREHOUSE_UNITS * t.count(t.kit.warehouse)

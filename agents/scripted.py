@@ -268,6 +268,10 @@ class Turn:
     def logs(self) -> int:
         return int(self.stock.get("Log", 0))
 
+    def food_stock(self) -> int:
+        """The food in store: every good but logs, planks and water."""
+        return sum(v for g, v in self.stock.items() if g not in ("Log", "Plank", "Water"))
+
     _stands: list[dict[str, Any]] | None = None
 
     def stands(self) -> list[dict[str, Any]]:
@@ -867,7 +871,7 @@ def storage(t: Turn) -> None:
         pile = t.place(t.kit.log_pile, dc, REACH // 2, f"{t.logs()} logs fill the piles")
         if pile:
             keep_logs(t, pile["id"])
-    food_stock = sum(v for g, v in t.stock.items() if g not in ("Log", "Plank", "Water"))
+    food_stock = t.food_stock()
     if food_enough(t):
         return
     if 30 * t.count(t.kit.warehouse) < food_stock + 60:

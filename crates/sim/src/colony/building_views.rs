@@ -238,6 +238,7 @@ impl World {
         let (beds, _) = dwelling_capacity(s);
         let has_inventory = b.capacity() > 0 || kind == Kind::BreedingPod || !b.finished;
         let p = self.power_state(id);
+        let fill_valve = b.valve.filter(|_| super::water_buildings::is_fill_valve(s));
         let brief = BuildingBrief::of(id, b);
         Some(BuildingView {
             id,
@@ -281,14 +282,8 @@ impl World {
                 .valve
                 .filter(|_| super::water_buildings::is_valve(s))
                 .map(|v| v.limit),
-            fill_height: b
-                .valve
-                .filter(|_| super::water_buildings::is_fill_valve(s))
-                .map(|v| v.fill_height),
-            passing: b
-                .valve
-                .filter(|_| super::water_buildings::is_fill_valve(s))
-                .map(|v| v.passing),
+            fill_height: fill_valve.map(|v| v.fill_height),
+            passing: fill_valve.map(|v| v.passing),
             valve_flow: b
                 .valve
                 .map(|_| self.land.water.outflow(self.land.idx(b.x, b.y))),

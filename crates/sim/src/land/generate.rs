@@ -29,27 +29,27 @@ const PREFILL_ABOVE_BANK: f32 = 0.3;
 /// The water counts as at rest when no tile's depth changed more than this (m) over the
 /// settle check's 16 steps (a tenth of a millimetre a step: a faster drift would still dry
 /// the films on the banks that moisten the land above them within days).
-pub(crate) const SETTLE_TOLERANCE: f32 = 0.0016;
+const SETTLE_TOLERANCE: f32 = 0.0016;
 /// Game days of water the settling runs at most.
-pub(crate) const SETTLE_MAX_DAYS: usize = 12;
+const SETTLE_MAX_DAYS: usize = 12;
 
 /// How many times a river flooding the start area is weakened at most, and by how much each
 /// time.
-pub(crate) const WEAKEN_TRIES: usize = 4;
-pub(crate) const WEAKEN: f32 = 0.75;
+const WEAKEN_TRIES: usize = 4;
+const WEAKEN: f32 = 0.75;
 /// Water on the start area's land deeper than this (m) counts as flooding it.
 const START_WET: f32 = 0.02;
 
 /// Whether water stands on the start area's land (its square around the start spot, the
 /// river's channel excluded).
-pub(crate) fn start_land_wet(water: &Water, map: &Map) -> bool {
+fn start_land_wet(water: &Water, map: &Map) -> bool {
     let w = map.width() as usize;
     start_area_tiles(map)
         .any(|(x, y)| !map.is_river(x, y) && water.depth[y as usize * w + x as usize] > START_WET)
 }
 
 /// Water steps in a game day.
-pub(crate) fn steps_per_day() -> usize {
+fn steps_per_day() -> usize {
     (crate::clock::ticks_per_day() / u64::from(super::water::water_step_ticks())) as usize
 }
 
@@ -326,7 +326,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
 
 /// The water of a new map before it is run to rest: the river's sources across its upstream
 /// end, its channel filled, and the dormant badwater source (drawn from `rng`).
-pub(crate) fn river_water(rng: &mut WorldRng, map: &Map) -> Water {
+fn river_water(rng: &mut WorldRng, map: &Map) -> Water {
     let rules = world_rules();
     let gen_rules = &rules.water.source_generation.value;
     let (w, h) = (map.width(), map.height());
@@ -406,25 +406,14 @@ pub(crate) fn river_water(rng: &mut WorldRng, map: &Map) -> Water {
 }
 
 /// Runs a new map's water to rest (a river too strong for its channel beside the start area is
-/// weakened and settled again from the filled channel); returns the water steps run.
-pub(crate) fn settle_river(water: &mut Water, map: &Map) -> usize {
-    settle_river_with(water, map, Water::settle)
-}
-
-/// [`settle_river`] with another way to run the water to rest (the settle study's).
-pub(crate) fn settle_river_with(
-    water: &mut Water,
-    map: &Map,
-    mut settle: impl FnMut(&mut Water, &[u8], &WaterParams, f32, usize) -> usize,
-) -> usize {
+/// weakened and settled again from the filled channel).
+fn settle_river(water: &mut Water, map: &Map) {
     // The water at rest: the river as it will flow, before the soil and plants read it. A river
     // too strong for its channel beside the start area would flood the start: its sources are
     // weakened and the water settled again from the filled channel.
     let filled = water.clone();
-    let mut steps = 0;
     for attempt in 0..=WEAKEN_TRIES {
-        steps += settle(
-            water,
+        water.settle(
             map.terrain(),
             &WaterParams::from_rules(),
             SETTLE_TOLERANCE,
@@ -439,7 +428,6 @@ pub(crate) fn settle_river_with(
             s.strength = ((before.strength * WEAKEN * 100.0).round() / 100.0).max(0.01);
         }
     }
-    steps
 }
 
 /// Whether a water tile lies within `reach` tiles (Chebyshev) of `(x, y)`.

@@ -936,6 +936,4 @@ impl Water {
 
 mod settle;
 #[cfg(test)]
-mod settle_study;
-#[cfg(test)]
 mod tests;

@@ -100,9 +100,6 @@ impl TileFacts {
 }
 
 impl MaskOf {
-    /// One spot of a prefab with an intake row (and none of the other special rules): at the
-    /// highest ground of its footprint, every tile free of blocks, the tiles outside the intake
-    /// row at that height, dry and free, the intake row's tiles at that height free.
     /// Which tiles of the footprint turned to `o` (row by row) are its intake row's.
     fn intake_rows(&self, o: Orientation) -> Vec<bool> {
         let s = self.spec;
@@ -116,6 +113,9 @@ impl MaskOf {
         rows
     }
 
+    /// One spot of a prefab with an intake row (and none of the other special rules): at the
+    /// highest ground of its footprint, every tile free of blocks, the tiles outside the intake
+    /// row at that height, dry and free, the intake row's tiles at that height free.
     fn intake_spot(
         &self,
         w: &World,

@@ -10,14 +10,14 @@ impl Water {
     /// Runs temperate steps until no tile's depth changes by more than `tolerance` over
     /// `SETTLE_CHECK_STEPS` steps, or `max_steps` have run, then removes the pools no source
     /// feeds. The totals then start afresh from the water as it stands (a new map's initial
-    /// water). Returns the steps run.
+    /// water).
     pub(crate) fn settle(
         &mut self,
         terrain: &[u8],
         p: &WaterParams,
         tolerance: f32,
         max_steps: usize,
-    ) -> usize {
+    ) {
         let mut last = self.depth.clone();
         let mut steps = 0;
         while steps < max_steps {
@@ -40,12 +40,11 @@ impl Water {
             initial: self.stored(),
             ..WaterTotals::default()
         };
-        steps
     }
 
     /// Removes the water no source feeds: the wet tiles not joined to a flowing source's tile
     /// through wet 4-neighbours (pools the filling left behind, which would only dry up).
-    pub(super) fn drop_stranded(&mut self) {
+    fn drop_stranded(&mut self) {
         let (w, h) = (self.width as usize, self.height as usize);
         let mut fed = vec![false; w * h];
         let mut queue: Vec<usize> = self
