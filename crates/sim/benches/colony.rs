@@ -81,8 +81,9 @@ fn beavers_full(bencher: Bencher) {
 }
 
 /// The read models `/api/summary` is built from, one by one (`colony_summary`: districts,
-/// wellbeing, stock and roles in one walk, what the summary uses).
-#[divan::bench(args = ["colony_summary", "districts", "wellbeing", "alerts", "alert_counts", "roles", "stock", "flows", "trees", "tree_tallies", "crop_tallies", "tree_clusters", "food_clusters"], sample_count = 20)]
+/// wellbeing, stock and roles in one walk, and `plant_summary`: the tallies and clusters in two,
+/// what the summary uses).
+#[divan::bench(args = ["colony_summary", "districts", "wellbeing", "alerts", "alert_counts", "roles", "stock", "flows", "trees", "tree_tallies", "crop_tallies", "tree_clusters", "food_clusters", "plant_summary"], sample_count = 20)]
 fn summary_part(bencher: Bencher, part: &str) {
     let w = large();
     let [x, y, z] = w.districts()[0].dc;
@@ -101,6 +102,15 @@ fn summary_part(bencher: Bencher, part: &str) {
         "crop_tallies" => w.crop_tallies().len(),
         "tree_clusters" => w.tree_clusters_near(x, y, z, 40).len(),
         "food_clusters" => w.food_clusters_near(x, y, z, 40).len(),
+        "plant_summary" => {
+            let near = sim::Near {
+                x,
+                y,
+                z,
+                radius: 40,
+            };
+            w.plant_summary(Some(near)).tree_clusters.len()
+        }
         _ => unreachable!("a listed part"),
     });
 }

@@ -45,9 +45,9 @@ pub use config::{Faction, GameMode, MAX_SETTLEMENT_NAME_CHARS, NewGame, Setup};
 pub use error::{CommandError, ErrorCode, SaveError};
 pub use event::{Event, names as event_names};
 pub use land::{
-    Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Occupant, PlantTally,
-    PlantView, RuinView, Spot, TileGrid, TilePlant, TileRegion, TileView, WaterSource, WaterTotals,
-    WindView, water_step_ticks,
+    Area, ClusterView, FlowView, GatherableView, HarvestYield, LAND_STREAM, Near, Occupant,
+    PlantSummary, PlantTally, PlantView, RuinView, Spot, TileGrid, TilePlant, TileRegion, TileView,
+    WaterSource, WaterTotals, WindView, water_step_ticks,
 };
 pub use map::{Map, River, RiverAxis};
 pub use power::{ClutchView, PowerNetworkBuilding, PowerNetworkView, PowerState};

@@ -11,8 +11,8 @@ use axum::extract::State;
 use axum::http::Extensions;
 use axum::response::Response;
 use serde::Serialize;
-use sim::World;
 use sim::colony::{DistrictView, SUMMARY_ROLES};
+use sim::{Near, PlantTally, World};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -247,8 +247,7 @@ pub struct SummaryJson {
     pub stock: BTreeMap<String, u32>,
 }
 
-fn tree_summary(w: &World) -> TreeSummary {
-    let tallies = w.tree_tallies();
+fn tree_summary(tallies: &BTreeMap<&str, PlantTally>) -> TreeSummary {
     let species: Vec<TreeSpecies> = tallies
         .iter()
         .map(|(name, t)| TreeSpecies {
@@ -266,12 +265,11 @@ fn tree_summary(w: &World) -> TreeSummary {
     }
 }
 
-fn crop_summary(w: &World) -> CropSummary {
-    let species: Vec<CropSpecies> = w
-        .crop_tallies()
-        .into_iter()
+fn crop_summary(tallies: &BTreeMap<&str, PlantTally>) -> CropSummary {
+    let species: Vec<CropSpecies> = tallies
+        .iter()
         .map(|(name, t)| CropSpecies {
-            name: name.to_owned(),
+            name: (*name).to_owned(),
             ready: t.grown_marked + t.grown_unmarked,
             growing: t.growing_marked + t.growing_unmarked,
         })
@@ -335,14 +333,22 @@ impl SummaryJson {
             unpowered: counted.unpowered,
             unreachable: counted.unreachable,
         };
-        let (tree_clusters, food_clusters) = match districts.first() {
-            Some(d) => {
-                let [x, y, z] = d.dc;
-                (
-                    cluster_rows(w.tree_clusters_near(x, y, z, CLUSTER_RADIUS), format),
-                    cluster_rows(w.food_clusters_near(x, y, z, CLUSTER_RADIUS), format),
-                )
+        // Clusters near the first district center only (none without one).
+        let near = districts.first().map(|d| {
+            let [x, y, z] = d.dc;
+            Near {
+                x,
+                y,
+                z,
+                radius: CLUSTER_RADIUS,
             }
+        });
+        let plants = w.plant_summary(near);
+        let (tree_clusters, food_clusters) = match near {
+            Some(_) => (
+                cluster_rows(plants.tree_clusters, format),
+                cluster_rows(plants.food_clusters, format),
+            ),
             None => (Vec::new(), Vec::new()),
         };
         SummaryJson {
@@ -354,8 +360,8 @@ impl SummaryJson {
             },
             weather: w.weather().into(),
             districts: districts.into_iter().map(DistrictSummary::from).collect(),
-            trees: tree_summary(w),
-            crops: crop_summary(w),
+            trees: tree_summary(&plants.trees),
+            crops: crop_summary(&plants.crops),
             wellbeing: WellbeingSummary {
                 average: colony.average,
                 miserable: colony.miserable,

@@ -1,12 +1,14 @@
 //! Lists of the buildings a pass concerns (workplaces, area effects, attractions, dwellings,
 //! breeding pods, beds that suspend needs, beehives, wonders, the buildings that may have a
 //! status, construction sites), kept beside the district member lists and rebuilt with them when
-//! the layout changes, so a pass visits its few buildings instead of every path. Each list is in
+//! the layout changes, so a pass visits its few buildings instead of every path; and the
+//! buildings counted by the summary's roles, counted in the same rebuild. Each list is in
 //! id order, as a walk of all buildings would visit them. Also [`Reach`]: ranges sorted into map
 //! cells.
 
 use super::Colony;
 use super::building::{Building, Kind};
+use super::summary::SUMMARY_ROLES;
 
 /// A list of buildings kept by [`Colony::listed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,12 +82,26 @@ fn quiet_walkway(b: &Building) -> bool {
         && !b.is_workplace()
 }
 
+impl crate::world::World {
+    /// Brings the derived building lists (and the member and store lists) up to date with the
+    /// layout, as the next tick would: the service calls it before it publishes a snapshot, so
+    /// the reads of that snapshot walk the lists instead of every building. Changes nothing the
+    /// game shows.
+    pub fn refresh_read_caches(&mut self) {
+        self.colony.refresh_store_cache();
+    }
+}
+
 impl Colony {
     /// Rebuilds every list (with the member lists, when the layout changed).
     pub(crate) fn rebuild_lists(&mut self) {
         let mut lists = vec![Vec::new(); List::ALL.len()];
         let mut flags = Vec::with_capacity(self.buildings.len());
+        let mut roles = [0u32; SUMMARY_ROLES.len()];
         for (id, b) in self.buildings.iter() {
+            if let Some(r) = b.prefab.summary_role() {
+                roles[r] += 1;
+            }
             let mut f = 0u16;
             for l in List::ALL {
                 if l.holds(b) {
@@ -97,6 +113,22 @@ impl Colony {
         }
         self.lists = lists.into();
         self.list_flags = flags.into();
+        self.summary_roles = roles;
+    }
+
+    /// Buildings counted by [`SUMMARY_ROLES`] (finished or not; paths not counted): from the
+    /// count made with the lists while they are valid, else by scanning every building.
+    pub(crate) fn summary_roles(&self) -> [u32; SUMMARY_ROLES.len()] {
+        if self.stores_for == self.layout_version {
+            return self.summary_roles;
+        }
+        let mut roles = [0u32; SUMMARY_ROLES.len()];
+        for b in self.buildings.values() {
+            if let Some(r) = b.prefab.summary_role() {
+                roles[r] += 1;
+            }
+        }
+        roles
     }
 
     /// The buildings of a list with their ids, in id order: from the cached list while it is

@@ -240,6 +240,10 @@ pub struct Colony {
     /// Each building's `lists::List` bits, in id order; valid with `stores`.
     #[serde(skip)]
     pub(crate) list_flags: Shared<Vec<u16>>,
+    /// Buildings by the summary's roles (`summary::SUMMARY_ROLES`; paths not counted), counted
+    /// with the lists; valid with `stores`.
+    #[serde(skip)]
+    pub(crate) summary_roles: [u32; 7],
 }
 
 impl Colony {
@@ -286,6 +290,7 @@ impl Colony {
             members: Default::default(),
             lists: Default::default(),
             list_flags: Default::default(),
+            summary_roles: [0; 7],
             haul_members: Default::default(),
             role_counts: None,
         }

@@ -1,4 +1,5 @@
-//! The colony's part of the summary in one walk over the beavers and one over the buildings:
+//! The colony's part of the summary in one walk over the beavers and one over the dwellings and
+//! the workplaces (the building counts by role kept with the building lists):
 //! what [`World::districts`], [`World::wellbeing`], [`World::colony_stock`] and
 //! [`World::building_roles`] give, each of which walks the colony on its own (the districts'
 //! wellbeing, the colony's and its categories each evaluated every beaver's needs again).
@@ -6,7 +7,8 @@
 use std::collections::BTreeMap;
 
 use super::beaver::need_defs;
-use super::building::{Kind, dwelling_capacity};
+use super::building::dwelling_capacity;
+use super::lists::List;
 use super::views::{DistrictView, round2};
 use crate::world::World;
 
@@ -70,7 +72,7 @@ struct Tally {
 
 impl World {
     /// The summary's districts, stock, wellbeing and building roles, each the same as its own
-    /// read model gives, from one walk over the beavers and one over the buildings.
+    /// read model gives, from one walk over the beavers and one over the dwellings and workplaces.
     pub fn colony_summary(&self) -> ColonySummary {
         let faction = self.faction;
         let ids: Vec<i32> = self.colony.districts.keys().copied().collect();
@@ -132,26 +134,24 @@ impl World {
             }
         }
 
-        let mut roles = [0u32; 7];
-        for b in self.colony.buildings.values() {
-            if let Some(r) = b.prefab.summary_role() {
-                roles[r] += 1;
-            }
-            if !b.finished {
-                continue;
-            }
-            let Some(t) = at(b.district).map(|i| &mut tallies[i]) else {
-                continue;
-            };
-            if b.kind() == Kind::Dwelling {
+        // Beds from the dwellings, workers from the workplaces: their lists, not every path.
+        let finished_in = |b: &super::Building| if b.finished { at(b.district) } else { None };
+        for (_, b) in self.colony.listed(List::Dwellings) {
+            if let Some(t) = finished_in(b).map(|i| &mut tallies[i]) {
                 t.beds += dwelling_capacity(b.spec()).0;
                 t.occupied += b.dwellers.len() as u32;
             }
-            if b.is_workplace() && !b.paused {
+        }
+        for (_, b) in self.colony.listed(List::Workplaces) {
+            if !b.is_workplace() || b.paused {
+                continue;
+            }
+            if let Some(t) = finished_in(b).map(|i| &mut tallies[i]) {
                 t.assigned += b.workers.len() as u32;
                 t.vacancies += b.desired_workers.saturating_sub(b.workers.len() as u32);
             }
         }
+        let roles = self.colony.summary_roles();
 
         let mut stock: BTreeMap<String, u32> = BTreeMap::new();
         let districts = ids
@@ -259,11 +259,25 @@ mod tests {
         assert_eq!(roles, expected);
     }
 
+    /// Through the building lists while they are valid, and by the fallback scans once a
+    /// placement made them stale (until the next tick or publish refreshes them).
     #[test]
     fn the_colony_summary_is_the_read_models_in_one_walk() {
+        use crate::testutil::{build, flat_area};
         let mut w = crate::colony::fixtures::small_colony();
         same_as_the_read_models(&w);
         w.advance_ticks(30 * crate::clock::ticks_per_hour());
+        assert_eq!(w.colony.stores_for, w.colony.layout_version, "lists valid");
+        same_as_the_read_models(&w);
+        let (x, y, z) = flat_area(&mut w, 3, 3);
+        build(&mut w, "Lodge.Folktails", x, y, z, "south");
+        let (x, y, z) = flat_area(&mut w, 3, 3);
+        build(&mut w, "LumberjackFlag.Folktails", x, y, z, "south");
+        assert_ne!(w.colony.stores_for, w.colony.layout_version, "lists stale");
+        same_as_the_read_models(&w);
+        let stale = w.colony_summary();
+        w.refresh_read_caches();
+        assert_eq!(w.colony_summary(), stale);
         same_as_the_read_models(&w);
     }
 }

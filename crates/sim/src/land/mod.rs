@@ -17,6 +17,7 @@ mod aquifer;
 mod commands;
 mod generate;
 mod grid;
+mod plant_summary;
 mod plants;
 mod save;
 mod soil;
@@ -38,6 +39,7 @@ use crate::weather::{HazardKind, WeatherState};
 
 pub use commands::{Area, HarvestYield, Spot};
 pub use grid::{TileGrid, TilePlant};
+pub use plant_summary::{Near, PlantSummary};
 pub use plants::PlantView;
 pub(crate) use save::LandSave;
 pub use views::{

@@ -17,12 +17,8 @@ use crate::world::World;
 
 use super::PlantView;
 use super::commands::Area;
+use super::plant_summary::{ClusterKind, Near};
 use super::plants::RUIN_NAME;
-
-/// Cell size of the cluster grid.
-const CLUSTER_CELL: u32 = 8;
-/// Clusters returned.
-const TOP_CLUSTERS: usize = 5;
 
 /// Something standing on a tile.
 /// Living plants of one species by growth and cutting mark ([`World::tree_tallies`]; crops are
@@ -121,16 +117,6 @@ pub struct FlowView {
     pub speed: f32,
 }
 
-/// A cluster member: x, y, z, grown, species.
-type Member = (u32, u32, u32, bool, u16);
-
-/// Which plants a cluster counts.
-#[derive(Clone, Copy, PartialEq)]
-enum ClusterKind {
-    Trees,
-    Food,
-}
-
 impl World {
     /// The tiles of an area (validated like the area commands, clamped to the map).
     pub fn tiles(
@@ -224,40 +210,12 @@ impl World {
 
     /// Living trees counted per species (by name), without building their views.
     pub fn tree_tallies(&self) -> BTreeMap<&str, PlantTally> {
-        self.plant_tallies(PlantKind::Tree)
+        self.tallies(PlantKind::Tree)
     }
 
     /// Living crops counted per species (by name), without building their views.
     pub fn crop_tallies(&self) -> BTreeMap<&str, PlantTally> {
-        self.plant_tallies(PlantKind::Crop)
-    }
-
-    fn plant_tallies(&self, kind: PlantKind) -> BTreeMap<&str, PlantTally> {
-        // Per species index first (no name lookups in the loop), then by name.
-        let mut by_species: Vec<Option<PlantTally>> = Vec::new();
-        for p in self.land.plants.values() {
-            if !p.alive || p.kind() != kind {
-                continue;
-            }
-            let marked = kind == PlantKind::Tree && self.land.cutting[self.land.idx(p.x, p.y)];
-            let i = usize::from(p.species);
-            if by_species.len() <= i {
-                by_species.resize(i + 1, None);
-            }
-            let t = by_species[i].get_or_insert_default();
-            match (p.grown(), marked) {
-                (true, true) => t.grown_marked += 1,
-                (true, false) => t.grown_unmarked += 1,
-                (false, true) => t.growing_marked += 1,
-                (false, false) => t.growing_unmarked += 1,
-            }
-        }
-        let cat = nature();
-        by_species
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, t)| Some((cat.get(i as u16).name.as_str(), t?)))
-            .collect()
+        self.tallies(PlantKind::Crop)
     }
 
     /// All trees (dead stumps included), by id.
@@ -428,81 +386,11 @@ impl World {
 
     /// Tree clusters counting only trees at height `z` within Manhattan `radius` of `(x, y)`.
     pub fn tree_clusters_near(&self, x: u32, y: u32, z: u32, radius: u32) -> Vec<ClusterView> {
-        self.clusters(ClusterKind::Trees, Some((x, y, z, radius)))
+        self.clusters(ClusterKind::Trees, Some(Near { x, y, z, radius }))
     }
 
     /// Food clusters counting only bushes at height `z` within Manhattan `radius` of `(x, y)`.
     pub fn food_clusters_near(&self, x: u32, y: u32, z: u32, radius: u32) -> Vec<ClusterView> {
-        self.clusters(ClusterKind::Food, Some((x, y, z, radius)))
-    }
-
-    fn clusters(&self, kind: ClusterKind, near: Option<(u32, u32, u32, u32)>) -> Vec<ClusterView> {
-        let want = match kind {
-            ClusterKind::Trees => PlantKind::Tree,
-            ClusterKind::Food => PlantKind::Bush,
-        };
-        let cols = self.map.width().div_ceil(CLUSTER_CELL);
-        // cell -> members (x, y, z, grown, species)
-        let mut cells: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
-        for p in self.land.plants.values() {
-            if !p.alive || p.kind() != want {
-                continue;
-            }
-            if let Some((cx, cy, cz, r)) = near
-                && (p.z != cz || p.x.abs_diff(cx) + p.y.abs_diff(cy) > r)
-            {
-                continue;
-            }
-            let grown = match kind {
-                ClusterKind::Trees => p.grown(),
-                ClusterKind::Food => p.fruit >= 1.0,
-            };
-            let cell = (p.y / CLUSTER_CELL) * cols + p.x / CLUSTER_CELL;
-            cells
-                .entry(cell)
-                .or_default()
-                .push((p.x, p.y, p.z, grown, p.species));
-        }
-        let mut out: Vec<(u32, ClusterView)> = cells
-            .into_iter()
-            .map(|(cell, members)| {
-                let n = members.len() as f64;
-                let mx = members.iter().map(|m| f64::from(m.0)).sum::<f64>() / n;
-                let my = members.iter().map(|m| f64::from(m.1)).sum::<f64>() / n;
-                let centre = members
-                    .iter()
-                    .min_by(|a, b| {
-                        let da = (f64::from(a.0) - mx).powi(2) + (f64::from(a.1) - my).powi(2);
-                        let db = (f64::from(b.0) - mx).powi(2) + (f64::from(b.1) - my).powi(2);
-                        da.total_cmp(&db)
-                    })
-                    .expect("a cell has members");
-                let mut species = BTreeMap::new();
-                for m in &members {
-                    *species
-                        .entry(nature().get(m.4).name.clone())
-                        .or_insert(0u32) += 1;
-                }
-                (
-                    cell,
-                    ClusterView {
-                        x: centre.0,
-                        y: centre.1,
-                        z: centre.2,
-                        grown: members.iter().filter(|m| m.3).count() as u32,
-                        total: members.len() as u32,
-                        species,
-                    },
-                )
-            })
-            .filter(|(_, c)| kind == ClusterKind::Food || c.grown > 0)
-            .collect();
-        out.sort_by(|a, b| {
-            b.1.grown
-                .cmp(&a.1.grown)
-                .then(b.1.total.cmp(&a.1.total))
-                .then(a.0.cmp(&b.0))
-        });
-        out.into_iter().take(TOP_CLUSTERS).map(|(_, c)| c).collect()
+        self.clusters(ClusterKind::Food, Some(Near { x, y, z, radius }))
     }
 }
