@@ -125,12 +125,7 @@ impl Grid {
             .filter(|(_, c)| c.total > 0 && (self.kind == ClusterKind::Food || c.grown > 0))
             .map(|(i, c)| (i as u32, *c))
             .collect();
-        ranked.sort_by(|a, b| {
-            b.1.grown
-                .cmp(&a.1.grown)
-                .then(b.1.total.cmp(&a.1.total))
-                .then(a.0.cmp(&b.0))
-        });
+        ranked.sort_by(|a, b| rank_order((a.0, a.1.grown, a.1.total), (b.0, b.1.grown, b.1.total)));
         self.top = ranked
             .into_iter()
             .take(TOP_CLUSTERS)
@@ -152,6 +147,12 @@ impl Grid {
         self.gather();
         self.top.into_iter().map(|(_, m)| cluster(&m)).collect()
     }
+}
+
+/// The clusters' order, of `(cell, grown, total)`: most grown first, then most members, then
+/// cell order.
+fn rank_order(a: (u32, u32, u32), b: (u32, u32, u32)) -> std::cmp::Ordering {
+    b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0))
 }
 
 /// A cluster from its members (in plant id order): the member nearest their mean position (the
@@ -292,12 +293,7 @@ mod tests {
             .map(|(cell, m)| (cell, cluster(&m)))
             .filter(|(_, c)| kind == ClusterKind::Food || c.grown > 0)
             .collect();
-        out.sort_by(|a, b| {
-            b.1.grown
-                .cmp(&a.1.grown)
-                .then(b.1.total.cmp(&a.1.total))
-                .then(a.0.cmp(&b.0))
-        });
+        out.sort_by(|a, b| rank_order((a.0, a.1.grown, a.1.total), (b.0, b.1.grown, b.1.total)));
         out.into_iter().take(TOP_CLUSTERS).map(|(_, c)| c).collect()
     }
 
