@@ -159,8 +159,9 @@ impl World {
 
     /// The views of the beavers and bots `ids` (in that order; unknown ids are skipped).
     pub fn beavers_of(&self, ids: &[i32], full: bool) -> Vec<BeaverView> {
-        ids.iter()
-            .filter_map(|id| self.beaver_view(*id, full))
-            .collect()
+        // Sized up front, as `buildings_of`: a `filter_map` gives no lower bound.
+        let mut views = Vec::with_capacity(ids.len());
+        views.extend(ids.iter().filter_map(|id| self.beaver_view(*id, full)));
+        views
     }
 }

@@ -33,9 +33,13 @@ impl World {
 
     /// The views of the plants `ids` (in that order; ids with no plant are skipped).
     pub fn plant_views_of(&self, ids: &[i32]) -> Vec<PlantView> {
-        ids.iter()
-            .filter_map(|id| Some(self.land.plant_view(*id, self.land.plants.get(id)?)))
-            .collect()
+        // Sized up front, as `buildings_of`: a `filter_map` gives no lower bound.
+        let mut views = Vec::with_capacity(ids.len());
+        views.extend(
+            ids.iter()
+                .filter_map(|id| Some(self.land.plant_view(*id, self.land.plants.get(id)?))),
+        );
+        views
     }
 }
 
