@@ -365,8 +365,6 @@ impl Host {
                 *name = self.world.settlement().to_string();
             }
         }
-        // The building lists the snapshot's reads walk, current with its layout.
-        self.world.refresh_read_caches();
         let replaced = self.snapshot.swap(Arc::new(self.world.clone()));
         self.status.generation.fetch_add(1, Ordering::SeqCst);
         // One burst per change: however many events one write or one frame causes, a reader

@@ -127,6 +127,13 @@ impl World {
         for _ in 0..n {
             self.tick();
         }
+        // The derived building lists brought up to date with the layout now rather than at the
+        // next tick's start (the same rebuild, made once): the reads of the world after an
+        // advance (the summary's beds, workers and roles) walk the lists, not every building.
+        // A placement between advances leaves them stale; reads then scan.
+        if n > 0 {
+            self.colony.refresh_store_cache();
+        }
     }
 
     /// Drains the queued events, oldest first.

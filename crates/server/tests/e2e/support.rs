@@ -237,6 +237,13 @@ impl Server {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// Whether `GET /api/game/saves` lists a save named `name`.
+    pub async fn has_save(&self, name: &str) -> bool {
+        let saves = self.get("/api/game/saves").await.1;
+        let list = saves.as_array().expect("the saves are a list");
+        list.iter().any(|e| e["name"] == name)
+    }
+
     /// GET one entity of a list by `id` (`/api/buildings?id=N...`) with `limit=0`: the array of
     /// one is unwrapped; an error body comes back as it is.
     pub async fn get_one(&self, path: &str) -> (u16, Value) {

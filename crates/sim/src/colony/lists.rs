@@ -82,16 +82,6 @@ fn quiet_walkway(b: &Building) -> bool {
         && !b.is_workplace()
 }
 
-impl crate::world::World {
-    /// Brings the derived building lists (and the member and store lists) up to date with the
-    /// layout, as the next tick would: the service calls it before it publishes a snapshot, so
-    /// the reads of that snapshot walk the lists instead of every building. Changes nothing the
-    /// game shows.
-    pub fn refresh_read_caches(&mut self) {
-        self.colony.refresh_store_cache();
-    }
-}
-
 impl Colony {
     /// Rebuilds every list (with the member lists, when the layout changed).
     pub(crate) fn rebuild_lists(&mut self) {

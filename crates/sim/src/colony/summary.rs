@@ -259,15 +259,18 @@ mod tests {
         assert_eq!(roles, expected);
     }
 
-    /// Through the building lists while they are valid, and by the fallback scans once a
-    /// placement made them stale (until the next tick or publish refreshes them).
+    /// Through the building lists while they are valid (an advance leaves them so), and by the
+    /// fallback scans once a placement made them stale (until the next tick refreshes them).
     #[test]
     fn the_colony_summary_is_the_read_models_in_one_walk() {
         use crate::testutil::{build, flat_area};
         let mut w = crate::colony::fixtures::small_colony();
         same_as_the_read_models(&w);
         w.advance_ticks(30 * crate::clock::ticks_per_hour());
-        assert_eq!(w.colony.stores_for, w.colony.layout_version, "lists valid");
+        assert_eq!(
+            w.colony.stores_for, w.colony.layout_version,
+            "valid after an advance"
+        );
         same_as_the_read_models(&w);
         let (x, y, z) = flat_area(&mut w, 3, 3);
         build(&mut w, "Lodge.Folktails", x, y, z, "south");
@@ -276,7 +279,7 @@ mod tests {
         assert_ne!(w.colony.stores_for, w.colony.layout_version, "lists stale");
         same_as_the_read_models(&w);
         let stale = w.colony_summary();
-        w.refresh_read_caches();
+        w.colony.refresh_store_cache();
         assert_eq!(w.colony_summary(), stale);
         same_as_the_read_models(&w);
     }

@@ -54,9 +54,9 @@ pub struct PlantSummary {
     pub food_clusters: Vec<ClusterView>,
 }
 
-/// One cell's running numbers.
+/// One cell's running counts.
 #[derive(Clone, Copy, Default)]
-struct CellSums {
+struct CellCounts {
     total: u32,
     grown: u32,
 }
@@ -64,16 +64,15 @@ struct CellSums {
 /// A cluster member: x, y, z, grown, species.
 type Member = (u32, u32, u32, bool, u16);
 
-/// The cluster cells of one kind: counted in the first walk, the top ones gathered in the second.
+/// The cluster cells of one kind, counted in the walk over the plants, with every counted
+/// plant kept for gathering the top cells' members.
 struct Grid {
     kind: ClusterKind,
     near: Option<Near>,
     cols: u32,
-    cells: Vec<CellSums>,
+    cells: Vec<CellCounts>,
     /// Every counted plant's cell and member, in plant id order.
     counted: Vec<(u32, Member)>,
-    /// The top cells in rank order, with their members (filled by [`Grid::gather`]).
-    top: Vec<(u32, Vec<Member>)>,
 }
 
 impl Grid {
@@ -84,9 +83,8 @@ impl Grid {
             kind,
             near,
             cols,
-            cells: vec![CellSums::default(); (cols * rows) as usize],
+            cells: vec![CellCounts::default(); (cols * rows) as usize],
             counted: Vec::new(),
-            top: Vec::new(),
         }
     }
 
@@ -116,9 +114,10 @@ impl Grid {
         }
     }
 
-    /// Ranks the cells: by `grown`, then `total`, then cell order; tree cells need a grown tree.
-    fn rank(&mut self) {
-        let mut ranked: Vec<(u32, CellSums)> = self
+    /// The top cells' clusters: the cells ranked by their counts (`grown`, then `total`, then
+    /// cell order; tree cells need a grown tree), then the top ones' members gathered.
+    fn finish(self) -> Vec<ClusterView> {
+        let mut ranked: Vec<(u32, CellCounts)> = self
             .cells
             .iter()
             .enumerate()
@@ -126,26 +125,17 @@ impl Grid {
             .map(|(i, c)| (i as u32, *c))
             .collect();
         ranked.sort_by(|a, b| rank_order((a.0, a.1.grown, a.1.total), (b.0, b.1.grown, b.1.total)));
-        self.top = ranked
+        let mut top: Vec<(u32, Vec<Member>)> = ranked
             .into_iter()
             .take(TOP_CLUSTERS)
             .map(|(cell, c)| (cell, Vec::with_capacity(c.total as usize)))
             .collect();
-    }
-
-    /// Ranks the cells and gathers the top cells' members.
-    fn gather(&mut self) {
-        self.rank();
         for (cell, m) in &self.counted {
-            if let Some((_, members)) = self.top.iter_mut().find(|(c, _)| c == cell) {
+            if let Some((_, members)) = top.iter_mut().find(|(c, _)| c == cell) {
                 members.push(*m);
             }
         }
-    }
-
-    fn finish(mut self) -> Vec<ClusterView> {
-        self.gather();
-        self.top.into_iter().map(|(_, m)| cluster(&m)).collect()
+        top.into_iter().map(|(_, m)| cluster(&m)).collect()
     }
 }
 
