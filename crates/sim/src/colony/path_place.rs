@@ -253,11 +253,10 @@ pub struct PathGraph {
     snap: PathSnapshot,
     /// Sorted by window tile, then level, then role.
     nodes: Vec<Node>,
+    /// Each node's stairs front as an index into `DIRS` (`u8::MAX` for a path).
+    front: Vec<u8>,
     /// Nodes of window tile `i`: `nodes[tile_start[i]..tile_start[i + 1]]`.
     tile_start: Vec<u32>,
-    /// Edges of node `u`: `adj[adj_start[u]..adj_start[u + 1]]`, as (node, direction index).
-    adj_start: Vec<u32>,
-    adj: Vec<(u32, u8)>,
     connector_edges: u32,
 }
 

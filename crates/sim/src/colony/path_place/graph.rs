@@ -11,6 +11,9 @@ use super::{
 };
 use crate::colony::geometry::Orientation;
 
+/// A node's stairs front for a path (which has none).
+const FLAT: u8 = u8::MAX;
+
 impl PathSnapshot {
     pub(super) fn tile(&self, x: i64, y: i64) -> Option<usize> {
         let (lx, ly) = (x - i64::from(self.x0), y - i64::from(self.y0));
@@ -101,15 +104,21 @@ impl PathSnapshot {
             }
         }
         tile_start.push(nodes.len() as u32);
+        // Each node's stairs front as an index into `DIRS` (`FLAT` for a path), worked out once
+        // rather than per edge.
+        let dir_of = |(dx, dy): (i32, i32)| DIRS.iter().position(|&d| d == (dx, dy)).unwrap_or(0);
+        let front = nodes
+            .iter()
+            .map(|n| n.role.stairs().map_or(FLAT, |o| dir_of(o.front()) as u8))
+            .collect();
         let mut g = PathGraph {
             snap: self,
             nodes,
+            front,
             tile_start,
-            adj_start: Vec::new(),
-            adj: Vec::new(),
             connector_edges: 0,
         };
-        g.link();
+        g.count_connectors();
         g
     }
 }
@@ -134,61 +143,69 @@ impl PathGraph {
         }
     }
 
-    /// Builds the edges, mirroring `Nav::neighbours`.
-    fn link(&mut self) {
-        // Each node's stairs front as an index into `DIRS` (`FLAT` for a path), worked out once
-        // rather than per pair: the loop below runs for every node, direction and neighbour.
-        const FLAT: u8 = u8::MAX;
-        let dir_of = |(dx, dy): (i32, i32)| DIRS.iter().position(|&d| d == (dx, dy)).unwrap_or(0);
-        let front: Vec<u8> = self
-            .nodes
-            .iter()
-            .map(|n| n.role.stairs().map_or(FLAT, |o| dir_of(o.front()) as u8))
-            .collect();
-        let mut adj_start = Vec::with_capacity(self.nodes.len() + 1);
-        let mut adj = Vec::with_capacity(self.nodes.len() * 4);
+    /// Counts the up/down edges (`connectorEdgesInGrid`): each stairs node links up to every
+    /// node one level higher on the tile behind it (see [`PathGraph::neighbours`]).
+    fn count_connectors(&mut self) {
         let mut connectors = 0u32;
         for (ui, u) in self.nodes.iter().enumerate() {
-            adj_start.push(adj.len() as u32);
-            let uf = front[ui];
-            for (di, (dx, dy)) in DIRS.into_iter().enumerate() {
-                let (ahead, back) = (di as u8, ((di + 2) % 4) as u8);
-                // Stairs are entered and left at their level only from their front; up the
-                // stairs is to the tile behind them.
-                let u_level = uf == FLAT || uf == ahead;
-                let u_up = uf == back;
-                let (nx, ny) = (
-                    i64::from(u.x) + i64::from(dx),
-                    i64::from(u.y) + i64::from(dy),
-                );
-                // A tile's nodes are sorted by level: none past one level up can link.
-                for vi in self.nodes_at(nx, ny) {
-                    let v = &self.nodes[vi];
-                    if v.z > u.z + 1 {
-                        break;
-                    }
-                    let vf = front[vi];
-                    let linked = if v.z == u.z {
-                        u_level && (vf == FLAT || vf == back)
-                    } else if v.z == u.z + 1 {
-                        connectors += u32::from(u_up);
-                        u_up
-                    } else if v.z + 1 == u.z {
-                        // Down onto stairs whose back faces this tile.
-                        vf == ahead
-                    } else {
-                        false
-                    };
-                    if linked {
-                        adj.push((vi as u32, di as u8));
-                    }
+            let uf = self.front[ui];
+            if uf == FLAT {
+                continue;
+            }
+            let (dx, dy) = DIRS[usize::from((uf + 2) % 4)];
+            let (bx, by) = (
+                i64::from(u.x) + i64::from(dx),
+                i64::from(u.y) + i64::from(dy),
+            );
+            // A tile's nodes are sorted by level.
+            connectors += self
+                .nodes_at(bx, by)
+                .map(|vi| self.nodes[vi].z)
+                .skip_while(|&z| z <= u.z)
+                .take_while(|&z| z == u.z + 1)
+                .count() as u32;
+        }
+        self.connector_edges = connectors;
+    }
+
+    /// Calls `f(v, direction index)` for each edge out of node `u`, mirroring `Nav::neighbours`,
+    /// in a fixed order (by direction, then by `v`). The edges are worked out when asked rather
+    /// than stored: a search visits a part of the graph, and most of it never.
+    pub(super) fn neighbours(&self, ui: usize, mut f: impl FnMut(usize, u8)) {
+        let u = &self.nodes[ui];
+        let uf = self.front[ui];
+        for (di, (dx, dy)) in DIRS.into_iter().enumerate() {
+            let (ahead, back) = (di as u8, ((di + 2) % 4) as u8);
+            // Stairs are entered and left at their level only from their front; up the stairs
+            // is to the tile behind them.
+            let u_level = uf == FLAT || uf == ahead;
+            let u_up = uf == back;
+            let (nx, ny) = (
+                i64::from(u.x) + i64::from(dx),
+                i64::from(u.y) + i64::from(dy),
+            );
+            // A tile's nodes are sorted by level: none past one level up can link.
+            for vi in self.nodes_at(nx, ny) {
+                let v = &self.nodes[vi];
+                if v.z > u.z + 1 {
+                    break;
+                }
+                let vf = self.front[vi];
+                let linked = if v.z == u.z {
+                    u_level && (vf == FLAT || vf == back)
+                } else if v.z == u.z + 1 {
+                    u_up
+                } else if v.z + 1 == u.z {
+                    // Down onto stairs whose back faces this tile.
+                    vf == ahead
+                } else {
+                    false
+                };
+                if linked {
+                    f(vi, di as u8);
                 }
             }
         }
-        adj_start.push(adj.len() as u32);
-        self.adj_start = adj_start;
-        self.adj = adj;
-        self.connector_edges = connectors;
     }
 
     /// Breadth-first steps from the start's tile to every window tile (`u32::MAX` where none),
@@ -215,14 +232,13 @@ impl PathGraph {
             if let Some(t) = self.snap.tile(n.x.into(), n.y.into()) {
                 tiles[t] = tiles[t].min(dist[u]);
             }
-            let edges = self.adj_start[u] as usize..self.adj_start[u + 1] as usize;
-            for &(v, _) in &self.adj[edges] {
-                let v = v as usize;
+            let du = dist[u];
+            self.neighbours(u, |v, _| {
                 if dist[v] == u32::MAX && usable(v) {
-                    dist[v] = dist[u] + 1;
+                    dist[v] = du + 1;
                     queue.push_back(v);
                 }
-            }
+            });
         }
         tiles
     }
@@ -412,22 +428,22 @@ impl PathGraph {
                     "search_limit: gave up after exploring {expanded} nodes without reaching ({gx}, {gy}); route in shorter legs"
                 )));
             }
-            let edges = self.adj_start[ui] as usize..self.adj_start[ui + 1] as usize;
-            for &(vi, di) in &self.adj[edges] {
-                if banned[vi as usize] {
-                    continue;
+            let gs = g[s];
+            self.neighbours(ui, |vi, di| {
+                if banned[vi] {
+                    return;
                 }
-                let v = &self.nodes[vi as usize];
+                let v = &self.nodes[vi];
                 let vslot = if dirs == 1 { 0 } else { usize::from(di) };
                 let turn = dirs > 1 && slot < 4 && slot != vslot;
-                let ng = g[s] + self.enter_cost(v) + if turn { TURN } else { 0 };
-                let t = vi as usize * dirs + vslot;
+                let ng = gs + self.enter_cost(v) + if turn { TURN } else { 0 };
+                let t = vi * dirs + vslot;
                 if ng < g[t] && !closed[t] {
                     g[t] = ng;
                     parent[t] = s as u32;
                     heap.push(Reverse((ng + heur(v), heur(v), t as u32)));
                 }
-            }
+            });
         }
         let Some(end) = found else {
             let (x0, y0) = (snap.x0, snap.y0);

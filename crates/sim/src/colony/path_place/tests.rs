@@ -248,6 +248,43 @@ fn a_straight_route_beside_a_parallel_path_goes_straight() {
     }
 }
 
+/// The edges worked out on demand: the up edges among them are the connectors the graph counts,
+/// and every edge is one `Nav` walks (a level step, up stairs from behind, down onto stairs).
+#[test]
+fn edges_on_demand_agree_with_the_connector_count() {
+    let (mut w, x0, y0) = field(5);
+    raise_from(&mut w, x0, y0, x0 + 10, 6);
+    unlock_stairs(&mut w);
+    let (a, b) = (
+        (i64::from(x0) + 2, i64::from(y0) + 5),
+        (i64::from(x0) + 15, i64::from(y0) + 5),
+    );
+    let g = w
+        .path_snapshot(a.0, a.1, b.0, b.1, "direct", 0)
+        .unwrap()
+        .graph();
+    let (mut up, mut level, mut down) = (0u32, 0u32, 0u32);
+    for u in 0..g.nodes.len() {
+        g.neighbours(u, |v, _| {
+            let (zu, zv) = (g.nodes[u].z, g.nodes[v].z);
+            match zv.cmp(&zu) {
+                std::cmp::Ordering::Greater => {
+                    assert_eq!(zv, zu + 1);
+                    assert!(g.nodes[u].role.stairs().is_some(), "up only by stairs");
+                    up += 1;
+                }
+                std::cmp::Ordering::Equal => level += 1,
+                std::cmp::Ordering::Less => {
+                    assert!(g.nodes[v].role.stairs().is_some(), "down onto stairs");
+                    down += 1;
+                }
+            }
+        });
+    }
+    assert!(up > 0 && level > 0 && down > 0, "{up} {level} {down}");
+    assert_eq!(g.connector_edges(), up);
+}
+
 #[test]
 fn stairs_climb_a_one_level_step_when_unlocked() {
     let (mut w, x0, y0) = field(5);
