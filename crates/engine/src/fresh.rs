@@ -4,12 +4,20 @@
 //! seed played lately (training on a fixed set of seeds, a vector environment's worlds) takes a
 //! copy of the kept world and its placement masks instead of generating them again: the same
 //! world, hash for hash (a test holds the two together).
+//!
+//! A game can also be made ahead ([`prefetch`]) on a background thread: the vector environment
+//! knows the seed each of its worlds resets to next, and asks for it when the world starts, so
+//! its reset, on the step where the world ended, finds the game made instead of making every
+//! other world of that step wait for one world's generation. Each kept game is made once: a
+//! reset that comes while its game is being made waits for it, and one that comes before the
+//! background thread has started on it makes it itself (the thread then finds it made).
 
 use crate::env::EnvConfig;
 use sim::colony::PlacementMasks;
 use sim::{CommandError, NewGame, World};
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How many new games are kept (about 1.5 MB each on survive-60's 128 map, measured: at most
 /// about 100 MB in all).
@@ -25,31 +33,70 @@ struct Key {
     prefabs: Vec<String>,
 }
 
-static KEPT_GAMES: Mutex<VecDeque<(Key, World, PlacementMasks)>> = Mutex::new(VecDeque::new());
+impl Key {
+    fn of(cfg: &EnvConfig, seed: u64) -> Key {
+        Key {
+            seed,
+            faction: cfg.faction,
+            mode: cfg.mode,
+            size: (cfg.width, cfg.height),
+            prefabs: cfg.prefabs.clone(),
+        }
+    }
+}
+
+/// A new game, once made (or why it cannot be).
+type Made = Result<(World, PlacementMasks), CommandError>;
+type Slot = Arc<OnceLock<Made>>;
+
+static KEPT_GAMES: Mutex<VecDeque<(Key, Slot)>> = Mutex::new(VecDeque::new());
+
+/// The kept slot of `key`, a new empty one (the oldest dropped past [`KEPT`]) if none.
+fn slot(key: &Key) -> Slot {
+    let mut kept = KEPT_GAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = kept.iter().find(|(k, _)| k == key) {
+        return s.clone();
+    }
+    if kept.len() >= KEPT {
+        kept.pop_front();
+    }
+    let s = Slot::default();
+    kept.push_back((key.clone(), s.clone()));
+    s
+}
 
 /// A new game of this seed (as `POST /api/game/new` makes it, then paused, as `colony eval` and
 /// the HTTP environment leave a new game) with its placement masks.
 pub fn fresh(cfg: &EnvConfig, seed: u64) -> Result<(World, PlacementMasks), CommandError> {
-    let key = Key {
-        seed,
-        faction: cfg.faction,
-        mode: cfg.mode,
-        size: (cfg.width, cfg.height),
-        prefabs: cfg.prefabs.clone(),
-    };
-    {
-        let kept = KEPT_GAMES.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, w, m)) = kept.iter().find(|(k, _, _)| *k == key) {
-            return Ok((w.clone(), m.clone()));
-        }
+    let key = Key::of(cfg, seed);
+    slot(&key).get_or_init(|| generate(&key)).clone()
+}
+
+/// Starts making the new game of this seed on the background thread, for a [`fresh`] to come.
+pub fn prefetch(cfg: &EnvConfig, seed: u64) {
+    static MAKER: OnceLock<Mutex<Sender<(Key, Slot)>>> = OnceLock::new();
+    let key = Key::of(cfg, seed);
+    let s = slot(&key);
+    if s.get().is_some() {
+        return;
     }
-    let (world, masks) = generate(&key)?;
-    let mut kept = KEPT_GAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if kept.len() >= KEPT {
-        kept.pop_front();
-    }
-    kept.push_back((key, world.clone(), masks.clone()));
-    Ok((world, masks))
+    let maker = MAKER.get_or_init(|| {
+        let (tx, rx) = channel::<(Key, Slot)>();
+        let spawned = std::thread::Builder::new()
+            .name("colony-prefetch".into())
+            .spawn(move || {
+                for (key, s) in rx {
+                    s.get_or_init(|| generate(&key));
+                }
+            });
+        // Without the thread nothing is made ahead: every reset makes its own game.
+        drop(spawned);
+        Mutex::new(tx)
+    });
+    let _ = maker
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((key, s));
 }
 
 fn generate(key: &Key) -> Result<(World, PlacementMasks), CommandError> {
@@ -105,5 +152,30 @@ mod tests {
         }
         assert_eq!(kept.state_hash(), made.state_hash());
         assert_eq!(first.state_hash(), made.state_hash());
+    }
+
+    #[test]
+    fn a_game_made_ahead_is_the_generated_one() {
+        let cfg = EnvConfig {
+            width: 36,
+            height: 32,
+            ..EnvConfig::benchmark(64, 1.0)
+        };
+        let key = Key::of(&cfg, 91);
+        prefetch(&cfg, 91);
+        // Made by the background thread (or by this call, if it comes first): once either way.
+        let (ahead, masks) = fresh(&cfg, 91).unwrap();
+        let s = slot(&key);
+        assert!(s.get().is_some(), "kept once made");
+        let (made, made_masks) = generate(&key).unwrap();
+        assert_eq!(ahead.state_hash(), made.state_hash());
+        assert_eq!(masks.masks(), made_masks.masks());
+        // A game that cannot be made is an error either way, not a stuck reset.
+        let bad = EnvConfig {
+            width: 3,
+            ..cfg.clone()
+        };
+        prefetch(&bad, 5);
+        assert!(fresh(&bad, 5).is_err());
     }
 }
