@@ -139,6 +139,9 @@ HARSH_HAZARD_DAYS = 14
 # 613 carrots when an 11-day badtide began, 20 beavers, 19 dead of hunger by day 60; seeds 10, 11,
 # 27, 33 and 36 ended with an empty store or fewer than 12 beavers: all five now alive and held).
 HARSH_MAX_BEDS = 15
+# A Medium Warehouse's room (data/buildings.json: 15 logs for 200, a Small one's 30 for 3): on
+# harsh seasons the ripe crops' room once the tanks hold the planned hazard's water.
+MEDIUM_WAREHOUSE_UNITS = 200
 
 
 @dataclass(frozen=True)
@@ -462,6 +465,29 @@ class Turn:
         self.say(f"found no joinable spot for {base} near {near} ({why})")
         return None
 
+    def land_open(self) -> bool:
+        """Whether a home could still be joined to the district's paths somewhere round the
+        district center, past the plaza: the service ranks joinable spots first, nearest first,
+        ten at most, so each side is asked apart (around the center the nearest ten all lie on
+        the plaza)."""
+        x, y = self.dc["x"], self.dc["y"]
+        far, near = REACH + 8, PLAZA_STEPS + 2
+        for box in (
+            self.clamped(x - far, y + near, x + far, y + far),
+            self.clamped(x - far, y - far, x + far, y - near),
+            self.clamped(x + near, y - far, x + far, y + far),
+            self.clamped(x - far, y - far, x - near, y + far),
+        ):
+            if box["x1"] > box["x2"] or box["y1"] > box["y2"]:
+                continue
+            try:
+                found = self.c.placement_find(prefab=self.name(self.kit.home), **box)
+            except colony.ColonyError:
+                return True
+            if any(joinable(s) for s in found["placements"]):
+                return True
+        return False
+
     def search_boxes(self, near: tuple[int, int], r: int) -> list[tuple[int, int, int]]:
         """Where to look for a spot, in order: around `near`, then around four points a box
         away on each side, then the same wider."""
@@ -521,7 +547,17 @@ def streets(t: Turn) -> None:
     """Straight streets from the district center's doorstep each way, and two along its sides
     past its back, as far as dry, level land without buildings or living plants goes (paths are
     free and built at once)."""
+    for start, d in street_lines(t):
+        street(t, start, d)
+    reopen(t)
+
+
+def street_lines(t: Turn) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the streets start and which way they run: from the district center's doorstep each
+    way but into the center, and from beside the doorstep along the center's sides past its
+    back."""
     door = (t.dc["entranceX"], t.dc["entranceY"])
+    lines = []
     back = None
     for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
         first = t.c.tiles(
@@ -531,17 +567,65 @@ def streets(t: Turn) -> None:
         if any(n.startswith("DistrictCenter") for n in names):
             back = d  # from the doorstep into the district center
             continue
-        street(t, door, d)
+        lines.append((door, d))
     if back is None:
-        return
+        return lines
     for side in ((back[1], back[0]), (-back[1], -back[0])):
         # Two tiles aside of the doorstep is just past the center's side (it is 3 wide).
         corner = (door[0] + 2 * side[0], door[1] + 2 * side[1])
-        street(t, corner, back)
+        lines.append((corner, back))
+    return lines
 
 
-def street(t: Turn, start: tuple[int, int], d: tuple[int, int]) -> None:
-    """One straight street from a tile of the network, `d` a unit step, unless it is laid."""
+def reopen(t: Turn) -> None:
+    """On harsh seasons, a district walled in (no home could be joined to its paths past the
+    plaza) gets its streets run on: the flag or crop at a street's end is taken away and the
+    street laid on over moist land too."""
+    if not harsh(t) or t.land_open():
+        return
+    flags = (t.name(t.kit.lumberjack), t.name(t.kit.gatherer))
+    for start, d in street_lines(t):
+        box = t.clamped(
+            min(start[0], start[0] + d[0] * STREET_LENGTH),
+            min(start[1], start[1] + d[1] * STREET_LENGTH),
+            max(start[0], start[0] + d[0] * STREET_LENGTH),
+            max(start[1], start[1] + d[1] * STREET_LENGTH),
+        )
+        tiles = {(k["x"], k["y"]): k for k in t.c.tiles(**box)["tiles"]}
+        end = start
+        while is_path(tiles.get((end[0] + d[0], end[1] + d[1]))):
+            end = (end[0] + d[0], end[1] + d[1])
+        block = (end[0] + d[0], end[1] + d[1])
+        names = [o["name"] for o in (tiles.get(block) or {}).get("occupants", [])]
+        cleared = False
+        for b in t.buildings:
+            if b["name"] in flags and (b["x"], b["y"]) == block:
+                with contextlib.suppress(colony.ColonyError):
+                    t.c.building_demolish(id=b["id"])
+                    cleared = True
+        if any(n in t.kit.crops for n in names):
+            with contextlib.suppress(colony.ColonyError):
+                for k in t.c.crops(x=block[0], y=block[1], radius=0, limit=0):
+                    if (k["x"], k["y"]) == block:
+                        t.c.crop_demolish(id=k["id"])
+                        cleared = True
+        if cleared:
+            t.buildings = [b for b in t.buildings if (b["x"], b["y"]) != block]
+            t.say(f"cleared {block} to run the street from {end} on")
+        street(t, end, d, moist=True, least=1)
+        if t.land_open():
+            return
+
+
+def street(
+    t: Turn,
+    start: tuple[int, int],
+    d: tuple[int, int],
+    moist: bool = False,
+    least: int = STREET_MIN,
+) -> None:
+    """One straight street from a tile of the network, `d` a unit step, unless it is laid
+    (`moist`: over moist land too; `least`: the shortest worth laying)."""
     ends = (start[0] + d[0] * STREET_LENGTH, start[1] + d[1] * STREET_LENGTH)
     box = {
         "x1": max(0, min(start[0], ends[0])),
@@ -560,11 +644,11 @@ def street(t: Turn, start: tuple[int, int], d: tuple[int, int]) -> None:
         if tile is None or not street_tile(tile, z):
             break
         # Moist land is for crops: past the plaza, streets keep to dry ground.
-        if step > PLAZA_STEPS and tile.get("moist"):
+        if step > PLAZA_STEPS and tile.get("moist") and not moist:
             break
         run = step
     end = (start[0] + d[0] * run, start[1] + d[1] * run)
-    if run < STREET_MIN or is_path(tiles.get(end)):
+    if run < least or is_path(tiles.get(end)):
         return
     try:
         t.c.path_place(x1=start[0], y1=start[1], x2=end[0], y2=end[1], style="straight")
@@ -874,8 +958,34 @@ def storage(t: Turn) -> None:
     food_stock = t.food_stock()
     if food_enough(t):
         return
-    if 30 * t.count(t.kit.warehouse) < food_stock + 60:
+    if warehouse_units(t) < food_stock + 60:
         t.place(t.kit.warehouse, dc, REACH // 2, f"room for {food_stock} food")
+
+
+def warehouse_units(t: Turn) -> int:
+    """The food the warehouses hold, built or under way."""
+    return 30 * t.count(t.kit.warehouse) + MEDIUM_WAREHOUSE_UNITS * t.count("MediumWarehouse")
+
+
+def harvest_room(t: Turn) -> None:
+    """On harsh seasons, room for the ripe crops' yield in Medium Warehouses, only once the
+    tanks hold the planned hazard's water."""
+    if not harsh(t) or t.kit.pod is not None:
+        return
+    if not t.water_stored_for(t.population):
+        return
+    crops = t.summary.get("crops") or {}
+    ripe = 3 * int(crops.get("ready", 0))
+    room = warehouse_units(t) - t.food_stock()
+    dc = (t.dc["x"], t.dc["y"])
+    placed = 0
+    while room < ripe and placed < 2:
+        w = t.place("MediumWarehouse", dc, REACH // 2, f"room for {ripe} ripe crops, {room} free")
+        if w is None:
+            break
+        t.prioritize(w, workplace=False)
+        room += MEDIUM_WAREHOUSE_UNITS
+        placed += 1
 
 
 def food_enough(t: Turn) -> bool:
@@ -947,7 +1057,7 @@ def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
     tank keeps its logs from the needs after it."""
     rest = [n for n in needs if n not in (storage, homes, tanks)]
     at = rest.index(wood) + 1
-    rest = [*rest[:at], storage, beds, tanks, homes, *rest[at:]]
+    rest = [*rest[:at], storage, beds, tanks, harvest_room, homes, *rest[at:]]
     # The Forester once unlocked before all but the first pump and the streets (`forester_first`).
     at = rest.index(streets) + 1
     return (*rest[:at], forester_first, *rest[at:])
