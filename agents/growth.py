@@ -29,10 +29,18 @@ without a joinable spot (dev seed 1 stops at 39), pumps without one (the banks b
 center built over and lined with crops), crops short of what 33 beavers eat (extra seeds 11, 13,
 17, 29), or too little wood (dev seeds 3-5). The numbers and what was tried:
 docs/feed-40-arithmetic.md.
+
+Round four (v25, docs/feed-40-arithmetic.md, "Round four"): on a hemmed-in start only
+(`walled_start`: under 10 free dry tiles within 8 steps of the door on turn 1), homes and stores
+go to a town on the dry land with an avenue to it (round three's town, which elsewhere cost
+more than it gave): dev 0/5 (mean 69.2), extra 5/20 (12, 20, 25, 26, 27; 67.6); the other 22
+seeds play as v14.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import sys
 from typing import Any
@@ -68,12 +76,89 @@ SECOND_FORESTER_AT = 16
 HAZARD_SOON_DAYS = 4
 
 
+# The town (v25; round three's v15/v20 without the kept pump spots, and only on a hemmed-in start):
+# where the district center's door has almost no free dry land round it (fewer than
+# WALLED_DRY_TILES free dry tiles at its level within WALLED_STEPS steps, on the first turn: dev
+# seed 3 and extra seeds 21 and 27 have 0-9, the other 22 seeds 12-130), the farm's carrots and
+# the trees wall the network in within days (v14 dev seed 3: no home ever, `found no joinable
+# spot` for every home, tank and warehouse from day 5; seeds 21 and 27 stalled at 18 and 12).
+# There the homes, warehouses, tanks, piles and the inventor go round the district center when a
+# spot is joinable within REACH // 2, else round a town's center on the nearest free dry land, and
+# an avenue (a path) is laid to it from the first turn, before the crops line the way (a living
+# plant blocks a path). Everywhere else the game is v14's: an avenue on every seed (v15, v20, v23)
+# moves the first farm and every building after, and lost seeds 12 and 26 (41 -> 24 and 30).
+TOWN_KINDS = ("Lodge", "DoubleLodge", "SmallWarehouse", "SmallTank", "LargePile", "Inventor")
+WALLED_STEPS = 8
+WALLED_DRY_TILES = 10
+# The town's center: a free dry tile with at least TOWN_ROOM free dry tiles in the square of
+# radius TOWN_BOX round it (81 tiles), nearest the district center's door, TOWN_MIN_STEPS to
+# TOWN_MAX_STEPS steps from it.
+TOWN_BOX = 4
+TOWN_ROOM = 45
+TOWN_MIN_STEPS = 6
+TOWN_MAX_STEPS = 26
+# Tiles a town building may take (`free_dry`) may hold these.
+PASSABLE = ("Path",)
+# The first turn's verdict (hemmed in or not) is noted in the agent's notes folder
+# (`COLONY_AGENT_STATE_DIR`, kept from turn to turn by `colony eval`): the buildings placed later
+# take the dry land, so it is read once. Without the folder it is read anew each turn.
+NOTES = "growth-town.json"
+
+
 class GrowthTurn(Turn):
-    """A feed-40 turn: the scripted player's, its growth held back only by a hazard near."""
+    """A feed-40 turn: the scripted player's, its growth held back only by a hazard near, and on
+    a hemmed-in start its homes and stores in a town on the dry land (`TOWN_KINDS`)."""
+
+    _town: tuple[int, int] | None = None
+    _town_read = False
+    _walled: bool | None = None
+
+    def walled(self) -> bool:
+        """Whether the start is hemmed in (see WALLED_DRY_TILES), from the notes when kept."""
+        if self._walled is None:
+            self._walled = walled_start(self)
+        return self._walled
+
+    def town(self) -> tuple[int, int] | None:
+        """The town's center (see TOWN_ROOM), or None where the dry land has no such room."""
+        if not self._town_read:
+            self._town_read = True
+            self._town = town_center(self)
+        return self._town
+
+    def place(
+        self,
+        base: str,
+        near: tuple[int, int],
+        r: int = 12,
+        why: str = "",
+        min_depth: float = 0.0,
+        plaza: int = scripted.PLAZA_STEPS,
+        widen: bool = True,
+        force: bool = False,
+    ) -> dict[str, Any] | None:
+        """The scripted player's placement; on a hemmed-in start the town's kinds round the
+        district center without the wider rings, then round the town's center."""
+        dc = (self.dc["x"], self.dc["y"])
+        town = base in TOWN_KINDS and near == dc and not force and self.walled()
+        if (
+            town
+            and self.town() is not None
+            and self.affordable(base, keep=self.reserved)
+            and self.new_sites < scripted.MAX_NEW_SITES
+        ):
+            # Round the district center first (the haulers' walk), without the wider rings;
+            # then the town.
+            placed = super().place(base, near, r, why, min_depth, plaza, False, force)
+            if placed is not None:
+                return placed
+            near = self.town() or dc
+        return super().place(base, near, r, why, min_depth, plaza, widen, force)
 
     def growth_ok(self) -> bool:
         proj = self.summary["projections"]
         need = scripted.GROWTH_FOOD_DAYS
+        tiles = scripted.TILES_PER_BEAVER
         if self.days_to_hazard() < HAZARD_SOON_DAYS:
             need += self.hazard_days()
         if self.population < scripted.FLOOR_BEAVERS:
@@ -81,8 +166,100 @@ class GrowthTurn(Turn):
         return (
             proj["foodDays"] >= need
             and proj["waterDays"] >= 2
-            and self.crop_tiles() >= scripted.TILES_PER_BEAVER * self.population
+            and self.crop_tiles() >= tiles * self.population
         )
+
+
+def notes_path() -> str | None:
+    folder = os.environ.get("COLONY_AGENT_STATE_DIR")
+    return os.path.join(folder, NOTES) if folder else None
+
+
+def free_dry(tile: dict[str, Any], z: int) -> bool:
+    """A tile a building of the town may take: at level z, dry, no water, nothing on it."""
+    if tile["terrain"] != z or tile.get("moist") or tile.get("water", 0.0) > 0.05:
+        return False
+    return all(o["name"] in PASSABLE for o in tile.get("occupants", []))
+
+
+def walled_start(t: Turn) -> bool:
+    """Whether fewer than WALLED_DRY_TILES free dry tiles lie within WALLED_STEPS steps of the
+    district center's door (noted on the first turn, read from the notes after)."""
+    path = notes_path()
+    if path is not None and os.path.exists(path):
+        try:
+            with open(path) as f:
+                return bool(json.load(f)["walled"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    door = (t.dc["entranceX"], t.dc["entranceY"])
+    try:
+        tiles = t.c.tiles(**t.box(door[0], door[1], WALLED_STEPS))["tiles"]
+    except colony.ColonyError:
+        return False
+    z = t.dc["z"]
+    dry = sum(
+        1
+        for k in tiles
+        if abs(k["x"] - door[0]) + abs(k["y"] - door[1]) <= WALLED_STEPS and free_dry(k, z)
+    )
+    walled = dry < WALLED_DRY_TILES
+    if path is not None:
+        with contextlib.suppress(OSError), open(path, "w") as f:
+            json.dump({"walled": walled, "dryTiles": dry}, f)
+    if walled:
+        t.say(
+            f"{dry} free dry tiles within {WALLED_STEPS} steps of the door: a town on the dry land"
+        )
+    return walled
+
+
+def town_center(t: Turn) -> tuple[int, int] | None:
+    """The free dry tile nearest the district center's door with TOWN_ROOM free dry tiles round
+    it (see TOWN_BOX), None where there is none."""
+    door = (t.dc["entranceX"], t.dc["entranceY"])
+    r = TOWN_MAX_STEPS + TOWN_BOX
+    try:
+        tiles = t.c.tiles(**t.box(door[0], door[1], r))["tiles"]
+    except colony.ColonyError:
+        return None
+    z = t.dc["z"]
+    free = {(k["x"], k["y"]) for k in tiles if free_dry(k, z)}
+    best: tuple[int, int, int] | None = None
+    for x, y in free:
+        d = abs(x - door[0]) + abs(y - door[1])
+        if not TOWN_MIN_STEPS <= d <= TOWN_MAX_STEPS or (best is not None and d >= best[0]):
+            continue
+        room = sum(
+            (x + dx, y + dy) in free
+            for dx in range(-TOWN_BOX, TOWN_BOX + 1)
+            for dy in range(-TOWN_BOX, TOWN_BOX + 1)
+        )
+        if room >= TOWN_ROOM:
+            best = (d, x, y)
+    return None if best is None else (best[1], best[2])
+
+
+def avenue(t: Turn) -> None:
+    """On a hemmed-in start, a path from the district center's door to the town's center: laid
+    on the first turn, before the farms' crops line the way (a living plant blocks a path); the
+    town's center moves to free land as the town fills, and the avenue with it."""
+    if not isinstance(t, GrowthTurn) or not t.walled():
+        return
+    town = t.town()
+    if town is None:
+        return
+    here = t.c.tiles(x1=town[0], y1=town[1], x2=town[0], y2=town[1])["tiles"]
+    if here and scripted.is_path(here[0]):
+        return
+    door = (t.dc["entranceX"], t.dc["entranceY"])
+    try:
+        answer = t.c.path_place(x1=door[0], y1=door[1], x2=town[0], y2=town[1])
+    except colony.ColonyError as e:
+        t.say(f"could not lay an avenue to the town at {town}: {e}")
+        return
+    if not answer.get("stoppedAt") and not answer.get("errors"):
+        t.say(f"laid an avenue to the town at {town}")
 
 
 def forests(t: Turn) -> None:
@@ -245,9 +422,12 @@ def play(t: Turn) -> None:
     day = t.summary["time"]["dayNumber"]
     early = day < FOREST_SOIL_DAY
     scripted_land.CROP_TILES_HUNGRY = CROP_TILES_HUNGRY_EARLY if early else CROP_TILES_HUNGRY
+    if isinstance(t, GrowthTurn):
+        t.walled()  # read (and noted) before the first buildings take the dry land
     for need in (
         scripted.first_pump,
         scripted.streets,
+        avenue,
         scripted.pumps,
         scripted.first_tank,
         scripted.log_pile,
