@@ -76,7 +76,11 @@ impl<V> Shards<V> {
     pub fn iter(&self) -> Iter<'_, V> {
         let mut parts = self.parts.iter();
         let cur = parts.next().map(|p| p.iter()).unwrap_or_default();
-        Iter { parts, cur }
+        Iter {
+            parts,
+            cur,
+            left: self.len,
+        }
     }
 
     /// Ids in order.
@@ -152,6 +156,8 @@ impl<V> Index<&i32> for Shards<V> {
 pub struct Iter<'a, V> {
     parts: std::slice::Iter<'a, Shared<BTreeMap<i32, V>>>,
     cur: btree_map::Iter<'a, i32, V>,
+    /// Entries not yet given (the count is exact: a page of a list is taken without a walk).
+    left: usize,
 }
 
 impl<V> Clone for Iter<'_, V> {
@@ -159,6 +165,7 @@ impl<V> Clone for Iter<'_, V> {
         Iter {
             parts: self.parts.clone(),
             cur: self.cur.clone(),
+            left: self.left,
         }
     }
 }
@@ -169,12 +176,19 @@ impl<'a, V> Iterator for Iter<'a, V> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(e) = self.cur.next() {
+                self.left = self.left.saturating_sub(1);
                 return Some(e);
             }
             self.cur = self.parts.next()?.iter();
         }
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
+
+impl<V> ExactSizeIterator for Iter<'_, V> {}
 
 impl<'a, V> IntoIterator for &'a Shards<V> {
     type Item = (&'a i32, &'a V);
@@ -230,6 +244,12 @@ mod tests {
         let shards: Shards<i32> = ids.iter().map(|i| (*i, i.wrapping_mul(3))).collect();
         assert_eq!(shards.len(), plain.len());
         assert!(shards.iter().eq(plain.iter()));
+        // The count is exact all the way.
+        let mut it = shards.iter();
+        for left in (0..=plain.len()).rev() {
+            assert_eq!(it.size_hint(), (left, Some(left)));
+            assert_eq!(it.next().is_some(), left > 0);
+        }
         assert!(shards.keys().eq(plain.keys()));
         assert!(part(i32::MIN) == 0 && part(i32::MAX) == PARTS - 1);
         assert!(

@@ -125,10 +125,17 @@ async fn buildings(
         &q,
         &ext,
         |id| w.building_view(id),
-        w.building_keys()
-            .filter(|(_, role)| only.as_ref().is_none_or(|r| r.iter().any(|o| o == role)))
-            .filter(|(_, role)| !exclude.iter().any(|e| e == role))
-            .map(|(key, _)| key),
+        // Unfiltered, the keys keep their exact count (a page without a walk of every building).
+        if only.is_none() && exclude.is_empty() {
+            Box::new(w.building_keys().map(|(key, _)| key)) as Box<dyn Iterator<Item = _>>
+        } else {
+            Box::new(
+                w.building_keys()
+                    .filter(|(_, role)| only.as_ref().is_none_or(|r| r.iter().any(|o| o == role)))
+                    .filter(|(_, role)| !exclude.iter().any(|e| e == role))
+                    .map(|(key, _)| key),
+            )
+        },
         Rows {
             full: |ids: &[i32]| w.buildings_of(ids),
             basic: |ids: &[i32], _| {
