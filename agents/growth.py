@@ -158,7 +158,6 @@ class GrowthTurn(Turn):
     def growth_ok(self) -> bool:
         proj = self.summary["projections"]
         need = scripted.GROWTH_FOOD_DAYS
-        tiles = scripted.TILES_PER_BEAVER
         if self.days_to_hazard() < HAZARD_SOON_DAYS:
             need += self.hazard_days()
         if self.population < scripted.FLOOR_BEAVERS:
@@ -166,7 +165,7 @@ class GrowthTurn(Turn):
         return (
             proj["foodDays"] >= need
             and proj["waterDays"] >= 2
-            and self.crop_tiles() >= tiles * self.population
+            and self.crop_tiles() >= scripted.TILES_PER_BEAVER * self.population
         )
 
 
@@ -240,11 +239,11 @@ def town_center(t: Turn) -> tuple[int, int] | None:
     return None if best is None else (best[1], best[2])
 
 
-def avenue(t: Turn) -> None:
+def avenue(t: GrowthTurn) -> None:
     """On a hemmed-in start, a path from the district center's door to the town's center: laid
     on the first turn, before the farms' crops line the way (a living plant blocks a path); the
     town's center moves to free land as the town fills, and the avenue with it."""
-    if not isinstance(t, GrowthTurn) or not t.walled():
+    if not t.walled():
         return
     town = t.town()
     if town is None:
@@ -416,14 +415,13 @@ def long_days(t: Turn) -> None:
         pass
 
 
-def play(t: Turn) -> None:
+def play(t: GrowthTurn) -> None:
     """One feed-40 turn: the scripted player's needs, science from the first farm on and the
     forest before the farms' crops take the moist soil."""
     day = t.summary["time"]["dayNumber"]
     early = day < FOREST_SOIL_DAY
     scripted_land.CROP_TILES_HUNGRY = CROP_TILES_HUNGRY_EARLY if early else CROP_TILES_HUNGRY
-    if isinstance(t, GrowthTurn):
-        t.walled()  # read (and noted) before the first buildings take the dry land
+    t.walled()  # read (and noted) before the first buildings take the dry land
     for need in (
         scripted.first_pump,
         scripted.streets,

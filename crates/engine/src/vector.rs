@@ -76,28 +76,15 @@ impl VecEnv {
 
     /// Resets every environment: environment `i` plays `seed + i`.
     pub fn reset(&mut self, seed: u64) -> Result<(), EnvError> {
+        let next = next_ahead(&self.cfg, self.envs.len());
         self.pool.install(|| {
             self.envs
                 .par_iter_mut()
                 .enumerate()
-                .map(|(i, s)| {
-                    s.seed = seed + i as u64;
-                    s.done = false;
-                    s.env.reset(s.seed)
-                })
+                .map(|(i, s)| s.start(seed + i as u64, next))
                 .collect::<Result<Vec<()>, EnvError>>()
         })?;
-        for s in &self.envs {
-            self.ahead(s.seed);
-        }
         Ok(())
-    }
-
-    /// Has the game a world playing `seed` resets to next made ahead.
-    fn ahead(&self, seed: u64) {
-        if self.envs.len() <= AHEAD_MAX {
-            crate::fresh::prefetch(&self.cfg, seed + self.envs.len() as u64);
-        }
     }
 
     /// Steps every environment with its action (one per environment); an environment that
@@ -115,15 +102,14 @@ impl VecEnv {
             });
         }
         let n = self.envs.len() as u64;
-        let out: Vec<StepOutcome> = self.pool.install(|| {
+        let next = next_ahead(&self.cfg, self.envs.len());
+        self.pool.install(|| {
             self.envs
                 .par_iter_mut()
                 .zip(actions)
                 .map(|(s, a)| {
                     if s.done {
-                        s.seed += n;
-                        s.done = false;
-                        s.env.reset(s.seed)?;
+                        s.start(s.seed + n, next)?;
                         return Ok(StepOutcome {
                             reward: 0.0,
                             terminated: false,
@@ -136,13 +122,27 @@ impl VecEnv {
                     s.done = out.terminated || out.truncated;
                     Ok(out)
                 })
-                .collect::<Result<_, EnvError>>()
-        })?;
-        for (s, o) in self.envs.iter().zip(&out) {
-            if o.action == "reset" {
-                self.ahead(s.seed);
-            }
+                .collect()
+        })
+    }
+}
+
+/// What a world of `n` starting a game needs to have its next one made ahead (the settings and
+/// the seeds' stride, `n`), or `None` past [`AHEAD_MAX`] worlds.
+fn next_ahead(cfg: &EnvConfig, n: usize) -> Option<(&EnvConfig, u64)> {
+    (n <= AHEAD_MAX).then_some((cfg, n as u64))
+}
+
+impl Slot {
+    /// Starts the game of `seed`, and has the game this world plays next (`seed` plus the
+    /// stride) made ahead when `next` says so.
+    fn start(&mut self, seed: u64, next: Option<(&EnvConfig, u64)>) -> Result<(), EnvError> {
+        self.seed = seed;
+        self.done = false;
+        self.env.reset(seed)?;
+        if let Some((cfg, stride)) = next {
+            crate::fresh::prefetch(cfg, seed + stride);
         }
-        Ok(out)
+        Ok(())
     }
 }

@@ -502,7 +502,6 @@ mod tests {
                 y: (i % 23) as u32,
             })
             .collect();
-        let mut compared = 0;
         for filter in [vec![], vec![("name", "pine")], vec![("x", "3"), ("y", "4")]] {
             for (offset, limit) in [
                 ("0", "100"),
@@ -517,10 +516,8 @@ mod tests {
                 let exact = lq.select(keys.iter().cloned());
                 let walked = lq.select(keys.iter().cloned().filter(|_| true));
                 assert_eq!(exact, walked, "{pairs:?}");
-                compared += 1;
             }
         }
-        assert_eq!(compared, 15);
         let lq = ListQuery::parse(&q(&[("offset", "120"), ("limit", "100")])).unwrap();
         let (total, page) = lq.select(keys.iter().cloned());
         assert_eq!((total, page.len(), page[0]), (250, 100, 260));

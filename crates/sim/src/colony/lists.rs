@@ -10,6 +10,16 @@ use super::Colony;
 use super::building::{Building, Kind};
 use super::summary::SUMMARY_ROLES;
 
+/// Buildings counted by each of [`SUMMARY_ROLES`].
+pub(crate) type RoleCounts = [u32; SUMMARY_ROLES.len()];
+
+/// Counts `b` under its summary role, if it has one (paths have none).
+fn count_role(roles: &mut RoleCounts, b: &Building) {
+    if let Some(r) = b.prefab.summary_role() {
+        roles[r] += 1;
+    }
+}
+
 /// A list of buildings kept by [`Colony::listed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum List {
@@ -87,11 +97,9 @@ impl Colony {
     pub(crate) fn rebuild_lists(&mut self) {
         let mut lists = vec![Vec::new(); List::ALL.len()];
         let mut flags = Vec::with_capacity(self.buildings.len());
-        let mut roles = [0u32; SUMMARY_ROLES.len()];
+        let mut roles = RoleCounts::default();
         for (id, b) in self.buildings.iter() {
-            if let Some(r) = b.prefab.summary_role() {
-                roles[r] += 1;
-            }
+            count_role(&mut roles, b);
             let mut f = 0u16;
             for l in List::ALL {
                 if l.holds(b) {
@@ -108,15 +116,13 @@ impl Colony {
 
     /// Buildings counted by [`SUMMARY_ROLES`] (finished or not; paths not counted): from the
     /// count made with the lists while they are valid, else by scanning every building.
-    pub(crate) fn summary_roles(&self) -> [u32; SUMMARY_ROLES.len()] {
+    pub(crate) fn summary_roles(&self) -> RoleCounts {
         if self.stores_for == self.layout_version {
             return self.summary_roles;
         }
-        let mut roles = [0u32; SUMMARY_ROLES.len()];
+        let mut roles = RoleCounts::default();
         for b in self.buildings.values() {
-            if let Some(r) = b.prefab.summary_role() {
-                roles[r] += 1;
-            }
+            count_role(&mut roles, b);
         }
         roles
     }

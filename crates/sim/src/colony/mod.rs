@@ -243,7 +243,7 @@ pub struct Colony {
     /// Buildings by the summary's roles (`summary::SUMMARY_ROLES`; paths not counted), counted
     /// with the lists; valid with `stores`.
     #[serde(skip)]
-    pub(crate) summary_roles: [u32; 7],
+    pub(crate) summary_roles: lists::RoleCounts,
 }
 
 impl Colony {
@@ -290,7 +290,7 @@ impl Colony {
             members: Default::default(),
             lists: Default::default(),
             list_flags: Default::default(),
-            summary_roles: [0; 7],
+            summary_roles: Default::default(),
             haul_members: Default::default(),
             role_counts: None,
         }
