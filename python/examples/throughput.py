@@ -9,7 +9,9 @@ takes. Prints a Markdown table (docs/python.md, "Throughput").
 A step: pick a random action among those the mask allows (``colony.gym.sample_masked``;
 ``--list-mask`` lists them with ``np.flatnonzero`` instead), then ``step`` (the action and
 ``--turn-hours`` of game time). ``--procs N`` runs the single-environment rows in N processes at
-once (total steps per second over all of them).
+once (total steps per second over all of them). Resets after the first take no seed, as training
+loops call them (the environment then has each next game made ahead); ``--seed-every-reset``
+gives each a new seed of its own (a map never played before, generated on the spot).
 """
 
 from __future__ import annotations
@@ -44,7 +46,13 @@ def pick(mask: np.ndarray, rng: np.random.Generator, listing: bool) -> int:
 
 
 def single(
-    backend: str, seed: int, steps: int, kw: dict[str, Any], start: Any, listing: bool = False
+    backend: str,
+    seed: int,
+    steps: int,
+    kw: dict[str, Any],
+    start: Any,
+    listing: bool = False,
+    seeded: bool = False,
 ) -> tuple[int, float, float]:
     """One environment's run: (steps, seconds, mean reset ms)."""
     from colony.gym import ColonyEnv
@@ -62,7 +70,7 @@ def single(
         obs, _, terminated, truncated, info = env.step(pick(info["action_mask"], rng, listing))
         if terminated or truncated:
             r = time.perf_counter()
-            obs, info = env.reset(seed=int(rng.integers(1 << 30)))
+            obs, info = env.reset(seed=int(rng.integers(1 << 30))) if seeded else env.reset()
             resets.append(time.perf_counter() - r)
     wall = time.perf_counter() - t
     env.close()
@@ -70,17 +78,18 @@ def single(
 
 
 def single_row(
-    backend: str, procs: int, steps: int, kw: dict[str, Any], listing: bool
+    backend: str, procs: int, steps: int, kw: dict[str, Any], listing: bool, seeded: bool
 ) -> tuple[float, float]:
     """Steps per second over ``procs`` processes, and the reset ms."""
     if procs == 1:
-        n, wall, reset = single(backend, 1, steps, kw, None, listing)
+        n, wall, reset = single(backend, 1, steps, kw, None, listing, seeded)
         return n / wall, reset
     with mp.Manager() as m:
         barrier = m.Barrier(procs)
         with mp.Pool(procs) as pool:
             res = pool.starmap(
-                single, [(backend, i + 1, steps, kw, barrier, listing) for i in range(procs)]
+                single,
+                [(backend, i + 1, steps, kw, barrier, listing, seeded) for i in range(procs)],
             )
     return sum(r[0] for r in res) / max(r[1] for r in res), float(np.mean([r[2] for r in res]))
 
@@ -162,6 +171,12 @@ def main() -> None:
         help="the agent lists the allowed actions every step (np.flatnonzero) instead of "
         "colony.gym.sample_masked",
     )
+    ap.add_argument(
+        "--seed-every-reset",
+        action="store_true",
+        help="each reset a new seed of its own, generated on the spot (by default only the "
+        "first reset takes a seed, as training loops call it)",
+    )
     a = ap.parse_args()
     # Every action advances the game (the benchmark's "one-hour turns"), and no path is laid
     # for the placed buildings: a step is one action and one turn, as before the wait.
@@ -169,14 +184,15 @@ def main() -> None:
     picker = "np.flatnonzero" if a.list_mask else "sample_masked"
     print(
         f"map {a.map}, {a.turn_hours:g}-hour turns, masked random agent ({picker}), "
-        f"{os.cpu_count()} cores"
+        f"{os.cpu_count()} cores, "
+        + ("every reset a new seed" if a.seed_every_reset else "resets unseeded after the first")
     )
     print()
     print("| environment | processes | steps/s | reset ms |")
     print("|---|---|---|---|")
     for b in [x for x in a.backends.split(",") if x]:
         steps = a.http_steps if b == "http" else a.steps
-        rate, reset = single_row(b, a.procs, steps, kw, a.list_mask)
+        rate, reset = single_row(b, a.procs, steps, kw, a.list_mask, a.seed_every_reset)
         print(f"| `Colony-v0`, backend `{b}` | {a.procs} | {rate:.1f} | {reset:.1f} |")
     for n in [int(x) for x in a.vector.split(",") if x]:
         rate = vector_row(n, a.steps * n, kw, a.list_mask)

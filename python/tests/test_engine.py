@@ -1,7 +1,8 @@
 """The in-process engine (``colony.engine``, ``backend="engine"``) against colonyd: the same seed
 and actions give the same observations, masks, rewards, refusals and state hashes on both
 backends; the same seed and actions give the same game after 60 days; the world's commands
-refuse as the routes do; the vector environment steps each world as one environment does."""
+refuse as the routes do; the vector environment steps each world as one environment does; a reset
+without a seed plays np_random's seed, its game made ahead."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 
 import colony
 from colony.engine import World
@@ -80,6 +82,25 @@ def test_the_same_seed_and_actions_give_the_same_game_after_60_days() -> None:
 
     assert play(21) == play(21)
     assert play(21) != play(22)
+
+
+def test_a_reset_without_a_seed_plays_np_random_s_seed_with_its_game_made_ahead() -> None:
+    """Each reset makes the game of the seed the next reset without a seed draws ahead; that
+    draw is made on a copy, so the seeds played are np_random's, as Gymnasium defines them, and
+    the game is that seed's (as another environment's reset to it)."""
+    e = ColonyEnv(map_size=32, backend="engine")
+    _, info = e.reset(seed=3)
+    assert info["seed"] == 3
+    rng, _ = seeding.np_random(3)
+    for _ in range(3):
+        _, info = e.reset()
+        assert info["seed"] == int(rng.integers(0, 2**31 - 1))
+        other = ColonyEnv(map_size=32, backend="engine")
+        other.reset(seed=info["seed"])
+        assert e.state_hash() == other.state_hash()
+    _, info = e.reset(seed=3)
+    rng, _ = seeding.np_random(3)
+    assert e.reset()[1]["seed"] == int(rng.integers(0, 2**31 - 1))
 
 
 def test_the_world_commands_act_and_refuse_as_the_routes_do(game: colony.Game) -> None:

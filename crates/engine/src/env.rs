@@ -219,6 +219,13 @@ impl Env {
         })
     }
 
+    /// Has the new game of `seed` made ahead on the background thread ([`crate::fresh::prefetch`]),
+    /// for a [`Env::reset`] to that seed to come: the single environment's reset without a seed
+    /// knows the seed it will draw next.
+    pub fn prefetch(&self, seed: u64) {
+        crate::fresh::prefetch(&self.cfg, seed);
+    }
+
     /// Starts a new game with this seed (as `POST /api/game/new` with the environment's faction,
     /// mode and map size, then paused; nothing has run yet) and reads its first observation.
     pub fn reset(&mut self, seed: u64) -> Result<(), EnvError> {

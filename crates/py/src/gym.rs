@@ -101,6 +101,11 @@ impl Env {
         env_refused(py.detach(|| env.reset(seed)))
     }
 
+    /// Has the game of this seed made ahead on a background thread, for a reset to it to come.
+    fn prefetch(&self, seed: u64) {
+        self.env.prefetch(seed);
+    }
+
     /// One step: `(reward, terminated, truncated, action kind, error or None)`.
     fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepTuple<'py>> {
         if self.env.world().is_none() {

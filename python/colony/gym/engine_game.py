@@ -38,6 +38,11 @@ class EngineGame(Readings):
         self._env.reset(seed)
         self._read()
 
+    def prefetch(self, seed: int) -> None:
+        """Makes the game of ``seed`` on the engine's background thread (generating a new map is
+        most of a reset), so the reset to it copies the made game."""
+        self._env.prefetch(seed)
+
     def step(self, action: int) -> tuple[float, bool, bool, str, dict[str, Any] | None]:
         reward, terminated, truncated, kind, error = self._env.step(int(action))
         self._read()

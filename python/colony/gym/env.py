@@ -14,6 +14,7 @@ on both (tests/test_engine.py).
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +28,11 @@ from .backend import GameBackend
 from .observe import observation_space
 from .reward import ScoreTerm
 from .settings import GameSettings
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    """The game seed a reset without a seed plays, drawn from the environment's ``np_random``."""
+    return int(rng.integers(0, 2**31 - 1))
 
 
 def engine_available() -> bool:
@@ -148,8 +154,14 @@ class ColonyEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
+        game_seed = seed if seed is not None else draw_seed(self.np_random)
         self._game.reset(game_seed)
+        # A reset without a seed (or the first reset: training loops seed only that one) has the
+        # game of the next such reset made ahead. Its seed is drawn from np_random, which nothing
+        # else draws from: the draw is made on a copy, so np_random is left as it is. A caller
+        # who seeds every reset has nothing made ahead past the first.
+        if seed is None or not self._started:
+            self._game.prefetch(draw_seed(copy.deepcopy(self.np_random)))
         self._started = True
         return self._game.observation(), self._info(seed=game_seed)
 

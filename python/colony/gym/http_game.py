@@ -60,6 +60,9 @@ class HttpGame(Readings):
                 self._client = StepClient(self._host, self._port, self._token)
         return self._client
 
+    def prefetch(self, seed: int) -> None:
+        """Nothing to make ahead: colonyd makes the game when ``POST /api/game/new`` asks."""
+
     def reset(self, seed: int) -> None:
         c, cfg = self.client, self.settings
         c.game_new(seed=seed, faction=cfg.faction, mode=cfg.mode, map=f"{cfg.width}x{cfg.height}")
