@@ -9,26 +9,24 @@ use crate::world::World;
 impl World {
     /// What the tree list filters by, in id order (the order of [`World::trees`]), without
     /// building any view.
-    pub fn tree_keys(&self) -> impl Iterator<Item = ListKey<'_>> {
+    pub fn tree_keys(&self) -> impl ExactSizeIterator<Item = ListKey<'_>> {
         self.plant_keys(PlantKind::Tree)
     }
 
     /// As [`World::tree_keys`], for crops ([`World::crops`]).
-    pub fn crop_keys(&self) -> impl Iterator<Item = ListKey<'_>> {
+    pub fn crop_keys(&self) -> impl ExactSizeIterator<Item = ListKey<'_>> {
         self.plant_keys(PlantKind::Crop)
     }
 
-    fn plant_keys(&self, kind: PlantKind) -> impl Iterator<Item = ListKey<'_>> {
-        self.land
-            .plants
-            .iter()
-            .filter(move |(_, p)| p.kind() == kind)
-            .map(|(id, p)| ListKey {
-                id: *id,
-                name: p.name(),
-                x: p.x,
-                y: p.y,
-            })
+    /// Knows how many keys are left (the table counts each kind), so a page with no filter is
+    /// taken without walking the rest.
+    fn plant_keys(&self, kind: PlantKind) -> impl ExactSizeIterator<Item = ListKey<'_>> {
+        self.land.plants.of_kind(kind).map(|(id, p)| ListKey {
+            id: *id,
+            name: p.name(),
+            x: p.x,
+            y: p.y,
+        })
     }
 
     /// The views of the plants `ids` (in that order; ids with no plant are skipped).

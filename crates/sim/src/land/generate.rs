@@ -22,7 +22,7 @@ use crate::map::{Map, RiverAxis};
 use crate::rng::WorldRng;
 
 use super::plants::{in_start_area, start_area_tiles};
-use super::{LAND_STREAM, Land, Soil, Water, WaterParams, WaterSource, Wind};
+use super::{LAND_STREAM, Land, PlantTable, Soil, Water, WaterParams, WaterSource, Wind};
 
 /// Depth above the river banks the channel is filled to before the water is run to rest.
 const PREFILL_ABOVE_BANK: f32 = 0.3;
@@ -87,7 +87,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
         aquifer: super::aquifer::aquifers(seed, map),
         water,
         soil,
-        plants: BTreeMap::new(),
+        plants: PlantTable::default(),
         ruins: BTreeMap::new(),
         occupant: vec![None; n],
         cutting: vec![false; n],

@@ -18,6 +18,7 @@ mod commands;
 mod generate;
 mod grid;
 mod plant_summary;
+mod plant_table;
 mod plants;
 mod save;
 mod soil;
@@ -49,6 +50,7 @@ pub use water::{WaterSource, WaterTotals, water_step_ticks};
 pub use wind::WindView;
 
 pub(crate) use generate::generate;
+pub(crate) use plant_table::PlantTable;
 pub(crate) use plants::{Plant, Ruin};
 pub(crate) use soil::Soil;
 pub(crate) use water::{SourceMode, Water, WaterParams};
@@ -62,7 +64,7 @@ pub const LAND_STREAM: u64 = 0x6c61_6e64; // "land"
 pub(crate) struct Land {
     pub water: Water,
     pub soil: Soil,
-    pub plants: BTreeMap<i32, Plant>,
+    pub plants: PlantTable,
     pub ruins: BTreeMap<i32, Ruin>,
     /// Entity standing on each tile (plant or ruin id), if any.
     pub occupant: Vec<Option<i32>>,

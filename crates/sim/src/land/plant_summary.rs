@@ -237,12 +237,7 @@ impl World {
     /// Living plants of one kind counted per species (by name).
     pub(super) fn tallies(&self, kind: PlantKind) -> BTreeMap<&'static str, PlantTally> {
         let mut t = Tallies::default();
-        for p in self
-            .land
-            .plants
-            .values()
-            .filter(|p| p.alive && p.kind() == kind)
-        {
+        for (_, p) in self.land.plants.of_kind(kind).filter(|(_, p)| p.alive) {
             let marked = kind == PlantKind::Tree && self.land.cutting[self.land.idx(p.x, p.y)];
             t.count(p.species, p.grown(), marked);
         }

@@ -17,7 +17,7 @@ use crate::map::Map;
 use crate::rng::{RngState, WorldRng};
 
 use super::generate::upstream_edge;
-use super::{Land, Plant, Ruin, Soil, Water, WaterSource, WaterTotals, Wind};
+use super::{Land, Plant, PlantTable, Ruin, Soil, Water, WaterSource, WaterTotals, Wind};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -242,7 +242,7 @@ impl LandSave {
             }
         };
         let cat = nature();
-        let mut plants = BTreeMap::new();
+        let mut plants = PlantTable::default();
         for p in self.plants {
             let i = on_map(p.x, p.y, "a plant")?;
             let species = cat

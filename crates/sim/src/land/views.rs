@@ -202,8 +202,7 @@ impl World {
     fn plants_of(&self, kind: PlantKind) -> Vec<PlantView> {
         self.land
             .plants
-            .iter()
-            .filter(|(_, p)| p.kind() == kind)
+            .of_kind(kind)
             .map(|(id, p)| self.land.plant_view(*id, p))
             .collect()
     }
@@ -232,8 +231,7 @@ impl World {
     pub fn gatherables(&self) -> Vec<GatherableView> {
         self.land
             .plants
-            .iter()
-            .filter(|(_, p)| p.kind() == PlantKind::Bush)
+            .of_kind(PlantKind::Bush)
             .map(|(id, p)| GatherableView {
                 id: *id,
                 name: p.name().to_owned(),

@@ -160,7 +160,7 @@ fn living_plants_ruins_and_water_are_avoided_and_stumps_cleared() {
     let (mut w, x0, y0) = field(5);
     let y = y0 + 3;
     // A living tree, a dead stump, a ruin and a pool on the straight line.
-    let tree = w.land.plants.keys().next().copied().unwrap();
+    let tree = w.land.plants.iter().next().map(|(id, _)| *id).unwrap();
     let mut stump = w.land.plants[&tree].clone();
     let mut live = stump.clone();
     live.x = x0 + 4;
