@@ -6,7 +6,7 @@ use super::AppState;
 use super::body::{Body, BodySpec};
 use super::error::{ApiResult, AppError};
 use super::format::{Format, json_off_runtime};
-use super::list::{ListParams, ListQuery, Page, listed};
+use super::list::{ListParams, ListQuery, Page};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::Extensions;
@@ -315,10 +315,12 @@ async fn gatherables(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Page<GatherableRow>, AppError> {
-    let rows: Vec<GatherableRow> = state
-        .host
-        .snapshot()
-        .gatherables()
+    // Filtered and paged on the bushes' keys, as trees are.
+    let w = state.host.snapshot();
+    let list = ListQuery::parse(&q)?;
+    let (total, ids) = list.select(w.gatherable_keys());
+    let rows: Vec<GatherableRow> = w
+        .gatherable_views_of(&ids)
         .into_iter()
         .map(|g| GatherableRow {
             id: g.id,
@@ -329,7 +331,7 @@ async fn gatherables(
             alive: g.alive,
         })
         .collect();
-    listed(&q, rows, |g| (&g.name, g.x as i64, g.y as i64))
+    Ok(Page::of(&list, total, rows))
 }
 
 /// A cluster of trees or food.

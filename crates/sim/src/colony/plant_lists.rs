@@ -3,7 +3,7 @@
 
 use super::views::ListKey;
 use crate::catalog::PlantKind;
-use crate::land::PlantView;
+use crate::land::{GatherableView, PlantView};
 use crate::world::World;
 
 impl World {
@@ -11,6 +11,11 @@ impl World {
     /// building any view.
     pub fn tree_keys(&self) -> impl ExactSizeIterator<Item = ListKey<'_>> {
         self.plant_keys(PlantKind::Tree)
+    }
+
+    /// As [`World::tree_keys`], for bushes ([`World::gatherables`]).
+    pub fn gatherable_keys(&self) -> impl ExactSizeIterator<Item = ListKey<'_>> {
+        self.plant_keys(PlantKind::Bush)
     }
 
     /// As [`World::tree_keys`], for crops ([`World::crops`]).
@@ -39,6 +44,16 @@ impl World {
         );
         views
     }
+
+    /// The views of the bushes `ids` (in that order; ids with no plant are skipped).
+    pub fn gatherable_views_of(&self, ids: &[i32]) -> Vec<GatherableView> {
+        let mut views = Vec::with_capacity(ids.len());
+        views.extend(
+            ids.iter()
+                .filter_map(|id| Some(GatherableView::of(*id, self.land.plants.get(id)?))),
+        );
+        views
+    }
 }
 
 #[cfg(test)]
@@ -57,5 +72,8 @@ mod tests {
             }
             assert_eq!(w.plant_views_of(&ids), all);
         }
+        let keys: Vec<i32> = w.gatherable_keys().map(|k| k.id).collect();
+        assert_eq!(w.gatherable_views_of(&keys), w.gatherables());
+        assert!(!keys.is_empty());
     }
 }

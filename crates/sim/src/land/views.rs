@@ -82,6 +82,19 @@ pub struct GatherableView {
     pub alive: bool,
 }
 
+impl GatherableView {
+    pub(crate) fn of(id: i32, p: &super::Plant) -> GatherableView {
+        GatherableView {
+            id,
+            name: p.name().to_owned(),
+            x: p.x,
+            y: p.y,
+            z: p.z,
+            alive: p.alive,
+        }
+    }
+}
+
 /// A ruin.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -232,14 +245,7 @@ impl World {
         self.land
             .plants
             .of_kind(PlantKind::Bush)
-            .map(|(id, p)| GatherableView {
-                id: *id,
-                name: p.name().to_owned(),
-                x: p.x,
-                y: p.y,
-                z: p.z,
-                alive: p.alive,
-            })
+            .map(|(id, p)| GatherableView::of(*id, p))
             .collect()
     }
 
