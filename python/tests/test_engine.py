@@ -87,20 +87,24 @@ def test_the_same_seed_and_actions_give_the_same_game_after_60_days() -> None:
 def test_a_reset_without_a_seed_plays_np_random_s_seed_with_its_game_made_ahead() -> None:
     """Each reset makes the game of the seed the next reset without a seed draws ahead; that
     draw is made on a copy, so the seeds played are np_random's, as Gymnasium defines them, and
-    the game is that seed's (as another environment's reset to it)."""
-    e = ColonyEnv(map_size=32, backend="engine")
-    _, info = e.reset(seed=3)
-    assert info["seed"] == 3
-    rng, _ = seeding.np_random(3)
-    for _ in range(3):
-        _, info = e.reset()
-        assert info["seed"] == int(rng.integers(0, 2**31 - 1))
-        other = ColonyEnv(map_size=32, backend="engine")
-        other.reset(seed=info["seed"])
-        assert e.state_hash() == other.state_hash()
-    _, info = e.reset(seed=3)
-    rng, _ = seeding.np_random(3)
-    assert e.reset()[1]["seed"] == int(rng.integers(0, 2**31 - 1))
+    the game is that seed's: colonyd's new game of it (another engine environment would copy the
+    same kept game, so it is checked against the HTTP backend)."""
+    e, http = ColonyEnv(map_size=32, backend="engine"), ColonyEnv(map_size=32, backend="http")
+    try:
+        _, info = e.reset(seed=3)
+        assert info["seed"] == 3
+        rng, _ = seeding.np_random(3)
+        for _ in range(3):
+            _, info = e.reset()
+            assert info["seed"] == int(rng.integers(0, 2**31 - 1))
+            http.reset(seed=info["seed"])
+            assert e.state_hash() == http.state_hash()
+        _, info = e.reset(seed=3)
+        rng, _ = seeding.np_random(3)
+        assert e.reset()[1]["seed"] == int(rng.integers(0, 2**31 - 1))
+    finally:
+        e.close()
+        http.close()
 
 
 def test_the_world_commands_act_and_refuse_as_the_routes_do(game: colony.Game) -> None:
