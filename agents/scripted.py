@@ -62,7 +62,6 @@ from scripted_land import (  # noqa: E402
     forestry,
     harsh,
     in_reach,
-    medium_tanks,
     science,
     sow,
     steps,
@@ -143,16 +142,6 @@ HARSH_MAX_BEDS = 15
 # A Medium Warehouse's room (data/buildings.json: 15 logs for 200, a Small one's 30 for 3): on
 # harsh seasons the ripe crops' room once the tanks hold the planned hazard's water.
 MEDIUM_WAREHOUSE_UNITS = 200
-# A Medium Tank's water (data/buildings.json: 30 planks and 20 gears, 120 science), for
-# `medium_tanks` colonies (harsh seasons, scripted_land.HARSH_MEDIUM_TANKS).
-MEDIUM_TANK_UNITS = 300
-# ... whose Small Tanks wait for the Medium ones until the hazard is this close (days), and are
-# then built for what the finished tanks fall short of.
-MEDIUM_TANK_LEAD_DAYS = 4
-# ... and whose farms keep one worker while the chain waits for hands (`chain_short_handed`) and
-# the food stored lasts the planned hazard and this many days more.
-MEDIUM_CHAIN_HANDS = True
-FOOD_SPARE_DAYS = 2
 
 
 @dataclass(frozen=True)
@@ -333,17 +322,7 @@ class Turn:
 
     def water_stored_for(self, beavers: int) -> bool:
         """Whether the tanks (built or under way) hold what `beavers` need (`water_wanted`)."""
-        return self.tank_units() >= self.water_wanted(beavers)
-
-    def tank_units(self, finished: bool = False) -> int:
-        """The water the tanks hold, built or under way (`finished`: built only, for the Medium
-        Tanks of harsh seasons)."""
-        units = TANK_UNITS * self.count(self.kit.tank)
-        if harsh(self):
-            units += MEDIUM_TANK_UNITS * sum(
-                1 for b in self.of("MediumTank") if b.get("finished") or not finished
-            )
-        return units
+        return TANK_UNITS * self.count(self.kit.tank) >= self.water_wanted(beavers)
 
     def box(self, x: int, y: int, r: int) -> dict[str, int]:
         """A square of radius r around (x, y), clamped to the map."""
@@ -791,14 +770,8 @@ def tanks(t: Turn) -> None:
     """Tanks enough for the next hazard and a margin."""
     dc = (t.dc["x"], t.dc["y"])
     wanted = t.water_wanted(t.population)
-    capacity = t.tank_units()
+    capacity = TANK_UNITS * t.count(t.kit.tank)
     days = t.planned_hazard_days()
-    if medium_tanks(t) and t.name("GearWorkshop") in t.costs():
-        # The water is planned in Medium Tanks (`medium_chain`): Small Tanks only once the hazard
-        # is close, for what the finished tanks fall short of.
-        if t.days_to_hazard() >= MEDIUM_TANK_LEAD_DAYS:
-            return
-        capacity = t.tank_units(finished=True)
     # Tanks come once the pumps are there; close to a hazard they come before anything else.
     while capacity < wanted and t.count(t.kit.pump) > 0:
         placed = t.place(
@@ -812,83 +785,6 @@ def tanks(t: Turn) -> None:
         if t.days_to_hazard() < 4:
             t.prioritize(placed, workplace=False)
         capacity += TANK_UNITS
-
-
-def medium_chain(t: Turn) -> None:
-    """On harsh seasons (`medium_tanks`), once the Gear Workshop is bought: a lumber mill and a
-    gear workshop with their power wheels (`industry_kit.powered`), a pile for planks and a
-    small warehouse for gears, and a Medium Tank at a time while the tanks fall short of a
-    HARSH_HAZARD_DAYS hazard; the mill works while the planks stored fall short of what the
-    workshop and the tank under way still take, the workshop while the gears do, and the
-    chain's workers are let go once the tanks stand."""
-    if not medium_tanks(t) or t.name("GearWorkshop") not in t.costs():
-        return
-    # (Imported here: industry_kit imports this module.)
-    from industry_kit import WHEELS as WHEELS_FOR
-    from industry_kit import pile_for, powered, warehouses_for, wheel_base
-
-    days = max(t.planned_hazard_days(), HARSH_HAZARD_DAYS) + WATER_MARGIN_DAYS
-    wanted = t.population * WATER_PER_BEAVER_DAY * days
-    sites = [b for b in t.of("MediumTank") if not b.get("finished")]
-    short = t.tank_units() < wanted
-    working = short or bool(sites)
-    if working:
-        for base, count in (("LumberMill", 1), ("GearWorkshop", 1)):
-            if t.count(base):
-                powered(t, base, count, f"{base} for Medium Tanks")
-                continue
-            powered(t, base, count, f"{base} for Medium Tanks")
-            if not t.count(base) and t.days_to_hazard() >= MEDIUM_TANK_LEAD_DAYS:
-                # Its logs (and its wheels') are kept from the needs after it, as for the tanks.
-                cost = t.costs()[t.name(base)].get("Log", 0)
-                cost += WHEELS_FOR[base] * t.costs()[t.name(wheel_base(t))].get("Log", 0)
-                t.reserved += int(cost)
-            break
-        if t.count("LumberMill"):
-            pile_for(t, "Plank", "room for planks")
-        if t.count("GearWorkshop"):
-            warehouses_for(t, "Gear", 30, "room for gears")
-    if short and not sites and t.count("GearWorkshop") and t.name("MediumTank") in t.costs():
-        placed = t.place(
-            "MediumTank",
-            (t.dc["x"], t.dc["y"]),
-            REACH // 2,
-            f"{t.tank_units()} of {wanted:.0f} water stored for {days} days",
-            force=True,
-        )
-        if placed:
-            t.prioritize(placed, workplace=False)
-            sites.append(placed)
-    # What the chain still has to make: planks for the workshop (25) and for a tank (30, and 20
-    # more made into its gears), gears for a tank (20).
-    planks = (0 if t.count("GearWorkshop") else 25) + (50 if working else 0)
-    gears = 20 if working else 0
-    mill_on = working and int(t.stock.get("Plank", 0)) < planks
-    shop_on = working and int(t.stock.get("Gear", 0)) < gears
-    for base, on in (("LumberMill", mill_on), ("GearWorkshop", shop_on)):
-        for b in t.of(base):
-            for w in [b, *[x for x in t.of(wheel_base(t)) if touches(t, x, b)]]:
-                chain_workers(t, w, on)
-
-
-def touches(t: Turn, wheel: dict[str, Any], b: dict[str, Any]) -> bool:
-    """A power wheel beside a building (`industry_kit.network`'s test)."""
-    from industry_kit import network
-
-    return any(w["id"] == wheel["id"] for w in network(t, b))
-
-
-def chain_workers(t: Turn, b: dict[str, Any], on: bool) -> None:
-    """A Medium Tank chain building's workers: all while it has work, none once it has not."""
-    if not b.get("finished") or "maxWorkers" not in b:
-        return
-    want = int(b["maxWorkers"]) if on else 0
-    if int(b.get("desiredWorkers", want)) != want:
-        try:
-            t.c.building_workers(id=b["id"], count=want)
-        except colony.ColonyError:
-            return
-        t.say(f"{b['name'].split('.')[0]} at ({b['x']}, {b['y']}): {want} workers")
 
 
 def food(t: Turn, more_farms: bool = True) -> None:
@@ -963,12 +859,6 @@ def labor(t: Turn) -> None:
         if idle and in_reach(t, b).get("bushesRipe", 1) == 0:
             want = 0
             full = True
-        # The Medium Tanks' chain waiting for hands: a farm keeps one worker while the food
-        # stored lasts the planned hazard and FOOD_SPARE_DAYS more (the sim hires idle beavers
-        # only, by priority, and the chain is first).
-        if keep == 1 and not full and chain_short_handed(t):
-            want = 1
-            full = True
         if int(b.get("desiredWorkers", want)) != want:
             try:
                 t.c.building_workers(id=b["id"], count=want)
@@ -979,21 +869,6 @@ def labor(t: Turn) -> None:
                 t.say(f"{name} at ({b['x']}, {b['y']}) has no work: {want} workers")
             else:
                 t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
-
-
-def chain_short_handed(t: Turn) -> bool:
-    """Whether a Medium Tank chain building (`medium_chain`) wants more workers than it has and
-    the food stored lasts the planned hazard and FOOD_SPARE_DAYS more."""
-    if not MEDIUM_CHAIN_HANDS or not medium_tanks(t):
-        return False
-    if t.summary["projections"]["foodDays"] < t.planned_hazard_days() + FOOD_SPARE_DAYS:
-        return False
-    chain = [t.name(b) for b in ("LumberMill", "GearWorkshop", "PowerWheel")]
-    return any(
-        b.get("finished") and int(b.get("desiredWorkers", 0)) > int(b.get("assignedWorkers", 0))
-        for b in t.buildings
-        if b["name"] in chain
-    )
 
 
 def most_beavers(t: Turn) -> int:
@@ -1182,7 +1057,7 @@ def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
     tank keeps its logs from the needs after it."""
     rest = [n for n in needs if n not in (storage, homes, tanks)]
     at = rest.index(wood) + 1
-    rest = [*rest[:at], medium_chain, storage, beds, tanks, harvest_room, homes, *rest[at:]]
+    rest = [*rest[:at], storage, beds, tanks, harvest_room, homes, *rest[at:]]
     # The Forester once unlocked before all but the first pump and the streets (`forester_first`).
     at = rest.index(streets) + 1
     return (*rest[:at], forester_first, *rest[at:])

@@ -50,18 +50,6 @@ FORESTER_LOGS = 10
 IDLE_FLAG_MARK_HARSH = 14
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
-# On harsh seasons (Folktails) the water is stored in Medium Tanks (300 water for 30 planks and 20
-# gears, 50 logs through a lumber mill and a gear workshop) where Small Tanks hold 30 for 15 logs:
-# the inventor keeps its worker past the Forester until the Gear Workshop and the Medium Tank are
-# bought ("all"), or only where the logs are short ("short": fewer than MEDIUM_TANKS_GROWN grown
-# trees in the stands round home when the Forester is bought) or plenty ("rich"); "" leaves it
-# off.
-HARSH_MEDIUM_TANKS = "all"
-MEDIUM_TANKS_GROWN = 20
-# ... or only where the wood is ("rich": this many logs cut so far, while the Gear Workshop is not
-# yet bought).
-MEDIUM_TANKS_LOGS = 250
-HARSH_MEDIUM_UNLOCKS = ("Forester", "GearWorkshop", "MediumTank")
 
 
 def clear_dead_crops(t: Turn) -> None:
@@ -382,33 +370,6 @@ def harsh(t: Turn) -> bool:
     return temperate <= HARSH_TEMPERATE_DAYS
 
 
-def medium_tanks(t: Turn) -> bool:
-    """Whether this colony stores its water in Medium Tanks (`HARSH_MEDIUM_TANKS`): harsh seasons,
-    Folktails, and in "short" mode the forests round home thin once the Gear Workshop is not yet
-    bought (bought, the plan holds)."""
-    if not HARSH_MEDIUM_TANKS or not harsh(t) or t.kit.pod is not None:
-        return False
-    if HARSH_MEDIUM_TANKS == "short" and t.name("GearWorkshop") not in t.costs():
-        return sum(k["grown"] for k in t.stands()) < MEDIUM_TANKS_GROWN
-    if HARSH_MEDIUM_TANKS == "rich" and t.name("GearWorkshop") not in t.costs():
-        return logs_cut(t) >= MEDIUM_TANKS_LOGS
-    return True
-
-
-def logs_cut(t: Turn) -> float:
-    """The logs cut so far in the game (the hourly history's `produced`)."""
-    try:
-        rows = t.c.stats()["rows"]
-    except (colony.ColonyError, KeyError, TypeError):
-        return 0.0
-    return sum(float((r.get("produced") or {}).get("Log", 0)) for r in rows)
-
-
-def unlock_order(t: Turn) -> tuple[str, ...]:
-    """The unlocks in the order bought: the kit's, or the Medium Tanks' chain (`medium_tanks`)."""
-    return HARSH_MEDIUM_UNLOCKS if medium_tanks(t) else t.kit.unlocks
-
-
 def early_science(t: Turn) -> None:
     """With the forests thin or the seasons harsh, the inventor and the Forester come before
     pods, homes and tanks: the logs that trickle in would otherwise go to those first, forever
@@ -434,7 +395,7 @@ def science(t: Turn, early: bool = False) -> None:
             t.prioritize(inventor)
     points = t.summary.get("science", 0)
     unlockables = t.c.science()["unlockables"]
-    for base in unlock_order(t):
+    for base in t.kit.unlocks:
         u = next((u for u in unlockables if u["name"] == t.name(base)), None)
         if u is None or u["unlocked"]:
             continue
@@ -458,20 +419,14 @@ def science(t: Turn, early: bool = False) -> None:
 
 def inventor_after_forester(t: Turn) -> None:
     """On harsh seasons the inventor's worker goes back to the colony once the Forester is
-    bought: the later unlocks are not worth a beaver's labor there (with `medium_tanks`, once the
-    Gear Workshop and the Medium Tank are bought too)."""
+    bought: the later unlocks are not worth a beaver's labor there."""
     if t.name("Forester") not in t.costs():
         return
-    wanted = HARSH_MEDIUM_UNLOCKS if medium_tanks(t) else ("Forester",)
-    want = 0 if all(t.name(b) in t.costs() for b in wanted) else 1
     for inventor in t.of(t.kit.inventor):
-        if inventor.get("finished") and int(inventor.get("desiredWorkers", 0)) != want:
+        if inventor.get("finished") and int(inventor.get("desiredWorkers", 0)) > 0:
             try:
-                t.c.building_workers(id=inventor["id"], count=want)
-                if want:
-                    t.say("the inventor keeps its worker for the Medium Tanks' unlocks")
-                else:
-                    t.say("the Forester is bought: the inventor's worker goes back to work")
+                t.c.building_workers(id=inventor["id"], count=0)
+                t.say("the Forester is bought: the inventor's worker goes back to work")
             except colony.ColonyError:
                 pass
 
