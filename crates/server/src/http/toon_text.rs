@@ -25,6 +25,12 @@ pub fn encode(json: &[u8]) -> Option<String> {
     {
         return Some(text);
     }
+    if let Some(text) = serde_json::from_slice::<FlatObject>(json)
+        .ok()
+        .and_then(|object| object_text(&object))
+    {
+        return Some(text);
+    }
     let options = toon_format::EncodeOptions::default();
     // An object or array is handed over by value (`encode_default` would copy the whole tree
     // first); the text is the same.
@@ -38,6 +44,55 @@ pub fn encode(json: &[u8]) -> Option<String> {
 /// The tabular text of rows that all have the first row's keys in its order; `None` for any
 /// other list (the crate's encoder decides those).
 fn tabular(rows: &[FlatRow]) -> Option<String> {
+    let mut out = String::new();
+    write_tabular(&mut out, rows)?;
+    Some(out)
+}
+
+/// A key as the crate writes it (quoted unless it is a valid bare key).
+fn push_key(out: &mut String, key: &str) {
+    if toon_format::utils::is_valid_unquoted_key(key) {
+        out.push_str(key);
+    } else {
+        out.push_str(&toon_format::utils::quote_string(key));
+    }
+}
+
+/// The text of an object of primitive fields and lists of flat rows (a list's page: `total`,
+/// `offset`, `limit`, `items`), each field on its line in order, each list laid out as a
+/// table; `None` for an object with no fields or any list the table cannot hold.
+fn object_text(object: &FlatObject) -> Option<String> {
+    if object.0.is_empty() {
+        return None;
+    }
+    let rows: usize = object
+        .0
+        .iter()
+        .map(|(_, f)| match f {
+            Field::Rows(r) => r.len() * 16 * r.first().map_or(0, |r| r.0.len()),
+            Field::Cell(_) => 16,
+        })
+        .sum();
+    let mut out = String::with_capacity(rows);
+    for (k, (key, field)) in object.0.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        push_key(&mut out, key);
+        match field {
+            Field::Cell(cell) => {
+                out.push_str(": ");
+                cell.write(&mut out);
+            }
+            Field::Rows(rows) => write_tabular(&mut out, rows)?,
+        }
+    }
+    Some(out)
+}
+
+/// Appends the table of `rows` (its `[N]{keys}:` header, then each row on its own line, two
+/// spaces in); `None` if the rows are empty, have no keys or differ in their keys.
+fn write_tabular(out: &mut String, rows: &[FlatRow]) -> Option<()> {
     let first = rows.first()?;
     if first.0.is_empty() {
         return None;
@@ -48,7 +103,7 @@ fn tabular(rows: &[FlatRow]) -> Option<String> {
     if !rows.iter().all(same_keys) {
         return None;
     }
-    let mut out = String::with_capacity(rows.len() * 16 * first.0.len());
+    out.reserve(rows.len() * 16 * first.0.len());
     out.push('[');
     out.push_str(&rows.len().to_string());
     out.push_str("]{");
@@ -56,11 +111,7 @@ fn tabular(rows: &[FlatRow]) -> Option<String> {
         if k > 0 {
             out.push(',');
         }
-        if toon_format::utils::is_valid_unquoted_key(key) {
-            out.push_str(key);
-        } else {
-            out.push_str(&toon_format::utils::quote_string(key));
-        }
+        push_key(out, key);
     }
     out.push_str("}:");
     for row in rows {
@@ -69,10 +120,10 @@ fn tabular(rows: &[FlatRow]) -> Option<String> {
             if k > 0 {
                 out.push(',');
             }
-            cell.write(&mut out);
+            cell.write(out);
         }
     }
-    Some(out)
+    Some(())
 }
 
 /// A row of a list: its keys and primitive cells in order. A row holding an array or object
@@ -133,6 +184,42 @@ impl<'de> Deserialize<'de> for FlatRow<'de> {
     }
 }
 
+/// An object of primitive fields and lists of flat rows, its fields in order. Any other field (a
+/// nested object, a list of anything but flat rows) fails to parse.
+struct FlatObject<'a>(Vec<(Cow<'a, str>, Field<'a>)>);
+
+/// A field of a [`FlatObject`].
+enum Field<'a> {
+    Cell(Cell<'a>),
+    Rows(Vec<FlatRow<'a>>),
+}
+
+impl<'de> Deserialize<'de> for FlatObject<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = FlatObject<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of primitives and lists of flat rows")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FlatObject<'de>, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+                    fields.push((key, map.next_value::<Field<'de>>()?));
+                }
+                Ok(FlatObject(fields))
+            }
+        }
+        d.deserialize_map(ObjectVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Field<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(PrimitiveVisitor::<true>)
+    }
+}
+
 /// A key, borrowed from the JSON when it holds no escapes (serde's `Cow` always copies).
 struct Key<'a>(Cow<'a, str>);
 
@@ -147,46 +234,60 @@ impl<'de> Deserialize<'de> for Key<'de> {
 
 impl<'de> Deserialize<'de> for Cell<'de> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct CellVisitor;
-        impl<'de> Visitor<'de> for CellVisitor {
-            type Value = Cell<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a primitive value")
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Cell<'de>, E> {
-                Ok(Cell::Null)
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Cell<'de>, E> {
-                Ok(Cell::Bool(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Cell<'de>, E> {
-                Ok(Cell::Number(v.into()))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Cell<'de>, E> {
-                Ok(Cell::Number(v.into()))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Cell<'de>, E> {
-                serde_json::Number::from_f64(v)
-                    .map(Cell::Number)
-                    .ok_or_else(|| E::custom("not a finite number"))
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cell<'de>, E> {
-                Ok(Cell::Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Cell<'de>, E> {
-                Ok(Cell::Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Cell<'de>, E> {
-                Ok(Cell::Str(Cow::Owned(v)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Cell<'de>, A::Error> {
-                Err(de::Error::custom("an array in a row"))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Cell<'de>, A::Error> {
-                Err(de::Error::custom("an object in a row"))
-            }
+        match d.deserialize_any(PrimitiveVisitor::<false>)? {
+            Field::Cell(cell) => Ok(cell),
+            Field::Rows(_) => Err(de::Error::custom("an array in a row")),
         }
-        d.deserialize_any(CellVisitor)
+    }
+}
+
+/// Reads a primitive as a cell; with `ROWS`, also a list of flat rows (an object's field).
+/// Anything else (an object, a list in a row) is an error.
+struct PrimitiveVisitor<const ROWS: bool>;
+
+impl<'de, const ROWS: bool> Visitor<'de> for PrimitiveVisitor<ROWS> {
+    type Value = Field<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a primitive value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Null))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Bool(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Number(v.into())))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Number(v.into())))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Field<'de>, E> {
+        serde_json::Number::from_f64(v)
+            .map(|n| Field::Cell(Cell::Number(n)))
+            .ok_or_else(|| E::custom("not a finite number"))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Str(Cow::Borrowed(v))))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Str(Cow::Owned(v.to_owned()))))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Field<'de>, E> {
+        Ok(Field::Cell(Cell::Str(Cow::Owned(v))))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Field<'de>, A::Error> {
+        if !ROWS {
+            return Err(de::Error::custom("an array in a row"));
+        }
+        let mut rows = Vec::with_capacity(seq.size_hint().unwrap_or(16));
+        while let Some(row) = seq.next_element::<FlatRow<'de>>()? {
+            rows.push(row);
+        }
+        Ok(Field::Rows(rows))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Field<'de>, A::Error> {
+        Err(de::Error::custom("an object in a row"))
     }
 }
 
@@ -260,6 +361,45 @@ mod tests {
     }
 
     #[test]
+    fn pages_and_objects_of_flat_rows_are_laid_out_as_the_crate_does() {
+        let rows: Vec<Value> = (0..5)
+            .map(|i| json!({"id": i, "name": format!("Path {i}"), "x": 0.5 * f64::from(i), "done": i % 2 == 0}))
+            .collect();
+        assert!(same_object(
+            json!({"total": 5787, "offset": 0, "limit": 5, "items": rows})
+        ));
+        assert!(same_object(
+            json!({"total": 1, "offset": 3, "limit": 1, "items": [{"a": "x, y"}]})
+        ));
+        // Fields of every primitive kind, awkward text, and a list that is not the last field.
+        assert!(same_object(json!({
+            "name": "x, y", "n": null, "b": true, "f": -0.0, "big": 1e21, "s": "12",
+            "rows": [{"k": 1}, {"k": 2}], "after": "-dash", "quote": "a\"b", "key with space": 1,
+        })));
+        // Empty lists, nested objects and lists of other things go to the crate.
+        for v in [
+            json!({"total": 0, "items": []}),
+            json!({"total": 2, "items": [{"a": 1}, {"b": 2}]}),
+            json!({"x": {"a": 1}}),
+            json!({"items": [1, 2]}),
+            json!({"items": [{"a": [1]}]}),
+            json!({}),
+        ] {
+            assert!(!same_object(v));
+        }
+    }
+
+    /// Whether the object path answers `v`, after checking that the answer is the crate's.
+    fn same_object(v: Value) -> bool {
+        let bytes = serde_json::to_vec(&v).unwrap();
+        assert_eq!(encode(&bytes).unwrap(), crate_text(&v), "for {v}");
+        serde_json::from_slice::<FlatObject>(&bytes)
+            .ok()
+            .and_then(|o| object_text(&o))
+            .is_some()
+    }
+
+    #[test]
     fn other_shapes_go_to_the_crate() {
         for v in [
             json!([]),
@@ -270,7 +410,6 @@ mod tests {
             json!([{"a": [1, 2]}, {"a": []}]),
             json!([{}, {}]),
             json!([{"a": 1}, 2]),
-            json!({"total": 2, "items": [{"a": 1}, {"a": 2}]}),
             json!({"x": {"a": 1}, "y": {"a": 2}}),
             json!("text"),
             json!(3),
