@@ -252,6 +252,61 @@ fn flat_array<E: Entity>(views: Vec<E>, out: &mut Vec<u8>) {
     out.push(b']');
 }
 
+/// Read models as TOON text, the same text as their JSON from [`flat_array`] (in its page when
+/// the list is paged) turned into TOON by the pipeline: `total`, `offset` and `limit` on their
+/// lines, then the table (`[N]{keys}:` and a line of cells a row, two spaces in), each row made,
+/// written and dropped in turn. An empty list (whose text the `toon-format` crate decides) comes
+/// back as it went in.
+fn flat_toon<E: Entity>(list: &ListQuery, total: usize, views: Vec<E>) -> Result<String, Vec<E>> {
+    use super::toon_text::{push_cell, push_key};
+    use std::fmt::Write as _;
+    let keys = Keys::of_items(&views);
+    if views.is_empty() || keys.is_empty() {
+        return Err(views);
+    }
+    let mut out = String::with_capacity(64 + views.len() * 24 * keys.names().count());
+    if list.limit != 0 {
+        let _ = write!(
+            out,
+            "total: {total}\noffset: {}\nlimit: {}\nitems",
+            list.offset, list.limit
+        );
+    }
+    let _ = write!(out, "[{}]{{", views.len());
+    for (k, key) in keys.names().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_key(&mut out, key);
+    }
+    out.push_str("}:");
+    for view in views {
+        let row = view.flat();
+        out.push_str("\n  ");
+        let mut first = true;
+        let _ = keys.each::<()>(&row, |_, cell| {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            push_cell(&mut out, cell);
+            Ok(())
+        });
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// TOON text as a `text/toon` response.
+fn toon_response(text: String) -> axum::response::Response {
+    let mut resp = axum::response::Response::new(axum::body::Body::from(text));
+    resp.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static(super::format::TOON_MEDIA_TYPE),
+    );
+    resp
+}
+
 /// A list route's page answers as JSON (`Page::to_json`).
 impl<T: Serialize> axum::response::IntoResponse for Page<T> {
     fn into_response(self) -> axum::response::Response {
@@ -402,6 +457,8 @@ impl EntityQuery {
     }
 
     /// Parses an entity list's query and answers it in the request's format ([`Self::answer`]).
+    /// A full list asked for as TOON text is written as text straight from its rows
+    /// ([`flat_toon`]), not as JSON turned into text afterwards.
     pub fn serve<'a, E: Entity>(
         q: &HashMap<String, String>,
         ext: &axum::http::Extensions,
@@ -409,8 +466,26 @@ impl EntityQuery {
         keys: impl IntoIterator<Item = ListKey<'a>>,
         rows: Rows<impl FnOnce(&[i32]) -> Vec<E>, impl FnOnce(&[i32], bool) -> Vec<E::Basic>>,
     ) -> Result<axum::response::Response, AppError> {
-        let json = super::format::Format::of(ext).is_json();
-        let bytes = EntityQuery::parse(q)?.answer(json, one, keys, rows)?;
+        let format = super::format::Format::of(ext);
+        let query = EntityQuery::parse(q)?;
+        if format == super::format::Format::ToonText
+            && query.detail == Detail::Full
+            && query.id.is_none()
+        {
+            let (total, ids) = query.list.select(keys);
+            let views = (rows.full)(&ids);
+            return Ok(match flat_toon(&query.list, total, views) {
+                Ok(text) => toon_response(text),
+                Err(views) => {
+                    let mut out = Vec::new();
+                    Page::<()>::write_with(&query.list, total, &mut out, |out| {
+                        flat_array(views, out)
+                    });
+                    json_response(out)
+                }
+            });
+        }
+        let bytes = query.answer(format.is_json(), one, keys, rows)?;
         Ok(json_response(bytes))
     }
 
@@ -587,7 +662,7 @@ mod tests {
     fn models() -> Vec<Model> {
         (0..7)
             .map(|i| Model {
-                id: i,
+                id: i - 3,
                 stock: (i % 2 == 0).then_some(i as u32 * 3),
                 name: format!("Lodge \"{i}\"\n"),
                 ratio: (i % 3 == 1).then_some(i as f32 / 3.0),
@@ -616,5 +691,25 @@ mod tests {
                 "{query:?}"
             );
         }
+    }
+
+    /// The TOON text written straight from the rows is the text the pipeline makes of their
+    /// JSON (the `toon-format` crate's rules), paged or not; an empty list is handed back.
+    #[test]
+    fn flat_rows_as_toon_text_match_their_json_turned_into_text() {
+        for query in [
+            &[("limit", "0")][..],
+            &[("limit", "3"), ("offset", "2")],
+            &[],
+        ] {
+            let list = ListQuery::parse(&q(query)).unwrap();
+            let mut json = Vec::new();
+            Page::<()>::write_with(&list, 7, &mut json, |out| flat_array(models(), out));
+            let expected = super::super::toon_text::encode(&json).unwrap() + "\n";
+            let text = flat_toon(&list, 7, models()).ok().unwrap();
+            assert_eq!(text, expected, "{query:?}");
+        }
+        let list = ListQuery::parse(&q(&[])).unwrap();
+        assert!(flat_toon(&list, 0, Vec::<Model>::new()).is_err());
     }
 }

@@ -252,6 +252,16 @@ impl Keys {
         keys
     }
 
+    /// The keys in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|k| k.as_ref())
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
     /// Merges one row's keys into the order: a key first seen in a later row goes right after
     /// the key that precedes it there, so rows made from one struct keep that struct's order.
     /// A key's default is its kind's (text until some row gives it a number or a boolean).

@@ -4,10 +4,13 @@
 //! a header (`[N]{key,key,...}:`) and one line of cells per row. Those are laid out here, every
 //! key and cell written by the `toon-format` crate's own rules (quoting and escaping, canonical
 //! numbers, `-0` as `0`), from rows read straight off the JSON bytes: keys and strings borrowed
-//! where they hold no escapes, no tree of maps. The crate's encoder converts the whole tree
-//! twice and looks every cell up by key; it took 0.2-0.3 s for the large colony's 5,668
-//! buildings. Any other shape (an object, nested values, rows with different keys, an empty
-//! list) goes to the crate's encoder. The tests check that both give the same text.
+//! where they hold no escapes, no tree of maps. A list's page (an object of primitive fields and
+//! lists of such rows: `total`, `offset`, `limit`, `items`) is laid out the same way, each field
+//! on its line. The crate's encoder converts the whole tree twice and looks every cell up by
+//! key; it took 0.2-0.3 s for the large colony's 5,668 buildings. Any other shape (nested
+//! objects, rows with different keys, an empty list) goes to the crate's encoder. The tests
+//! check that both give the same text. The full entity lists do not come here at all: they
+//! write their rows' cells as text directly ([`push_cell`], `list::flat_toon`).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -50,7 +53,7 @@ fn tabular(rows: &[FlatRow]) -> Option<String> {
 }
 
 /// A key as the crate writes it (quoted unless it is a valid bare key).
-fn push_key(out: &mut String, key: &str) {
+pub fn push_key(out: &mut String, key: &str) {
     if toon_format::utils::is_valid_unquoted_key(key) {
         out.push_str(key);
     } else {
@@ -124,6 +127,26 @@ fn write_tabular(out: &mut String, rows: &[FlatRow]) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// Appends a flat row's cell as the crate writes it in a table, as [`encode`] does for the same
+/// cell read back from the row's JSON (a JSON number of an integer cell reads back as an
+/// integer, a float cell's as the same float).
+pub fn push_cell(out: &mut String, cell: &super::rows::Cell) {
+    use super::rows::Cell as Flat;
+    let cell = match cell {
+        Flat::Null => Cell::Null,
+        Flat::Bool(b) => Cell::Bool(*b),
+        Flat::Int(i) if *i >= 0 => Cell::Number((*i as u64).into()),
+        Flat::Int(i) => Cell::Number((*i).into()),
+        Flat::UInt(u) => Cell::Number((*u).into()),
+        Flat::Float(f) => match serde_json::Number::from_f64(*f) {
+            Some(n) => Cell::Number(n),
+            None => Cell::Null,
+        },
+        Flat::Text(t) => Cell::Str(Cow::Borrowed(t)),
+    };
+    cell.write(out);
 }
 
 /// A row of a list: its keys and primitive cells in order. A row holding an array or object
