@@ -252,6 +252,19 @@ fn flat_array<E: Entity>(views: Vec<E>, out: &mut Vec<u8>) {
     out.push(b']');
 }
 
+/// Read models as JSON flat rows ([`flat_array`]), in their page when the list is paged, the
+/// buffer sized for `row_bytes` a row.
+fn flat_page<E: Entity>(
+    list: &ListQuery,
+    total: usize,
+    views: Vec<E>,
+    row_bytes: usize,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + views.len() * row_bytes);
+    Page::<()>::write_with(list, total, &mut out, |out| flat_array(views, out));
+    out
+}
+
 /// Read models as TOON text, the same text as their JSON from [`flat_array`] (in its page when
 /// the list is paged) turned into TOON by the pipeline: `total`, `offset` and `limit` on their
 /// lines, then the table (`[N]{keys}:` and a line of cells a row, two spaces in), each row made,
@@ -447,12 +460,7 @@ impl EntityQuery {
         Ok(match self.detail {
             Detail::Basic => Page::of(l, total, (rows.basic)(&ids, json)).to_json(row_bytes),
             Detail::Full if json => Page::of(l, total, (rows.full)(&ids)).to_json(row_bytes),
-            Detail::Full => {
-                let views = (rows.full)(&ids);
-                let mut out = Vec::with_capacity(256 + views.len() * row_bytes);
-                Page::<()>::write_with(l, total, &mut out, |out| flat_array(views, out));
-                out
-            }
+            Detail::Full => flat_page(l, total, (rows.full)(&ids), row_bytes),
         })
     }
 
@@ -476,13 +484,7 @@ impl EntityQuery {
             let views = (rows.full)(&ids);
             return Ok(match flat_toon(&query.list, total, views) {
                 Ok(text) => toon_response(text),
-                Err(views) => {
-                    let mut out = Vec::new();
-                    Page::<()>::write_with(&query.list, total, &mut out, |out| {
-                        flat_array(views, out)
-                    });
-                    json_response(out)
-                }
+                Err(views) => json_response(flat_page(&query.list, total, views, 0)),
             });
         }
         let bytes = query.answer(format.is_json(), one, keys, rows)?;
