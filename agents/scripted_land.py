@@ -50,6 +50,19 @@ FORESTER_LOGS = 10
 IDLE_FLAG_MARK_HARSH = 14
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
+# On harsh seasons, through this day, flags go where the most trees stand in their reach
+# (`inReach` of the spots `placement/find` offers), EARLY_FLAGS of them at least
+# EARLY_FLAG_APART steps apart: the wood-poor maps cut nearly all their wood by day 10 (Hard
+# seed 14: 118 logs by day 10, 120 in the game), and day 1's two flags stood a tile apart by
+# the same stand (seed 51: (98, 61) and (97, 60)) while another spot joinable from the district
+# center had 51 trees in reach and the stands nobody cut died in the badtides.
+EARLY_WOOD_DAY = 10
+EARLY_FLAGS = 3
+EARLY_FLAG_APART = 14
+# The fewest trees in reach worth an early flag.
+EARLY_FLAG_TREES = 10
+# Steps from the district center's doorstep a flag keeps (`scripted.PLAZA_STEPS`).
+EARLY_FLAG_PLAZA = 4
 
 
 def clear_dead_crops(t: Turn) -> None:
@@ -259,6 +272,9 @@ def wood(t: Turn) -> None:
     cutting = working
     if harsh(t):
         cutting = [f for f in working if reach.get(f["id"], {}).get("treesMarked", 0) > 0]
+        early = early_flags(t, flags, len(cutting))
+        working = working + early
+        cutting = cutting + early
     min_grown = 10 if len(cutting) >= 2 else 4
     clusters = [
         k
@@ -296,6 +312,71 @@ def wood(t: Turn) -> None:
                     t.say(f"took down the idle lumberjack at ({spent['x']}, {spent['y']})")
                 except colony.ColonyError:
                     pass
+
+
+def early_flags(t: Turn, flags: list[dict[str, Any]], cutting: int) -> list[dict[str, Any]]:
+    """On harsh seasons through EARLY_WOOD_DAY, flags (up to EARLY_FLAGS cutting) on the spots
+    joinable from the district center with the most trees in reach, EARLY_FLAG_APART steps
+    from every other flag, the trees round them marked; the flags placed."""
+    day = int((t.summary.get("time") or {}).get("dayNumber", 99))
+    if day > EARLY_WOOD_DAY or cutting >= EARLY_FLAGS:
+        return []
+    prefab = t.name(t.kit.lumberjack)
+    spots: dict[tuple[int, int], dict[str, Any]] = {}
+    for k in forests(t)[:8]:
+        if k["grown"] < 4:
+            continue
+        try:
+            found = t.c.placement_find(prefab=prefab, **t.box(k["x"], k["y"], FLAG_SEARCH))
+        except colony.ColonyError:
+            continue
+        for s in found.get("placements", []):
+            if joinable_spot(s):
+                spots[(s["x"], s["y"])] = s
+    placed: list[dict[str, Any]] = []
+    taken = list(flags)
+    while cutting + len(placed) < EARLY_FLAGS:
+        free = [
+            s
+            for s in spots.values()
+            if all(steps(s, f) >= EARLY_FLAG_APART for f in taken)
+            and int((s.get("inReach") or {}).get("trees", 0)) >= EARLY_FLAG_TREES
+        ]
+        if not free:
+            break
+        best = max(free, key=lambda s: int(s["inReach"]["trees"]))
+        del spots[(best["x"], best["y"])]
+        site = t.put_on(prefab, best)
+        if site is None:
+            continue
+        flag = {
+            "id": site["id"],
+            "name": prefab,
+            "x": best["x"],
+            "y": best["y"],
+            "z": best["z"],
+            "finished": False,
+        }
+        t.buildings.append(flag)
+        t.prioritize(site)
+        mark_trees(t, best, IDLE_FLAG_MARK_HARSH)
+        t.say(
+            f"placed {t.kit.lumberjack} at ({best['x']}, {best['y']}): "
+            f"{best['inReach']['trees']} trees in reach"
+        )
+        placed.append(flag)
+        taken.append(flag)
+    return placed
+
+
+def joinable_spot(spot: dict[str, Any]) -> bool:
+    """A dry spot the district's paths reach, or a new path can, past the plaza round the
+    district center's door (`scripted.joinable`)."""
+    if spot.get("flooded"):
+        return False
+    if spot.get("reachable"):
+        return int(spot.get("distance", 0)) >= EARLY_FLAG_PLAZA
+    return int(spot.get("groundSteps", -1)) >= EARLY_FLAG_PLAZA
 
 
 def unreachable_site(t: Turn, flag: dict[str, Any]) -> bool:
