@@ -50,19 +50,9 @@ FORESTER_LOGS = 10
 IDLE_FLAG_MARK_HARSH = 14
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
-# On harsh seasons, through this day, flags go where the most trees stand in their reach
-# (`inReach` of the spots `placement/find` offers), EARLY_FLAGS of them at least
-# EARLY_FLAG_APART steps apart: the wood-poor maps cut nearly all their wood by day 10 (Hard
-# seed 14: 118 logs by day 10, 120 in the game), and day 1's two flags stood a tile apart by
-# the same stand (seed 51: (98, 61) and (97, 60)) while another spot joinable from the district
-# center had 51 trees in reach and the stands nobody cut died in the badtides.
-EARLY_WOOD_DAY = 10
-EARLY_FLAGS = 3
-EARLY_FLAG_APART = 14
-# The fewest trees in reach worth an early flag.
-EARLY_FLAG_TREES = 10
-# Steps from the district center's doorstep a flag keeps (`scripted.PLAZA_STEPS`).
-EARLY_FLAG_PLAZA = 4
+# On harsh seasons Stairs are bought (`stairs_wanted`) for a stand of this many grown trees that
+# no flag's path can join.
+STAIRS_STAND = 10
 
 
 def clear_dead_crops(t: Turn) -> None:
@@ -272,9 +262,6 @@ def wood(t: Turn) -> None:
     cutting = working
     if harsh(t):
         cutting = [f for f in working if reach.get(f["id"], {}).get("treesMarked", 0) > 0]
-        early = early_flags(t, flags, len(cutting))
-        working = working + early
-        cutting = cutting + early
     min_grown = 10 if len(cutting) >= 2 else 4
     clusters = [
         k
@@ -312,71 +299,6 @@ def wood(t: Turn) -> None:
                     t.say(f"took down the idle lumberjack at ({spent['x']}, {spent['y']})")
                 except colony.ColonyError:
                     pass
-
-
-def early_flags(t: Turn, flags: list[dict[str, Any]], cutting: int) -> list[dict[str, Any]]:
-    """On harsh seasons through EARLY_WOOD_DAY, flags (up to EARLY_FLAGS cutting) on the spots
-    joinable from the district center with the most trees in reach, EARLY_FLAG_APART steps
-    from every other flag, the trees round them marked; the flags placed."""
-    day = int((t.summary.get("time") or {}).get("dayNumber", 99))
-    if day > EARLY_WOOD_DAY or cutting >= EARLY_FLAGS:
-        return []
-    prefab = t.name(t.kit.lumberjack)
-    spots: dict[tuple[int, int], dict[str, Any]] = {}
-    for k in forests(t)[:8]:
-        if k["grown"] < 4:
-            continue
-        try:
-            found = t.c.placement_find(prefab=prefab, **t.box(k["x"], k["y"], FLAG_SEARCH))
-        except colony.ColonyError:
-            continue
-        for s in found.get("placements", []):
-            if joinable_spot(s):
-                spots[(s["x"], s["y"])] = s
-    placed: list[dict[str, Any]] = []
-    taken = list(flags)
-    while cutting + len(placed) < EARLY_FLAGS:
-        free = [
-            s
-            for s in spots.values()
-            if all(steps(s, f) >= EARLY_FLAG_APART for f in taken)
-            and int((s.get("inReach") or {}).get("trees", 0)) >= EARLY_FLAG_TREES
-        ]
-        if not free:
-            break
-        best = max(free, key=lambda s: int(s["inReach"]["trees"]))
-        del spots[(best["x"], best["y"])]
-        site = t.put_on(prefab, best)
-        if site is None:
-            continue
-        flag = {
-            "id": site["id"],
-            "name": prefab,
-            "x": best["x"],
-            "y": best["y"],
-            "z": best["z"],
-            "finished": False,
-        }
-        t.buildings.append(flag)
-        t.prioritize(site)
-        mark_trees(t, best, IDLE_FLAG_MARK_HARSH)
-        t.say(
-            f"placed {t.kit.lumberjack} at ({best['x']}, {best['y']}): "
-            f"{best['inReach']['trees']} trees in reach"
-        )
-        placed.append(flag)
-        taken.append(flag)
-    return placed
-
-
-def joinable_spot(spot: dict[str, Any]) -> bool:
-    """A dry spot the district's paths reach, or a new path can, past the plaza round the
-    district center's door (`scripted.joinable`)."""
-    if spot.get("flooded"):
-        return False
-    if spot.get("reachable"):
-        return int(spot.get("distance", 0)) >= EARLY_FLAG_PLAZA
-    return int(spot.get("groundSteps", -1)) >= EARLY_FLAG_PLAZA
 
 
 def unreachable_site(t: Turn, flag: dict[str, Any]) -> bool:
@@ -476,7 +398,7 @@ def science(t: Turn, early: bool = False) -> None:
             t.prioritize(inventor)
     points = t.summary.get("science", 0)
     unlockables = t.c.science()["unlockables"]
-    for base in t.kit.unlocks:
+    for base in unlock_order(t):
         u = next((u for u in unlockables if u["name"] == t.name(base)), None)
         if u is None or u["unlocked"]:
             continue
@@ -498,10 +420,67 @@ def science(t: Turn, early: bool = False) -> None:
         inventor_after_forester(t)
 
 
+def stairs_wanted(t: Turn) -> bool:
+    """On harsh seasons with the forests at home thin and a stand no path joins
+    (`blocked_stand`), Stairs (70 science) until unlocked: the path to the stands a level or two
+    up waits for them (Hard seed 14: the stands at (42, 74) and
+    (41, 68), 13 and 12 grown trees, no joinable spot from day 6 to the end, its 119 trees
+    beyond dead in the badtides, 120 logs in the game)."""
+    if not harsh(t) or t.name("Stairs") in t.costs() or not thin_forests(t):
+        return False
+    cached = getattr(t, "_stairs_wanted", None)
+    if cached is None:
+        cached = t._stairs_wanted = blocked_stand(t)
+    return cached
+
+
+def blocked_stand(t: Turn) -> bool:
+    """A stand of STAIRS_STAND grown trees or more, with no flag within 12 steps, where
+    `placement/find` offers a flag no spot a path joins (Hard seeds 7, 14 and 49: `found no
+    joinable spot` from day 5-8 on; seed 44, whose forests a path reaches, bought Stairs on
+    day 38 with its inventor's worker held from day 12 and lost its colony's water)."""
+    flags = t.of(t.kit.lumberjack)
+    prefab = t.name(t.kit.lumberjack)
+    for k in forests(t):
+        if k["grown"] < STAIRS_STAND or any(steps(k, f) <= 12 for f in flags):
+            continue
+        try:
+            found = t.c.placement_find(prefab=prefab, **t.box(k["x"], k["y"], FLAG_SEARCH))
+        except colony.ColonyError:
+            continue
+        spots = found.get("placements", [])
+        if (
+            spots
+            and not any(s.get("reachable") or int(s.get("groundSteps", -1)) >= 0 for s in spots)
+            and any(int(s["z"]) != int(t.dc["z"]) for s in spots)
+        ):
+            return True
+    return False
+
+
+def unlock_order(t: Turn) -> tuple[str, ...]:
+    """The kit's unlocks, Stairs after the Forester when `stairs_wanted`."""
+    if not stairs_wanted(t):
+        return t.kit.unlocks
+    first, *rest = t.kit.unlocks
+    return (first, "Stairs", *rest)
+
+
 def inventor_after_forester(t: Turn) -> None:
     """On harsh seasons the inventor's worker goes back to the colony once the Forester is
-    bought: the later unlocks are not worth a beaver's labor there."""
+    bought (and Stairs, when `stairs_wanted`): the later unlocks are not worth a beaver's labor
+    there."""
     if t.name("Forester") not in t.costs():
+        return
+    if stairs_wanted(t):
+        for inventor in t.of(t.kit.inventor):
+            want = int(inventor.get("maxWorkers", 1))
+            if inventor.get("finished") and int(inventor.get("desiredWorkers", want)) < want:
+                try:
+                    t.c.building_workers(id=inventor["id"], count=want)
+                    t.say("the inventor's worker back for Stairs: the forests at home are thin")
+                except colony.ColonyError:
+                    pass
         return
     for inventor in t.of(t.kit.inventor):
         if inventor.get("finished") and int(inventor.get("desiredWorkers", 0)) > 0:
