@@ -206,9 +206,6 @@ STREET_LENGTH = 16
 # A street shorter than this is not worth laying.
 STREET_MIN = 4
 
-# What a stair costs in planks (data/buildings.json: Stairs, 1 log and 4 planks).
-STAIR_PLANKS = 4
-
 # Doorsteps at least this many steps from the district center's: buildings crowded around
 # its door would wall it in, and every later path would have nowhere to go.
 PLAZA_STEPS = 4
@@ -439,9 +436,7 @@ class Turn:
             spots = [
                 s
                 for s in found
-                if joinable(s, plaza)
-                and s.get("waterDepth", min_depth) >= min_depth
-                and self.level_ok(base, s)
+                if joinable(s, plaza) and s.get("waterDepth", min_depth) >= min_depth
             ]
             if spots:
                 break
@@ -469,21 +464,6 @@ class Turn:
             return {**placed, **spot}
         self.say(f"found no joinable spot for {base} near {near} ({why})")
         return None
-
-    def level_ok(self, base: str, spot: dict[str, Any]) -> bool:
-        """On harsh seasons once Stairs are unlocked (`scripted_land.stairs_wanted`), a spot off
-        the district center's level is a lumberjack's only, while the planks cover a stair (4)
-        and every stair placed is built: the starting planks build three, and with Stairs the
-        service offered tanks and pumps a level or two down whose stairs were never built (Hard
-        seed 10: 15 stairs sites unfinished, two pumps and three tanks with them)."""
-        if not harsh(self) or self.name("Stairs") not in self.costs():
-            return True
-        if int(spot["z"]) == int(self.dc["z"]):
-            return True
-        if base != self.kit.lumberjack or int(self.stock.get("Plank", 0)) < STAIR_PLANKS:
-            return False
-        # One route of stairs at a time: the last one's stairs built before the next.
-        return all(b.get("finished") for b in self.of("Stairs"))
 
     def land_open(self) -> bool:
         """Whether a home could still be joined to the district's paths somewhere round the
@@ -534,19 +514,13 @@ class Turn:
             )
         except colony.ColonyError:
             return None
-        if not spot.get("pathAccess") and not self.connect(spot, prefab):
+        if not spot.get("pathAccess") and not self.connect(spot):
             self.c.building_demolish(id=placed["id"])
             return None
         return placed
 
-    def connect(self, spot: dict[str, Any], prefab: str = "") -> bool:
-        """A path from the district center's doorstep to the spot's doorstep. On harsh seasons
-        once Stairs are unlocked, a route that needs new stairs is taken down again (False)
-        unless it leads to a lumberjack and the planks in store cover every stair not yet
-        built (the starting planks build three: Hard seed 10 had 15 stairs sites unfinished on
-        the routes to its pumps and tanks)."""
-        stairs = harsh(self) and self.name("Stairs") in self.costs()
-        before = {b["id"] for b in self.stair_sites()} if stairs else set()
+    def connect(self, spot: dict[str, Any]) -> bool:
+        """A path from the district center's doorstep to the spot's doorstep."""
         try:
             answer = self.c.path_place(
                 x1=self.dc["entranceX"],
@@ -556,29 +530,7 @@ class Turn:
             )
         except colony.ColonyError:
             return False
-        ok = not answer.get("stoppedAt") and not answer.get("errors")
-        if ok and stairs:
-            sites = self.stair_sites()
-            new = [b for b in sites if b["id"] not in before]
-            unbuilt = sum(1 for b in sites if not b.get("finished"))
-            room = int(self.stock.get("Plank", 0)) // STAIR_PLANKS
-            flag = prefab == self.name(self.kit.lumberjack)
-            if new and (not flag or unbuilt > room):
-                for b in new:
-                    with contextlib.suppress(colony.ColonyError):
-                        self.c.building_demolish(id=b["id"])
-                return False
-        return ok
-
-    def stair_sites(self) -> list[dict[str, Any]]:
-        """The stairs placed, built or not."""
-        try:
-            rows = self.c.buildings(limit=0, name=self.name("Stairs"))
-        except colony.ColonyError:
-            return []
-        if isinstance(rows, dict):
-            rows = rows.get("items", [])
-        return [b for b in rows if b.get("name") == self.name("Stairs")]
+        return not answer.get("stoppedAt") and not answer.get("errors")
 
     def prioritize(self, building: dict[str, Any], workplace: bool = True) -> None:
         """First in the builders' queue and, for a workplace, first to get workers."""
