@@ -674,14 +674,14 @@ mod tests {
             .collect()
     }
 
+    /// Unpaged, a middle page, the default page.
+    const PAGINGS: [&[(&str, &str)]; 3] =
+        [&[("limit", "0")], &[("limit", "3"), ("offset", "2")], &[]];
+
     /// The rows written one at a time give the bytes the whole list made uniform gave.
     #[test]
     fn flat_rows_written_one_by_one_match_the_uniform_list() {
-        for query in [
-            &[("limit", "0")][..],
-            &[("limit", "3"), ("offset", "2")],
-            &[],
-        ] {
+        for query in PAGINGS {
             let list = ListQuery::parse(&q(query)).unwrap();
             let flat = models().into_iter().map(Model::flat).collect();
             let expected = Page::of(&list, 7, super::super::rows::uniform(flat)).to_json(16);
@@ -699,11 +699,7 @@ mod tests {
     /// JSON (the `toon-format` crate's rules), paged or not; an empty list is handed back.
     #[test]
     fn flat_rows_as_toon_text_match_their_json_turned_into_text() {
-        for query in [
-            &[("limit", "0")][..],
-            &[("limit", "3"), ("offset", "2")],
-            &[],
-        ] {
+        for query in PAGINGS {
             let list = ListQuery::parse(&q(query)).unwrap();
             let mut json = Vec::new();
             Page::<()>::write_with(&list, 7, &mut json, |out| flat_array(models(), out));

@@ -149,10 +149,6 @@ pub fn push_cell(out: &mut String, cell: &super::rows::Cell) {
     cell.write(out);
 }
 
-/// A row of a list: its keys and primitive cells in order. A row holding an array or object
-/// fails to parse (the answer then goes to the crate's encoder).
-struct FlatRow<'a>(Vec<(Cow<'a, str>, Cell<'a>)>);
-
 /// A primitive JSON value.
 enum Cell<'a> {
     Null,
@@ -187,29 +183,18 @@ impl Cell<'_> {
     }
 }
 
-impl<'de> Deserialize<'de> for FlatRow<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct RowVisitor;
-        impl<'de> Visitor<'de> for RowVisitor {
-            type Value = FlatRow<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of primitive values")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FlatRow<'de>, A::Error> {
-                let mut cells = Vec::with_capacity(map.size_hint().unwrap_or(16));
-                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-                    cells.push((key, map.next_value::<Cell<'de>>()?));
-                }
-                Ok(FlatRow(cells))
-            }
-        }
-        d.deserialize_map(RowVisitor)
-    }
-}
+/// An object's fields in order, each key borrowed where it holds no escapes: a row of a list
+/// ([`FlatRow`]: primitive cells) or a list's page ([`FlatObject`]: primitives and lists of rows).
+/// A field whose value `V` does not read fails the whole object.
+struct Fields<'a, V>(Vec<(Cow<'a, str>, V)>);
+
+/// A row of a list: its keys and primitive cells in order. A row holding an array or object
+/// fails to parse (the answer then goes to the crate's encoder).
+type FlatRow<'a> = Fields<'a, Cell<'a>>;
 
 /// An object of primitive fields and lists of flat rows, its fields in order. Any other field (a
 /// nested object, a list of anything but flat rows) fails to parse.
-struct FlatObject<'a>(Vec<(Cow<'a, str>, Field<'a>)>);
+type FlatObject<'a> = Fields<'a, Field<'a>>;
 
 /// A field of a [`FlatObject`].
 enum Field<'a> {
@@ -217,23 +202,23 @@ enum Field<'a> {
     Rows(Vec<FlatRow<'a>>),
 }
 
-impl<'de> Deserialize<'de> for FlatObject<'de> {
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Fields<'de, V> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> Visitor<'de> for ObjectVisitor {
-            type Value = FlatObject<'de>;
+        struct FieldsVisitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for FieldsVisitor<V> {
+            type Value = Fields<'de, V>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of primitives and lists of flat rows")
+                f.write_str("an object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FlatObject<'de>, A::Error> {
-                let mut fields = Vec::new();
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de, V>, A::Error> {
+                let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(16));
                 while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-                    fields.push((key, map.next_value::<Field<'de>>()?));
+                    fields.push((key, map.next_value::<V>()?));
                 }
-                Ok(FlatObject(fields))
+                Ok(Fields(fields))
             }
         }
-        d.deserialize_map(ObjectVisitor)
+        d.deserialize_map(FieldsVisitor(std::marker::PhantomData))
     }
 }
 
