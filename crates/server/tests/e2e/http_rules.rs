@@ -302,6 +302,43 @@ async fn ws_disabled_opens_no_listener() {
     assert_eq!(s.get("/api/agent/state").await.0, 200);
 }
 
+/// Full entity lists and pages asked for as TOON text (the server writes them straight from
+/// their rows, or lays out the page) read as the `toon-format` crate encodes the same answer's
+/// flat JSON; an empty list too.
+#[tokio::test]
+async fn full_lists_and_pages_as_toon_text_are_the_crates_text() {
+    let s = Server::start().await;
+    let options = toon_format::EncodeOptions::default();
+    for route in ["/api/buildings", "/api/beavers", "/api/trees"] {
+        for q in [
+            "detail=full&limit=0",
+            "detail=full&limit=3&offset=1",
+            "detail=full",
+            "limit=2",
+            "detail=full&name=zzzz",
+            "detail=full&name=zzzz&limit=0",
+        ] {
+            let (status, json) = s.get(&format!("{route}?{q}&format=toon")).await;
+            assert_eq!(status, 200, "{route}?{q}");
+            let expected = match json {
+                v @ Value::Object(_) => toon_format::encode_object(v, &options),
+                v => toon_format::encode_array(v, &options),
+            }
+            .unwrap()
+                + "\n";
+            let r = s
+                .client
+                .get(s.url(&format!("{route}?{q}")))
+                .header("accept", "text/toon")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.headers()["content-type"], "text/toon; charset=utf-8");
+            assert_eq!(r.text().await.unwrap(), expected, "{route}?{q}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn toon_text_on_request_and_format_is_checked() {
     let s = Server::start().await;
