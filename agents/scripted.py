@@ -56,7 +56,6 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 from scripted_land import (  # noqa: E402
     REACH,
-    blocked_stand,
     clear_dead_crops,
     early_science,
     forester_first,
@@ -206,21 +205,6 @@ KITS = {
 STREET_LENGTH = 16
 # A street shorter than this is not worth laying.
 STREET_MIN = 4
-
-# What a stair costs in planks (data/buildings.json: Stairs, 1 log and 4 planks).
-STAIR_PLANKS = 4
-# On harsh seasons once Stairs are bought, a Lumber Mill (15 logs) with its power wheel (20 logs)
-# makes their planks (`stairs_mill`): a route to a flag may then need this many stairs more than
-# the planks in store build, and the mill works while the planks fall short of the stairs not yet
-# built and STAIRS_MILL_SPARE more. STAIRS_MILL_LET_GO: its workers (and the wheel's) are let go
-# while the planks suffice; otherwise they stay and the mill is paused.
-STAIRS_MILL = True
-STAIRS_MILL_AHEAD = 4
-STAIRS_MILL_SPARE = 2
-STAIRS_MILL_LET_GO = True
-# STAIRS_MILL_SHORT: the mill only while the planks in store build no stair and a stand no path
-# joins is still there (`scripted_land.blocked_stand`); otherwise once Stairs are bought.
-STAIRS_MILL_SHORT = True
 
 # Doorsteps at least this many steps from the district center's: buildings crowded around
 # its door would wall it in, and every later path would have nowhere to go.
@@ -452,9 +436,7 @@ class Turn:
             spots = [
                 s
                 for s in found
-                if joinable(s, plaza)
-                and s.get("waterDepth", min_depth) >= min_depth
-                and self.level_ok(base, s)
+                if joinable(s, plaza) and s.get("waterDepth", min_depth) >= min_depth
             ]
             if spots:
                 break
@@ -482,21 +464,6 @@ class Turn:
             return {**placed, **spot}
         self.say(f"found no joinable spot for {base} near {near} ({why})")
         return None
-
-    def level_ok(self, base: str, spot: dict[str, Any]) -> bool:
-        """On harsh seasons once Stairs are unlocked (`scripted_land.stairs_wanted`), a spot off
-        the district center's level is a lumberjack's only, while the planks cover a stair (4)
-        and every stair placed is built: the starting planks build three, and with Stairs the
-        service offered tanks and pumps a level or two down whose stairs were never built (Hard
-        seed 10: 15 stairs sites unfinished, two pumps and three tanks with them)."""
-        if not harsh(self) or self.name("Stairs") not in self.costs():
-            return True
-        if int(spot["z"]) == int(self.dc["z"]):
-            return True
-        if base != self.kit.lumberjack or self.stair_room() < 1:
-            return False
-        # One route of stairs at a time: the last one's stairs built before the next.
-        return all(b.get("finished") for b in self.of("Stairs"))
 
     def land_open(self) -> bool:
         """Whether a home could still be joined to the district's paths somewhere round the
@@ -547,19 +514,13 @@ class Turn:
             )
         except colony.ColonyError:
             return None
-        if not spot.get("pathAccess") and not self.connect(spot, prefab):
+        if not spot.get("pathAccess") and not self.connect(spot):
             self.c.building_demolish(id=placed["id"])
             return None
         return placed
 
-    def connect(self, spot: dict[str, Any], prefab: str = "") -> bool:
-        """A path from the district center's doorstep to the spot's doorstep. On harsh seasons
-        once Stairs are unlocked, a route that needs new stairs is taken down again (False)
-        unless it leads to a lumberjack and the planks in store cover every stair not yet
-        built (the starting planks build three: Hard seed 10 had 15 stairs sites unfinished on
-        the routes to its pumps and tanks)."""
-        stairs = harsh(self) and self.name("Stairs") in self.costs()
-        before = {b["id"] for b in self.stair_sites()} if stairs else set()
+    def connect(self, spot: dict[str, Any]) -> bool:
+        """A path from the district center's doorstep to the spot's doorstep."""
         try:
             answer = self.c.path_place(
                 x1=self.dc["entranceX"],
@@ -569,37 +530,7 @@ class Turn:
             )
         except colony.ColonyError:
             return False
-        ok = not answer.get("stoppedAt") and not answer.get("errors")
-        if ok and stairs:
-            sites = self.stair_sites()
-            new = [b for b in sites if b["id"] not in before]
-            unbuilt = sum(1 for b in sites if not b.get("finished"))
-            room = self.stair_room()
-            flag = prefab == self.name(self.kit.lumberjack)
-            if new and (not flag or unbuilt > room):
-                for b in new:
-                    with contextlib.suppress(colony.ColonyError):
-                        self.c.building_demolish(id=b["id"])
-                return False
-        return ok
-
-    def stair_room(self) -> int:
-        """The stairs the planks in store build, and STAIRS_MILL_AHEAD more once a Lumber Mill
-        is placed (`stairs_mill`)."""
-        room = int(self.stock.get("Plank", 0)) // STAIR_PLANKS
-        if self.count("LumberMill"):
-            room += STAIRS_MILL_AHEAD
-        return room
-
-    def stair_sites(self) -> list[dict[str, Any]]:
-        """The stairs placed, built or not."""
-        try:
-            rows = self.c.buildings(limit=0, name=self.name("Stairs"))
-        except colony.ColonyError:
-            return []
-        if isinstance(rows, dict):
-            rows = rows.get("items", [])
-        return [b for b in rows if b.get("name") == self.name("Stairs")]
+        return not answer.get("stoppedAt") and not answer.get("errors")
 
     def prioritize(self, building: dict[str, Any], workplace: bool = True) -> None:
         """First in the builders' queue and, for a workplace, first to get workers."""
@@ -854,68 +785,6 @@ def tanks(t: Turn) -> None:
         if t.days_to_hazard() < 4:
             t.prioritize(placed, workplace=False)
         capacity += TANK_UNITS
-
-
-def stairs_mill(t: Turn) -> None:
-    """On harsh seasons (Folktails) once Stairs are bought, a Lumber Mill with its power wheel
-    (`industry_kit.powered`) and a pile for planks: the starting planks build three stairs, and
-    the routes to the stands a path cannot join need more (Hard seeds 18 and 28). The mill works
-    while the planks fall short of the stairs not yet built and STAIRS_MILL_SPARE more; then it is
-    paused, or with STAIRS_MILL_LET_GO its workers and the wheel's are let go."""
-    if not STAIRS_MILL or not harsh(t) or t.kit.pod is not None:
-        return
-    if t.name("Stairs") not in t.costs():
-        return
-    # (Imported here: industry_kit imports this module.)
-    from industry_kit import pile_for, powered, wheel_base
-
-    # After the tanks and homes: the logs they keep (`Turn.reserved`) are not spent on it.
-    cost = t.costs()[t.name("LumberMill")].get("Log", 0)
-    cost += t.costs()[t.name(wheel_base(t))].get("Log", 0)
-    short = not STAIRS_MILL_SHORT or (
-        int(t.stock.get("Plank", 0)) < STAIR_PLANKS and blocked_stand(t)
-    )
-    if t.count("LumberMill") or (short and t.logs() - t.reserved >= cost):
-        powered(t, "LumberMill", 1, "planks for the stairs")
-    mills = t.of("LumberMill")
-    if not mills:
-        return
-    pile_for(t, "Plank", "room for the stairs' planks")
-    unbuilt = sum(1 for b in t.stair_sites() if not b.get("finished"))
-    on = int(t.stock.get("Plank", 0)) < STAIR_PLANKS * (unbuilt + STAIRS_MILL_SPARE)
-    for mill in mills:
-        if not mill.get("finished"):
-            continue
-        wheels = [w for w in t.of(wheel_base(t)) if touches(t, w, mill)]
-        if STAIRS_MILL_LET_GO:
-            for b in [mill, *wheels]:
-                mill_workers(t, b, on)
-        elif bool(mill.get("paused")) == on:
-            try:
-                t.c.building_pause(id=mill["id"], paused=not on)
-            except colony.ColonyError:
-                continue
-            t.say(f"LumberMill at ({mill['x']}, {mill['y']}) {'on' if on else 'paused'}")
-
-
-def touches(t: Turn, wheel: dict[str, Any], b: dict[str, Any]) -> bool:
-    """A power wheel beside a building (`industry_kit.network`'s test)."""
-    from industry_kit import network
-
-    return any(w["id"] == wheel["id"] for w in network(t, b))
-
-
-def mill_workers(t: Turn, b: dict[str, Any], on: bool) -> None:
-    """The stairs' mill's (or its wheel's) workers: all while it has work, none once not."""
-    if not b.get("finished") or "maxWorkers" not in b:
-        return
-    want = int(b["maxWorkers"]) if on else 0
-    if int(b.get("desiredWorkers", want)) != want:
-        try:
-            t.c.building_workers(id=b["id"], count=want)
-        except colony.ColonyError:
-            return
-        t.say(f"{b['name'].split('.')[0]} at ({b['x']}, {b['y']}): {want} workers")
 
 
 def food(t: Turn, more_farms: bool = True) -> None:
@@ -1188,7 +1057,7 @@ def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
     tank keeps its logs from the needs after it."""
     rest = [n for n in needs if n not in (storage, homes, tanks)]
     at = rest.index(wood) + 1
-    rest = [*rest[:at], storage, beds, tanks, harvest_room, homes, stairs_mill, *rest[at:]]
+    rest = [*rest[:at], storage, beds, tanks, harvest_room, homes, *rest[at:]]
     # The Forester once unlocked before all but the first pump and the streets (`forester_first`).
     at = rest.index(streets) + 1
     return (*rest[:at], forester_first, *rest[at:])

@@ -50,13 +50,6 @@ FORESTER_LOGS = 10
 IDLE_FLAG_MARK_HARSH = 14
 # The trees within this many tiles of a forester are marked for cutting (its reach is 20 steps).
 FORESTER_CUT = 14
-# On harsh seasons Stairs are bought (`stairs_wanted`) for a stand of this many grown trees that
-# no flag's path can join.
-STAIRS_STAND = 10
-# ... and with STAIRS_FIRST before the Forester: the trees beyond die in the fourth cycle's
-# badtide, and Stairs bought on day 12-25 after it leave little time to cut them (Hard seed 14:
-# Stairs on day 25, 229 logs in the game).
-STAIRS_FIRST = False
 
 
 def clear_dead_crops(t: Turn) -> None:
@@ -402,7 +395,7 @@ def science(t: Turn, early: bool = False) -> None:
             t.prioritize(inventor)
     points = t.summary.get("science", 0)
     unlockables = t.c.science()["unlockables"]
-    for base in unlock_order(t):
+    for base in t.kit.unlocks:
         u = next((u for u in unlockables if u["name"] == t.name(base)), None)
         if u is None or u["unlocked"]:
             continue
@@ -424,69 +417,10 @@ def science(t: Turn, early: bool = False) -> None:
         inventor_after_forester(t)
 
 
-def stairs_wanted(t: Turn) -> bool:
-    """On harsh seasons with the forests at home thin and a stand no path joins
-    (`blocked_stand`), Stairs (70 science) until unlocked: the path to the stands a level or two
-    up waits for them (Hard seed 14: the stands at (42, 74) and
-    (41, 68), 13 and 12 grown trees, no joinable spot from day 6 to the end, its 119 trees
-    beyond dead in the badtides, 120 logs in the game)."""
-    if not harsh(t) or t.name("Stairs") in t.costs() or not thin_forests(t):
-        return False
-    cached = getattr(t, "_stairs_wanted", None)
-    if cached is None:
-        cached = t._stairs_wanted = blocked_stand(t)
-    return cached
-
-
-def blocked_stand(t: Turn) -> bool:
-    """A stand of STAIRS_STAND grown trees or more, with no flag within 12 steps, where
-    `placement/find` offers a flag no spot a path joins (Hard seeds 7, 14 and 49: `found no
-    joinable spot` from day 5-8 on; seed 44, whose forests a path reaches, bought Stairs on
-    day 38 with its inventor's worker held from day 12 and lost its colony's water)."""
-    flags = t.of(t.kit.lumberjack)
-    prefab = t.name(t.kit.lumberjack)
-    for k in forests(t):
-        if k["grown"] < STAIRS_STAND or any(steps(k, f) <= 12 for f in flags):
-            continue
-        try:
-            found = t.c.placement_find(prefab=prefab, **t.box(k["x"], k["y"], FLAG_SEARCH))
-        except colony.ColonyError:
-            continue
-        spots = found.get("placements", [])
-        if (
-            spots
-            and not any(s.get("reachable") or int(s.get("groundSteps", -1)) >= 0 for s in spots)
-            and any(int(s["z"]) != int(t.dc["z"]) for s in spots)
-        ):
-            return True
-    return False
-
-
-def unlock_order(t: Turn) -> tuple[str, ...]:
-    """The kit's unlocks, Stairs after the Forester when `stairs_wanted`."""
-    if not stairs_wanted(t):
-        return t.kit.unlocks
-    if STAIRS_FIRST:
-        return ("Stairs", *t.kit.unlocks)
-    first, *rest = t.kit.unlocks
-    return (first, "Stairs", *rest)
-
-
 def inventor_after_forester(t: Turn) -> None:
     """On harsh seasons the inventor's worker goes back to the colony once the Forester is
-    bought (and Stairs, when `stairs_wanted`): the later unlocks are not worth a beaver's labor
-    there."""
+    bought: the later unlocks are not worth a beaver's labor there."""
     if t.name("Forester") not in t.costs():
-        return
-    if stairs_wanted(t):
-        for inventor in t.of(t.kit.inventor):
-            want = int(inventor.get("maxWorkers", 1))
-            if inventor.get("finished") and int(inventor.get("desiredWorkers", want)) < want:
-                try:
-                    t.c.building_workers(id=inventor["id"], count=want)
-                    t.say("the inventor's worker back for Stairs: the forests at home are thin")
-                except colony.ColonyError:
-                    pass
         return
     for inventor in t.of(t.kit.inventor):
         if inventor.get("finished") and int(inventor.get("desiredWorkers", 0)) > 0:
