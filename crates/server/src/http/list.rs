@@ -271,7 +271,7 @@ fn flat_page<E: Entity>(
 /// written and dropped in turn. An empty list (whose text the `toon-format` crate decides) comes
 /// back as it went in.
 fn flat_toon<E: Entity>(list: &ListQuery, total: usize, views: Vec<E>) -> Result<String, Vec<E>> {
-    use super::toon_text::{push_cell, push_key};
+    use super::toon_text::{push_cell, push_table_header};
     use std::fmt::Write as _;
     let keys = Keys::of_items(&views);
     if views.is_empty() || keys.is_empty() {
@@ -285,14 +285,7 @@ fn flat_toon<E: Entity>(list: &ListQuery, total: usize, views: Vec<E>) -> Result
             list.offset, list.limit
         );
     }
-    let _ = write!(out, "[{}]{{", views.len());
-    for (k, key) in keys.names().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_key(&mut out, key);
-    }
-    out.push_str("}:");
+    push_table_header(&mut out, views.len(), keys.names());
     for view in views {
         let row = view.flat();
         out.push_str("\n  ");

@@ -53,12 +53,26 @@ fn tabular(rows: &[FlatRow]) -> Option<String> {
 }
 
 /// A key as the crate writes it (quoted unless it is a valid bare key).
-pub fn push_key(out: &mut String, key: &str) {
+fn push_key(out: &mut String, key: &str) {
     if toon_format::utils::is_valid_unquoted_key(key) {
         out.push_str(key);
     } else {
         out.push_str(&toon_format::utils::quote_string(key));
     }
+}
+
+/// Appends a table's header, `[N]{key,key,...}:`, its keys as the crate writes them.
+pub fn push_table_header<'k>(out: &mut String, rows: usize, keys: impl Iterator<Item = &'k str>) {
+    out.push('[');
+    out.push_str(&rows.to_string());
+    out.push_str("]{");
+    for (k, key) in keys.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_key(out, key);
+    }
+    out.push_str("}:");
 }
 
 /// The text of an object of primitive fields and lists of flat rows (a list's page: `total`,
@@ -68,15 +82,8 @@ fn object_text(object: &FlatObject) -> Option<String> {
     if object.0.is_empty() {
         return None;
     }
-    let rows: usize = object
-        .0
-        .iter()
-        .map(|(_, f)| match f {
-            Field::Rows(r) => r.len() * 16 * r.first().map_or(0, |r| r.0.len()),
-            Field::Cell(_) => 16,
-        })
-        .sum();
-    let mut out = String::with_capacity(rows);
+    // (Each table reserves its own room.)
+    let mut out = String::new();
     for (k, (key, field)) in object.0.iter().enumerate() {
         if k > 0 {
             out.push('\n');
@@ -107,16 +114,7 @@ fn write_tabular(out: &mut String, rows: &[FlatRow]) -> Option<()> {
         return None;
     }
     out.reserve(rows.len() * 16 * first.0.len());
-    out.push('[');
-    out.push_str(&rows.len().to_string());
-    out.push_str("]{");
-    for (k, (key, _)) in first.0.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_key(out, key);
-    }
-    out.push_str("}:");
+    push_table_header(out, rows.len(), first.0.iter().map(|(k, _)| k.as_ref()));
     for row in rows {
         out.push_str("\n  ");
         for (k, (_, cell)) in row.0.iter().enumerate() {
