@@ -52,6 +52,7 @@ import colony
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+import dams  # noqa: E402
 import scripted  # noqa: E402
 import scripted_land  # noqa: E402
 from scripted import Turn  # noqa: E402
@@ -430,6 +431,7 @@ def play(t: GrowthTurn) -> None:
         scripted.first_tank,
         scripted.log_pile,
         scripted.first_warehouse,
+        dams.dam,
         lambda t: science(t, early=True),
         forests,
         scripted.food,
