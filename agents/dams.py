@@ -247,7 +247,7 @@ def held_part(pool: set[Tile], line: set[Tile], home: Tile) -> set[Tile]:
     return held
 
 
-def dam(t: Turn) -> None:
+def dam(t: Turn, from_day: int = 0) -> None:
     """A line of dams across the pool's outflow for each drought: planned on the first turn,
     placed in one go (first in the builders' queue) when a drought is DAM_LEAD days off or less
     and the logs in store cover the line, and taken down (three quarters of the logs back) on
@@ -264,7 +264,7 @@ def dam(t: Turn) -> None:
     w = t.summary["weather"]
     if w.get("isHazardous"):
         return
-    drought = t.hazard_kind() == "drought"
+    drought = t.hazard_kind() == "drought" and t.summary["time"]["dayNumber"] >= from_day
     soon = drought and t.days_to_hazard() <= DAM_LEAD
     if standing:
         if not soon:

@@ -170,6 +170,10 @@ class GrowthTurn(Turn):
         )
 
 
+# The dams for the droughts from this day on (the colony's logs then pay for them).
+DAM_FROM_DAY = 40
+
+
 def notes_path() -> str | None:
     folder = os.environ.get("COLONY_AGENT_STATE_DIR")
     return os.path.join(folder, NOTES) if folder else None
@@ -431,7 +435,7 @@ def play(t: GrowthTurn) -> None:
         scripted.first_tank,
         scripted.log_pile,
         scripted.first_warehouse,
-        dams.dam,
+        lambda t: dams.dam(t, from_day=DAM_FROM_DAY),
         lambda t: science(t, early=True),
         forests,
         scripted.food,
