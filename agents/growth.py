@@ -52,7 +52,6 @@ import colony
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
-import dams  # noqa: E402
 import scripted  # noqa: E402
 import scripted_land  # noqa: E402
 from scripted import Turn  # noqa: E402
@@ -168,10 +167,6 @@ class GrowthTurn(Turn):
             and proj["waterDays"] >= 2
             and self.crop_tiles() >= scripted.TILES_PER_BEAVER * self.population
         )
-
-
-# The dams for the droughts from this day on (the colony's logs then pay for them).
-DAM_FROM_DAY = 40
 
 
 def notes_path() -> str | None:
@@ -435,7 +430,6 @@ def play(t: GrowthTurn) -> None:
         scripted.first_tank,
         scripted.log_pile,
         scripted.first_warehouse,
-        lambda t: dams.dam(t, from_day=DAM_FROM_DAY),
         lambda t: science(t, early=True),
         forests,
         scripted.food,

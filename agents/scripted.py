@@ -54,7 +54,6 @@ except ImportError:  # run from a checkout without `pip install ./python`
 # like a standard-library one, python/tests/test_examples.py checks).
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
-import dams  # noqa: E402
 from scripted_land import (  # noqa: E402
     REACH,
     clear_dead_crops,
@@ -316,10 +315,6 @@ class Turn:
         if harsh(self) and int(self.summary["weather"].get("cycle", 1)) >= 3:
             days = max(days, HARSH_HAZARD_DAYS)
         return days
-
-    def hazard_kind(self) -> str:
-        """The next (or current) hazard's kind, lower case ("" before any is chosen)."""
-        return str(self.summary["weather"].get("hazard") or "").lower()
 
     def water_wanted(self, beavers: int) -> float:
         """Water the tanks should hold for `beavers` through the planned hazard and a margin."""
@@ -1063,9 +1058,6 @@ def harsh_needs(needs: tuple[Any, ...]) -> tuple[Any, ...]:
     rest = [n for n in needs if n not in (storage, homes, tanks)]
     at = rest.index(wood) + 1
     rest = [*rest[:at], storage, beds, tanks, harvest_room, homes, *rest[at:]]
-    # The dams for a drought right after the first warehouse (`dams`: their logs are kept).
-    at = rest.index(first_warehouse) + 1
-    rest = [*rest[:at], dams.dam, *rest[at:]]
     # The Forester once unlocked before all but the first pump and the streets (`forester_first`).
     at = rest.index(streets) + 1
     return (*rest[:at], forester_first, *rest[at:])
