@@ -137,7 +137,8 @@ impl World {
             let top = if s.flag("floodgate") {
                 z as f32 + h
             } else if s.base_name == "Dam" {
-                z as f32 + 0.65
+                // A dam holds the water to part of its block and lets the rest spill over.
+                z as f32 + crate::catalog::world_rules().water.dam_spill_height.value as f32
             } else {
                 (z + s.size.z) as f32
             };

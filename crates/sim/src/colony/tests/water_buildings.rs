@@ -342,3 +342,75 @@ fn a_fill_valve_fills_the_side_in_front_to_its_height_and_no_higher() {
     w.advance_ticks(4 * HOUR);
     assert!(volume(&w, &b) <= before, "a closed fill valve passed water");
 }
+
+/// The water over the river's bed, the tiles under 0.3 m of it or more, and the moist dry tiles,
+/// in the box of 60 x 50 tiles round the start spot.
+fn river_and_soil(w: &World) -> (f32, usize, usize) {
+    let (sx, sy, _) = w.map.start_spot();
+    let (mut volume, mut deep, mut moist) = (0.0, 0, 0);
+    for y in sy.saturating_sub(25)..(sy + 25).min(w.map.height()) {
+        for x in sx.saturating_sub(30)..(sx + 30).min(w.map.width()) {
+            let d = w.water_depth(x, y);
+            volume += d;
+            deep += usize::from(d >= 0.3);
+            moist += usize::from(d == 0.0 && w.is_moist(x, y));
+        }
+    }
+    (volume, deep, moist)
+}
+
+#[test]
+fn a_line_of_dams_across_the_outflow_keeps_the_river_and_the_soil_through_a_drought() {
+    // Hard seed 5: the river's channel runs past the start on bed level 2 and leaves downstream
+    // across the six tiles dammed here (the narrowest straight cross-section of that bed below
+    // the start that builders reach from the start's level; docs/evaluation.md, "Dams across
+    // the river's outflow").
+    let game = || {
+        let mut w = World::new(&crate::config::NewGame {
+            seed: 5,
+            mode: crate::config::GameMode::Hard,
+            ..crate::config::NewGame::default()
+        });
+        w.advance_ticks(2 * HOUR);
+        w
+    };
+    let (mut plain, mut dammed) = (game(), game());
+    for y in 111..=116 {
+        assert!(
+            dammed.water_depth(56, y) > 0.3,
+            "(56, {y}) is not the river's bed"
+        );
+        assert_eq!(dammed.map.terrain_height(56, y), 2);
+        build(&mut dammed, "Dam.Folktails", 56, y, 2, "south");
+    }
+    // In the temperate days the river runs full past the start.
+    let day = 24 * HOUR;
+    plain.advance_ticks(5 * day);
+    dammed.advance_ticks(5 * day);
+    let (before, _, soil_before) = river_and_soil(&plain);
+    assert!(
+        before > 200.0 && soil_before > 300,
+        "{before} m3, {soil_before} moist"
+    );
+    // The first drought (days 9-12): at its end the river without dams has run off the map and
+    // the soil by it has dried; behind the dams the bed keeps water over 200 tiles and the land
+    // by it stays moist.
+    plain.advance_ticks(5 * day);
+    dammed.advance_ticks(5 * day);
+    assert!(
+        dammed.weather().is_hazardous,
+        "day 11 is in the first drought"
+    );
+    plain.advance_ticks(2 * day);
+    dammed.advance_ticks(2 * day);
+    let (plain_volume, plain_deep, plain_moist) = river_and_soil(&plain);
+    let (volume, deep, moist) = river_and_soil(&dammed);
+    assert!(
+        plain_volume < 1.0 && plain_deep == 0 && plain_moist == 0,
+        "without dams: {plain_volume} m3, {plain_deep} deep tiles, {plain_moist} moist"
+    );
+    assert!(
+        volume > 60.0 && deep > 200 && moist > 300,
+        "behind the dams: {volume} m3, {deep} deep tiles, {moist} moist"
+    );
+}
