@@ -303,16 +303,6 @@ fn flat_toon<E: Entity>(list: &ListQuery, total: usize, views: Vec<E>) -> Result
     Ok(out)
 }
 
-/// TOON text as a `text/toon` response.
-fn toon_response(text: String) -> axum::response::Response {
-    let mut resp = axum::response::Response::new(axum::body::Body::from(text));
-    resp.headers_mut().insert(
-        axum::http::header::CONTENT_TYPE,
-        axum::http::HeaderValue::from_static(super::format::TOON_MEDIA_TYPE),
-    );
-    resp
-}
-
 /// A list route's page answers as JSON (`Page::to_json`).
 impl<T: Serialize> axum::response::IntoResponse for Page<T> {
     fn into_response(self) -> axum::response::Response {
@@ -322,10 +312,18 @@ impl<T: Serialize> axum::response::IntoResponse for Page<T> {
 
 /// JSON bytes as an `application/json` response.
 pub fn json_response(bytes: Vec<u8>) -> axum::response::Response {
-    let mut resp = axum::response::Response::new(axum::body::Body::from(bytes));
+    typed_response(bytes, "application/json")
+}
+
+/// A body with its media type.
+fn typed_response(
+    body: impl Into<axum::body::Body>,
+    media_type: &'static str,
+) -> axum::response::Response {
+    let mut resp = axum::response::Response::new(body.into());
     resp.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
-        axum::http::HeaderValue::from_static("application/json"),
+        axum::http::HeaderValue::from_static(media_type),
     );
     resp
 }
@@ -403,20 +401,23 @@ pub struct EntityQuery {
 }
 
 impl EntityQuery {
-    /// Answers the query as JSON bytes: with `id`, the one entity in full as a page of one (an
+    /// Answers the query in `format`: with `id`, the one entity in full as a page of one (an
     /// array of one with `limit=0`; `not_found` naming the entity's kind and list route when there
     /// is none); else the filtered page, each row basic (`detail=basic`), or in full: the read
     /// model (json, serialized straight from the typed views) or its flat row (toon). The
     /// filters and paging run on `keys` (every entity's [`ListKey`], in list order); `rows`
     /// builds the page's rows only: the read models in full, or the basic rows in the
-    /// requested format (json or not).
+    /// requested format (json or not). Every answer is JSON (the pipeline turns it into TOON
+    /// text where asked) but a full list asked for as TOON text: that is written as text
+    /// straight from its rows ([`flat_toon`]).
     pub fn answer<'a, E: Entity>(
         &self,
-        json: bool,
+        format: super::format::Format,
         one: impl FnOnce(i32) -> Option<E>,
         keys: impl IntoIterator<Item = ListKey<'a>>,
         rows: Rows<impl FnOnce(&[i32]) -> Vec<E>, impl FnOnce(&[i32], bool) -> Vec<E::Basic>>,
-    ) -> Result<Vec<u8>, AppError> {
+    ) -> Result<axum::response::Response, AppError> {
+        let json = format.is_json();
         // Bytes a row reserves in the answer's buffer (`Page::to_json`).
         let row_bytes = if self.detail == Detail::Basic {
             192
@@ -446,20 +447,29 @@ impl EntityQuery {
                     items: vec![row],
                 }
             };
-            return Ok(page.to_json(row_bytes));
+            return Ok(json_response(page.to_json(row_bytes)));
         }
         let (total, ids) = self.list.select(keys);
         let l = &self.list;
-        Ok(match self.detail {
+        Ok(json_response(match self.detail {
             Detail::Basic => Page::of(l, total, (rows.basic)(&ids, json)).to_json(row_bytes),
             Detail::Full if json => Page::of(l, total, (rows.full)(&ids)).to_json(row_bytes),
-            Detail::Full => flat_page(l, total, (rows.full)(&ids), row_bytes),
-        })
+            Detail::Full => {
+                let mut views = (rows.full)(&ids);
+                if format == super::format::Format::ToonText {
+                    match flat_toon(l, total, views) {
+                        Ok(text) => {
+                            return Ok(typed_response(text, super::format::TOON_MEDIA_TYPE));
+                        }
+                        Err(back) => views = back,
+                    }
+                }
+                flat_page(l, total, views, row_bytes)
+            }
+        }))
     }
 
     /// Parses an entity list's query and answers it in the request's format ([`Self::answer`]).
-    /// A full list asked for as TOON text is written as text straight from its rows
-    /// ([`flat_toon`]), not as JSON turned into text afterwards.
     pub fn serve<'a, E: Entity>(
         q: &HashMap<String, String>,
         ext: &axum::http::Extensions,
@@ -467,21 +477,7 @@ impl EntityQuery {
         keys: impl IntoIterator<Item = ListKey<'a>>,
         rows: Rows<impl FnOnce(&[i32]) -> Vec<E>, impl FnOnce(&[i32], bool) -> Vec<E::Basic>>,
     ) -> Result<axum::response::Response, AppError> {
-        let format = super::format::Format::of(ext);
-        let query = EntityQuery::parse(q)?;
-        if format == super::format::Format::ToonText
-            && query.detail == Detail::Full
-            && query.id.is_none()
-        {
-            let (total, ids) = query.list.select(keys);
-            let views = (rows.full)(&ids);
-            return Ok(match flat_toon(&query.list, total, views) {
-                Ok(text) => toon_response(text),
-                Err(views) => json_response(flat_page(&query.list, total, views, 0)),
-            });
-        }
-        let bytes = query.answer(format.is_json(), one, keys, rows)?;
-        Ok(json_response(bytes))
+        EntityQuery::parse(q)?.answer(super::format::Format::of(ext), one, keys, rows)
     }
 
     pub fn parse(q: &HashMap<String, String>) -> Result<EntityQuery, ApiError> {
