@@ -359,6 +359,12 @@ pub struct Beaver {
     /// 24 (the day's mean penalty, applied to growth at dawn).
     #[serde(default, skip_serializing_if = "is_zero_f64")]
     pub growth_penalty: f64,
+    /// What is left of the last unit it ate or drank, per need (aligned with `needs`; empty until
+    /// the first meal): goods are taken from a store in whole units, and a beaver that fills a
+    /// need with part of one keeps the rest for its next meal (`World::consume`), so it eats and
+    /// drinks the catalogue's daily amounts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spare: Vec<f64>,
 }
 
 fn is_zero_f64(v: &f64) -> bool {

@@ -141,6 +141,7 @@ impl World {
             last_roll_day: 0,
             last_dose: 0,
             growth_penalty: 0.0,
+            spare: Vec::new(),
         }
     }
 

@@ -288,7 +288,10 @@ impl World {
     }
 
     /// Eats or drinks from a building until the need is full or the good runs out (bots take
-    /// the good of their need that it restores).
+    /// the good of their need that it restores). Goods leave the store in whole units; what a
+    /// meal leaves of its last unit the beaver keeps ([`Beaver::spare`]) and uses first at the
+    /// next, so no part of a unit is lost to a need already full and a beaver uses the
+    /// catalogue's daily amount (`waterPerBeaverPerDay`, `foodPerBeaverPerDay`).
     fn consume(&mut self, id: i32, building: i32, good: &str) {
         if self.take_dose(id, building, good) {
             return;
@@ -317,18 +320,27 @@ impl World {
         if per <= 0.0 {
             return;
         }
-        let Some(points) = b.need(faction, need) else {
+        let Some(i) = super::beaver::need_index(faction, b.is_bot, need) else {
             return;
         };
-        let max = defs.iter().find(|d| d.id == need).map_or(1.0, |d| d.max);
-        let want = (((max - points) / per).ceil().max(1.0)) as u32;
+        let max = defs[i].max;
+        let points = b.needs[i];
+        let spare = b.spare.get(i).copied().unwrap_or(0.0);
+        // The units that fill the need, in parts of a unit, and the whole ones to take for it.
+        let fill = ((max - points) / per).max(0.0);
+        let want = (fill - spare).max(0.0).ceil() as u32;
         let Some(src) = self.colony.buildings.get_mut(&building) else {
             return;
         };
         let got = src.take(good, want.min(src.available(good)));
         self.history.consumed(good, got);
         let b = self.colony.beavers.get_mut(&id).expect("exists");
-        b.set_need(faction, need, |p| p + per * f64::from(got));
+        let eaten = fill.min(spare + f64::from(got));
+        if b.spare.len() <= i {
+            b.spare.resize(i + 1, 0.0);
+        }
+        b.spare[i] = spare + f64::from(got) - eaten;
+        b.set_need(faction, need, |p| p + per * eaten);
         if got > 0 && good != "Water" && !b.is_bot {
             // Eating a food also feeds the nutrition need of the same name, if any.
             let nut = nutrition_need_of(good);
