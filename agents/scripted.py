@@ -139,6 +139,13 @@ HARSH_HAZARD_DAYS = 14
 # 613 carrots when an 11-day badtide began, 20 beavers, 19 dead of hunger by day 60; seeds 10, 11,
 # 27, 33 and 36 ended with an empty store or fewer than 12 beavers: all five now alive and held).
 HARSH_MAX_BEDS = 15
+# ... and from HARSH_BEDS_FROM_DAY has this many beds at least, before the tanks: the founders die
+# of old age from about day 45, and a colony held in four Lodges (12 beds for 12 founders) had too
+# few free beds for the kits that replace them (Hard seed 59 ended day 60 with 11 beavers, food
+# and water in store). Measured under rules revision 5 on seeds 1-60: 37 of 60 against 36 (won 59,
+# lost none; 15 beds from day 20: 35; 18 from day 30: 33).
+HARSH_MIN_BEDS = 15
+HARSH_BEDS_FROM_DAY = 30
 # A Medium Warehouse's room (data/buildings.json: 15 logs for 200, a Small one's 30 for 3): on
 # harsh seasons the ripe crops' room once the tanks hold the planned hazard's water.
 MEDIUM_WAREHOUSE_UNITS = 200
@@ -880,9 +887,9 @@ def most_beavers(t: Turn) -> int:
     return max((int(r["adults"]) + int(r["children"]) for r in rows), default=0)
 
 
-def homes(t: Turn, grow: bool = True) -> None:
+def homes(t: Turn, grow: bool = True, least: int = 0) -> None:
     """Beds for everyone plus room for children (IronTeeth breed in pods: `breeding`; `grow`
-    False: beds for those there are only)."""
+    False: beds for those there are only), and `least` beds at least."""
     dc = (t.dc["x"], t.dc["y"])
     beds = t.kit.beds * t.count(t.kit.home)
     home, per_home = t.kit.home, t.kit.beds
@@ -905,7 +912,7 @@ def homes(t: Turn, grow: bool = True) -> None:
         # (feed-40 seed 3 grew by half a beaver a day with three spare beds, and stalled at 33
         # when the logs ran out on day 49).
         spare = max(spare, t.population // 2)
-    while beds < t.population + spare:
+    while beds < max(t.population + spare, least):
         placed = t.place(home, dc, REACH // 2, f"{beds} beds for {t.population}")
         if placed is None:
             break
@@ -913,8 +920,11 @@ def homes(t: Turn, grow: bool = True) -> None:
 
 
 def beds(t: Turn) -> None:
-    """Beds for the beavers there are, before the tanks on harsh seasons (`harsh_needs`)."""
-    homes(t, grow=False)
+    """Beds for the beavers there are, before the tanks on harsh seasons (`harsh_needs`), and
+    there HARSH_MIN_BEDS at least from HARSH_BEDS_FROM_DAY (Folktails)."""
+    day = t.summary["time"]["dayNumber"]
+    late = harsh(t) and t.kit.pod is None and day >= HARSH_BEDS_FROM_DAY
+    homes(t, grow=False, least=HARSH_MIN_BEDS if late else 0)
 
 
 def breeding(t: Turn) -> None:
