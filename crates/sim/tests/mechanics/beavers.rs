@@ -9,7 +9,7 @@ use sim::content::content;
 use sim::{GameMode, NewGame, Setup, World, event_names, ticks_per_day};
 
 use super::placing::{dc_door, place_near};
-use super::{content_provenance, game, hour, hours_per_day, provenance, report};
+use super::{consumed, content_provenance, game, hour, hours_per_day, provenance, report};
 
 /// Every unit of every good consumed since the game began.
 fn consumed_anything(w: &World) -> f64 {
@@ -90,6 +90,21 @@ fn thirst_and_hunger_fall_at_their_daily_rates() {
     }
 }
 
+/// Seed 11 (Folktails, Normal) with 40 logs and this much water and berries in store.
+fn stocked_game(water: u32, berries: u32) -> World {
+    World::new(&NewGame {
+        setup: Setup {
+            goods: BTreeMap::from([
+                ("Log".to_owned(), 40),
+                ("Water".to_owned(), water),
+                ("Berries".to_owned(), berries),
+            ]),
+            ..Setup::default()
+        },
+        ..game(11)
+    })
+}
+
 /// A kit followed from birth.
 struct Kit {
     born: u64,
@@ -105,17 +120,7 @@ struct Kit {
 
 #[test]
 fn kits_grow_up_in_the_childhood_days() {
-    let mut w = World::new(&NewGame {
-        setup: Setup {
-            goods: BTreeMap::from([
-                ("Log".to_owned(), 40),
-                ("Water".to_owned(), 500),
-                ("Berries".to_owned(), 500),
-            ]),
-            ..Setup::default()
-        },
-        ..game(11)
-    });
+    let mut w = stocked_game(500, 500);
     let door = dc_door(&w);
     let near = (door.0 - 8, door.1 - 8, door.0 + 8, door.1 + 8);
     for _ in 0..6 {
@@ -212,33 +217,13 @@ fn kits_grow_up_in_the_childhood_days() {
     }
 }
 
-/// Every unit of `good` consumed since the game began.
-fn consumed(w: &World, good: &str) -> f64 {
-    let h = w.history();
-    h.rows
-        .iter()
-        .filter_map(|r| r.consumed.get(good))
-        .sum::<f64>()
-        + h.counters.consumed.get(good).copied().unwrap_or(0.0)
-}
-
 /// Goods leave a store in whole units while a meal or a drink fills a need by part of one: the
 /// beaver keeps the rest for its next, so over days it uses the catalogue's daily amounts (before
 /// rules revision 5 the part of the last unit a full need could not take was lost: 2.41-2.58
 /// water and 2.92-2.96 food a beaver-day on Hard colonies).
 #[test]
 fn beavers_drink_and_eat_the_catalogues_daily_amounts() {
-    let mut w = World::new(&NewGame {
-        setup: Setup {
-            goods: BTreeMap::from([
-                ("Log".to_owned(), 40),
-                ("Water".to_owned(), 700),
-                ("Berries".to_owned(), 800),
-            ]),
-            ..Setup::default()
-        },
-        ..game(11)
-    });
+    let mut w = stocked_game(700, 800);
     // The founders start full; from day 2 they eat and drink on their own rhythm.
     w.advance_ticks(ticks_per_day());
     let before = [consumed(&w, "Water"), consumed(&w, "Berries")];

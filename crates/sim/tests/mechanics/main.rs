@@ -23,6 +23,7 @@ mod plants;
 mod work;
 mod workshops;
 
+use std::collections::BTreeMap;
 use std::fmt::Display;
 
 use sim::catalog::{Confidence, Fact, world_rules};
@@ -71,10 +72,26 @@ fn content_provenance(estimated: bool) -> String {
 
 /// Everything made of a good since the game began: the history's rows and the hour under way.
 fn produced(w: &World, good: &str) -> f64 {
+    since_start(w, good, false)
+}
+
+/// Everything eaten, drunk or used of a good since the game began.
+fn consumed(w: &World, good: &str) -> f64 {
+    since_start(w, good, true)
+}
+
+/// The history's total of a good made (or, `used`, consumed): its rows and the hour under way.
+fn since_start(w: &World, good: &str, used: bool) -> f64 {
     let h = w.history();
+    let pick = |made: &BTreeMap<String, f64>, spent: &BTreeMap<String, f64>| {
+        if used { spent } else { made }
+            .get(good)
+            .copied()
+            .unwrap_or(0.0)
+    };
     h.rows
         .iter()
-        .filter_map(|r| r.produced.get(good))
+        .map(|r| pick(&r.produced, &r.consumed))
         .sum::<f64>()
-        + h.counters.produced.get(good).copied().unwrap_or(0.0)
+        + pick(&h.counters.produced, &h.counters.consumed)
 }
