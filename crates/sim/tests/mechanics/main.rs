@@ -72,26 +72,29 @@ fn content_provenance(estimated: bool) -> String {
 
 /// Everything made of a good since the game began: the history's rows and the hour under way.
 fn produced(w: &World, good: &str) -> f64 {
-    since_start(w, good, false)
+    let h = w.history();
+    since_start(
+        h.rows.iter().map(|r| &r.produced),
+        &h.counters.produced,
+        good,
+    )
 }
 
 /// Everything eaten, drunk or used of a good since the game began.
 fn consumed(w: &World, good: &str) -> f64 {
-    since_start(w, good, true)
+    let h = w.history();
+    since_start(
+        h.rows.iter().map(|r| &r.consumed),
+        &h.counters.consumed,
+        good,
+    )
 }
 
-/// The history's total of a good made (or, `used`, consumed): its rows and the hour under way.
-fn since_start(w: &World, good: &str, used: bool) -> f64 {
-    let h = w.history();
-    let pick = |made: &BTreeMap<String, f64>, spent: &BTreeMap<String, f64>| {
-        if used { spent } else { made }
-            .get(good)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    h.rows
-        .iter()
-        .map(|r| pick(&r.produced, &r.consumed))
-        .sum::<f64>()
-        + pick(&h.counters.produced, &h.counters.consumed)
+/// A good's total over the history's hourly counts and the hour under way.
+fn since_start<'a>(
+    hours: impl Iterator<Item = &'a BTreeMap<String, f64>>,
+    under_way: &'a BTreeMap<String, f64>,
+    good: &str,
+) -> f64 {
+    hours.chain([under_way]).filter_map(|m| m.get(good)).sum()
 }
