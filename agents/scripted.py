@@ -146,6 +146,13 @@ HARSH_MAX_BEDS = 15
 # lost none; 15 beds from day 20: 35; 18 from day 30: 33).
 HARSH_MIN_BEDS = 15
 HARSH_BEDS_FROM_DAY = 30
+# In a badtide on harsh seasons each farm keeps this many farmers: the farmers wade the fields by
+# the river that the badtide floods and are contaminated for good (replays of Hard seeds 10, 25,
+# 36, 42, 44, 46, 50 and 53: 44 of the 48 beavers contaminated were farmers, 47 in a badtide).
+# Under rules revision 5 on seeds 1-160: 99 against 97 (won 27, 49, 137, 148, 151, lost 25, 45,
+# 155), contaminated beavers alive at day 60 146 against 223; no farmer at all: 90 (18 colonies
+# out of food at the end against 8).
+HARSH_BADTIDE_FARMERS = 1
 # A Medium Warehouse's room (data/buildings.json: 15 logs for 200, a Small one's 30 for 3): on
 # harsh seasons the ripe crops' room once the tanks hold the planned hazard's water.
 MEDIUM_WAREHOUSE_UNITS = 200
@@ -852,12 +859,16 @@ def labor(t: Turn) -> None:
     the rest take the open jobs: workers stay where they were hired, and with the warehouses full
     and the logs gone the farmers sat by full farms while the lumberjacks stood unstaffed, so no
     warehouse could ever be built (seed 7: logs at 2 from day 12 on, the colony shrank to 6)."""
+    badtide = in_badtide(t)
     for b in t.of(t.kit.farm) + t.of(t.kit.gatherer):
         if not b.get("finished") or "maxWorkers" not in b:
             continue
         full = any(s.startswith("no storage for") for s in b.get("statuses", []))
         keep = 1 if b["name"] == t.name(t.kit.farm) else 0
         want = keep if full else int(b["maxWorkers"])
+        # In a badtide on harsh seasons a farm keeps one farmer (`HARSH_BADTIDE_FARMERS`).
+        if badtide and keep:
+            want = min(want, HARSH_BADTIDE_FARMERS)
         # On harsh seasons a gatherer with no ripe bush in reach waits for the bushes (12 days to
         # regrow) without its worker (Hard seed 6: two gatherers staffed by `no bushes ready in
         # range` while the lumberjacks stood unstaffed and the logs at 4). Elsewhere it keeps it:
@@ -874,8 +885,21 @@ def labor(t: Turn) -> None:
             name = b["name"].split(".")[0]
             if full:
                 t.say(f"{name} at ({b['x']}, {b['y']}) has no work: {want} workers")
+            elif badtide and keep:
+                t.say(f"{name} at ({b['x']}, {b['y']}) in the badtide: {want} workers")
             else:
                 t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
+
+
+def in_badtide(t: Turn) -> bool:
+    """Whether a badtide is under way on harsh seasons (Folktails)."""
+    w = t.summary["weather"]
+    return (
+        harsh(t)
+        and t.kit.pod is None
+        and bool(w.get("isHazardous"))
+        and w.get("hazard") == "badtide"
+    )
 
 
 def most_beavers(t: Turn) -> int:
