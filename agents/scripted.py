@@ -146,9 +146,10 @@ HARSH_MAX_BEDS = 15
 # lost none; 15 beds from day 20: 35; 18 from day 30: 33).
 HARSH_MIN_BEDS = 15
 HARSH_BEDS_FROM_DAY = 30
-# In a badtide on harsh seasons each farm keeps this many farmers: the farmers wade the fields by
-# the river that the badtide floods and are contaminated for good (replays of Hard seeds 10, 25,
-# 36, 42, 44, 46, 50 and 53: 44 of the 48 beavers contaminated were farmers, 47 in a badtide).
+# In a badtide on harsh seasons each farm keeps this many farmers: the farmers cross the river to
+# the crops on its far bank, wade its badwater and are contaminated for good (replays of Hard
+# seeds 10, 25, 36, 42, 44, 46, 50 and 53: 44 of the 48 beavers contaminated were farmers, 47 in a
+# badtide; seed 42 stepped hourly: each on a walk to sow the far bank).
 # Under rules revision 5 on seeds 1-160: 99 against 97 (won 27, 49, 137, 148, 151, lost 25, 45,
 # 155), contaminated beavers alive at day 60 146 against 223; no farmer at all: 90 (18 colonies
 # out of food at the end against 8).
