@@ -868,7 +868,8 @@ def labor(t: Turn) -> None:
         keep = 1 if b["name"] == t.name(t.kit.farm) else 0
         want = keep if full else int(b["maxWorkers"])
         # In a badtide on harsh seasons a farm keeps one farmer (`HARSH_BADTIDE_FARMERS`).
-        if badtide and keep:
+        lean = badtide and keep == 1
+        if lean:
             want = min(want, HARSH_BADTIDE_FARMERS)
         # On harsh seasons a gatherer with no ripe bush in reach waits for the bushes (12 days to
         # regrow) without its worker (Hard seed 6: two gatherers staffed by `no bushes ready in
@@ -886,7 +887,7 @@ def labor(t: Turn) -> None:
             name = b["name"].split(".")[0]
             if full:
                 t.say(f"{name} at ({b['x']}, {b['y']}) has no work: {want} workers")
-            elif badtide and keep:
+            elif lean:
                 t.say(f"{name} at ({b['x']}, {b['y']}) in the badtide: {want} workers")
             else:
                 t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
@@ -895,12 +896,12 @@ def labor(t: Turn) -> None:
 def in_badtide(t: Turn) -> bool:
     """Whether a badtide is under way on harsh seasons (Folktails)."""
     w = t.summary["weather"]
-    return (
-        harsh(t)
-        and t.kit.pod is None
-        and bool(w.get("isHazardous"))
-        and w.get("hazard") == "badtide"
-    )
+    return harsh_folktails(t) and bool(w.get("isHazardous")) and w.get("hazard") == "badtide"
+
+
+def harsh_folktails(t: Turn) -> bool:
+    """Harsh seasons for a faction that breeds in its homes (Folktails; IronTeeth use pods)."""
+    return harsh(t) and t.kit.pod is None
 
 
 def most_beavers(t: Turn) -> int:
@@ -927,7 +928,7 @@ def homes(t: Turn, grow: bool = True, least: int = 0) -> None:
             home, per_home = "DoubleLodge", DOUBLE_LODGE_BEDS
     # Folktails breed only where a bed is free: spare beds only while the food holds.
     spare = SPARE_BEDS if grow and t.kit.pod is None and t.growth_ok() else 0
-    if harsh(t) and t.kit.pod is None:
+    if harsh_folktails(t):
         spare = min(spare, max(0, HARSH_MAX_BEDS - t.population))
     if t.grow_ask and most_beavers(t) >= t.grow_ask:
         spare = 0
@@ -948,7 +949,7 @@ def beds(t: Turn) -> None:
     """Beds for the beavers there are, before the tanks on harsh seasons (`harsh_needs`), and
     there HARSH_MIN_BEDS at least from HARSH_BEDS_FROM_DAY (Folktails)."""
     day = t.summary["time"]["dayNumber"]
-    late = harsh(t) and t.kit.pod is None and day >= HARSH_BEDS_FROM_DAY
+    late = harsh_folktails(t) and day >= HARSH_BEDS_FROM_DAY
     homes(t, grow=False, least=HARSH_MIN_BEDS if late else 0)
 
 
