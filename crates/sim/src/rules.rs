@@ -21,7 +21,10 @@ use sha2::{Digest, Sha256};
 /// 5: a beaver keeps the part of a unit a meal or drink leaves over for its next, so beavers use
 /// the catalogue's daily food and water (before, whatever a full need could not take of the last
 /// unit was lost: 10-25% more water and food than `data/colony.json`'s source figures).
-pub const RULES_REVISION: u32 = 5;
+/// 6: a grown tree that died keeps its logs for the lumberjacks (`data/nature.json`
+/// `deadTreesGiveLogs`, a source fact): they cut it like a living one, and the tree tallies,
+/// clusters and reach counts count it as grown (before, only the `cutting` route gave its logs).
+pub const RULES_REVISION: u32 = 6;
 
 /// The state hash of the reference game (seed 5, Folktails, Normal, 64x64, 3 days, no commands)
 /// under [`RULES_REVISION`]; see the test `the_reference_game_matches_the_rules_revision`.

@@ -97,6 +97,8 @@ pub struct ContaminationKill {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NatureModifiers {
+    /// A grown tree that died still gives its logs to a lumberjack.
+    pub dead_trees_give_logs: Fact<bool>,
     pub growth_is_binary_on_moisture: Fact<bool>,
     pub contaminated_soil_kills_plants: Fact<ContaminationKill>,
     pub api_crop_names: Fact<Vec<String>>,

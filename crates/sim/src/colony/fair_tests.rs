@@ -606,3 +606,82 @@ fn an_unreachable_spot_never_outranks_a_reachable_one() {
         );
     }
 }
+
+#[test]
+fn a_lumberjack_cuts_the_dead_grown_trees_for_their_logs() {
+    // `deadTreesGiveLogs`: a grown tree that died (of drought, flooding or badwater) keeps its
+    // logs. The flag still counts it, does not say it has nothing to cut, and its lumberjack
+    // cuts it like a living one.
+    let mut w = crate::testutil::world();
+    let flag = place_joined(&mut w, "LumberjackFlag.Folktails", (0, 0), 20);
+    let door = w.colony.door(flag).unwrap();
+    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
+    for z in 0..=i64::from(w.map.max_height()) {
+        w.set_cutting_area(dx - 25, dy - 25, dx + 25, dy + 25, z, true)
+            .unwrap();
+    }
+    let living = w.building_view(flag).unwrap().in_reach.unwrap();
+    let grown_tallied = |w: &World| -> u32 {
+        w.tree_tallies()
+            .values()
+            .map(|t| t.grown_marked + t.grown_unmarked)
+            .sum()
+    };
+    let (tallied, clusters) = (grown_tallied(&w), w.tree_clusters());
+    // Every tree on the map dies where it stands.
+    let mut dead = std::collections::BTreeSet::new();
+    for (id, p) in w.land.plants.iter_mut() {
+        if p.kind() == crate::catalog::PlantKind::Tree {
+            p.alive = false;
+            dead.insert(*id);
+        }
+    }
+    let after = w.building_view(flag).unwrap().in_reach.unwrap();
+    assert!(living.trees_marked.unwrap() > 0, "{living:?}");
+    assert_eq!(
+        (after.trees, after.trees_marked, after.saplings),
+        (living.trees, living.trees_marked, Some(0)),
+        "the dead grown trees still count, the dead saplings not"
+    );
+    assert_eq!(
+        grown_tallied(&w),
+        tallied,
+        "the tallies count them as grown"
+    );
+    assert_eq!(
+        w.tree_clusters().iter().map(|c| c.grown).sum::<u32>(),
+        clusters.iter().map(|c| c.grown).sum::<u32>()
+    );
+    let why = w.building_statuses(flag);
+    assert!(
+        !why.contains(&"no trees marked in range".to_owned()),
+        "{why:?}"
+    );
+    // Half a day: the dead trees fall, each with its logs.
+    let made = |w: &World| -> f64 {
+        let h = w.history();
+        h.rows
+            .iter()
+            .map(|r| &r.produced)
+            .chain([&h.counters.produced])
+            .filter_map(|m| m.get("Log"))
+            .sum()
+    };
+    let before = made(&w);
+    w.take_events();
+    w.advance_ticks(12 * HOUR);
+    let cut: Vec<i32> = w
+        .take_events()
+        .into_iter()
+        .filter(|e| e.name == crate::event::names::TREE_CUT)
+        .map(|e| e.data.unwrap()["id"].as_i64().unwrap() as i32)
+        .collect();
+    assert!(!cut.is_empty(), "no dead tree was cut");
+    assert!(cut.iter().all(|id| dead.contains(id)));
+    let logs = made(&w) - before;
+    assert!(
+        logs >= cut.len() as f64,
+        "{} dead trees cut, {logs} logs",
+        cut.len()
+    );
+}

@@ -91,9 +91,9 @@ impl Purpose {
 /// One thing counted on a tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
-    /// A living grown tree.
+    /// A grown tree, living or dead (`Plant::has_logs`: its logs are there to cut).
     TreeGrown,
-    /// A living grown tree marked for cutting (what a lumberjack cuts).
+    /// A grown tree marked for cutting (what a lumberjack cuts).
     TreeMarked,
     /// A living tree still growing.
     Sapling,
@@ -117,7 +117,7 @@ enum Class {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InReach {
-    /// Living grown trees (lumberjacks, foresters).
+    /// Grown trees, living or standing dead with their logs (lumberjacks, foresters).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trees: Option<u32>,
     /// Of them, marked for cutting: what a lumberjack cuts (lumberjacks).
@@ -283,12 +283,12 @@ impl ReachGrid {
                     Some(occ) => {
                         if let Some(pl) = w.land.plants.get(&occ) {
                             z = pl.z;
-                            if pl.alive {
+                            if pl.has_logs() {
+                                hit[Class::TreeGrown as usize] = true;
+                                hit[Class::TreeMarked as usize] = w.land.cutting[i];
+                            } else if pl.alive {
+                                // A living tree without logs is still growing.
                                 match pl.kind() {
-                                    PlantKind::Tree if pl.grown() => {
-                                        hit[Class::TreeGrown as usize] = true;
-                                        hit[Class::TreeMarked as usize] = w.land.cutting[i];
-                                    }
                                     PlantKind::Tree => hit[Class::Sapling as usize] = true,
                                     PlantKind::Bush => {
                                         hit[Class::Bush as usize] = true;
@@ -492,7 +492,10 @@ mod tests {
             let door = [x, y, u32::from(w.map.terrain_height(x, y))];
             let (mut grown, mut young) = (0, 0);
             for p in w.land.plants.values() {
-                if p.alive && p.kind() == PlantKind::Tree && manhattan(door, [p.x, p.y, p.z]) <= r {
+                if (p.alive || p.has_logs())
+                    && p.kind() == PlantKind::Tree
+                    && manhattan(door, [p.x, p.y, p.z]) <= r
+                {
                     if p.grown() {
                         grown += 1;
                     } else {

@@ -123,9 +123,9 @@ impl StatusScan {
     }
 }
 
-/// A tree a lumberjack can cut now.
+/// A tree a lumberjack can cut now (grown and marked, living or dead: `Plant::has_logs`).
 fn cuttable(w: &World, p: &Plant) -> bool {
-    p.alive && p.grown() && p.kind() == PlantKind::Tree && w.land.cutting[w.land.idx(p.x, p.y)]
+    p.has_logs() && w.land.cutting[w.land.idx(p.x, p.y)]
 }
 
 /// A bush with fruit to gather now.

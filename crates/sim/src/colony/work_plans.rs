@@ -80,10 +80,7 @@ impl World {
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();
                 let tree = self.nearest_plant(door, range, &claimed, |w, p| {
-                    p.alive
-                        && p.grown()
-                        && p.kind() == PlantKind::Tree
-                        && w.land.cutting[w.land.idx(p.x, p.y)]
+                    p.has_logs() && w.land.cutting[w.land.idx(p.x, p.y)]
                 });
                 match tree {
                     Some((pid, at)) => {

@@ -451,7 +451,7 @@ impl World {
     }
 
     /// Cuts a tree: removes it and returns its logs (`logYield` if it was grown, else none; a dead
-    /// grown tree still gives its logs).
+    /// grown tree still gives its logs: `deadTreesGiveLogs`).
     pub fn cut_tree(&mut self, id: i32) -> Result<HarvestYield, CommandError> {
         let p = self.plant_of_kind(
             id,
@@ -460,7 +460,7 @@ impl World {
             "use harvest for crops and bushes",
         )?;
         let s = nature().get(p.species);
-        let amount = if p.grown() { s.yield_amount } else { 0 };
+        let amount = if p.has_logs() { s.yield_amount } else { 0 };
         let data = json!({ "id": id, "name": s.name, "x": p.x, "y": p.y, "z": p.z });
         self.land.remove_plant(id);
         let day = self.day();

@@ -175,7 +175,7 @@ fn cluster(members: &[Member]) -> ClusterView {
     }
 }
 
-/// Living plants of one kind per species index.
+/// Living plants (and dead grown trees, which keep their logs) of one kind per species index.
 #[derive(Default)]
 struct Tallies(Vec<PlantTally>);
 
@@ -214,7 +214,7 @@ impl World {
         let mut crops = Tallies::default();
         let mut tree_grid = Grid::new(self, ClusterKind::Trees, near);
         let mut food_grid = Grid::new(self, ClusterKind::Food, near);
-        for p in self.land.plants.values().filter(|p| p.alive) {
+        for p in self.land.plants.values().filter(|p| p.standing()) {
             let kind = p.kind();
             match kind {
                 PlantKind::Tree => {
@@ -234,10 +234,10 @@ impl World {
         }
     }
 
-    /// Living plants of one kind counted per species (by name).
+    /// Living plants (and dead grown trees) of one kind counted per species (by name).
     pub(super) fn tallies(&self, kind: PlantKind) -> BTreeMap<&'static str, PlantTally> {
         let mut t = Tallies::default();
-        for (_, p) in self.land.plants.of_kind(kind).filter(|(_, p)| p.alive) {
+        for (_, p) in self.land.plants.of_kind(kind).filter(|(_, p)| p.standing()) {
             let marked = kind == PlantKind::Tree && self.land.cutting[self.land.idx(p.x, p.y)];
             t.count(p.species, p.grown(), marked);
         }
@@ -247,7 +247,7 @@ impl World {
     /// One kind's clusters (near `near`, or over the whole map).
     pub(super) fn clusters(&self, kind: ClusterKind, near: Option<Near>) -> Vec<ClusterView> {
         let mut grid = Grid::new(self, kind, near);
-        for p in self.land.plants.values().filter(|p| p.alive) {
+        for p in self.land.plants.values().filter(|p| p.standing()) {
             grid.count(p, p.kind());
         }
         grid.finish()
@@ -265,7 +265,7 @@ mod tests {
     fn clusters_by_members(w: &World, kind: ClusterKind, near: Option<Near>) -> Vec<ClusterView> {
         let grid = Grid::new(w, kind, near);
         let mut cells: BTreeMap<u32, Vec<Member>> = BTreeMap::new();
-        for p in w.land.plants.values().filter(|p| p.alive) {
+        for p in w.land.plants.values().filter(|p| p.standing()) {
             if let Some((cell, grown)) = grid.counts(p, p.kind()) {
                 cells
                     .entry(cell)
@@ -286,7 +286,8 @@ mod tests {
     fn tallies_by_views(w: &World, trees: bool) -> BTreeMap<String, PlantTally> {
         let mut out: BTreeMap<String, PlantTally> = BTreeMap::new();
         let views = if trees { w.trees() } else { w.crops() };
-        for p in views.into_iter().filter(|p| p.alive) {
+        // A dead grown tree still holds its logs (`deadTreesGiveLogs`).
+        for p in views.into_iter().filter(|p| p.alive || (trees && p.grown)) {
             let t = out.entry(p.name.clone()).or_default();
             match (p.grown, p.marked) {
                 (true, true) => t.grown_marked += 1,

@@ -11,6 +11,8 @@
 //! - its dry, flooded and poisoned hours count up while the condition lasts and reset when it ends;
 //!   it dies (a dead stump, `alive = false`) after `daysToDieDry`, `flooding.daysToDie` or the
 //!   contamination days, each times its own tolerance (rolled 0.9-1.1 when it appeared).
+//!   A tree that died grown stands with its logs (`deadTreesGiveLogs`): lumberjacks cut it like a
+//!   living one, and the tree tallies, clusters and reach counts count it as grown.
 //!
 //! At each dawn every grown living tree (chance `treeChancePerDay`) and bush (`bushChancePerDay`),
 //! in id order, may drop a seedling of its species on a random tile within `radius`: on the map,
@@ -79,6 +81,18 @@ pub struct PlantView {
 impl Plant {
     pub(crate) fn grown(&self) -> bool {
         self.growth >= 1.0
+    }
+
+    /// A grown tree, living or dead, that a lumberjack can cut for its logs.
+    pub(crate) fn has_logs(&self) -> bool {
+        self.kind() == PlantKind::Tree
+            && self.grown()
+            && (self.alive || nature().rules.modifiers.dead_trees_give_logs.value)
+    }
+
+    /// Counted by the plant tallies and clusters: living, or a dead tree still holding its logs.
+    pub(crate) fn standing(&self) -> bool {
+        self.alive || self.has_logs()
     }
 
     pub(crate) fn kind(&self) -> PlantKind {

@@ -1,9 +1,9 @@
 //! Read models of the land: pure `&World -> view` functions.
 //!
 //! Clusters (`tree_clusters`, `food_clusters`): the map is cut into aligned 8x8 cells; each cell
-//! with at least one counted plant is a candidate. Trees count for tree clusters (alive ones;
-//! `grown` = grown alive trees), BlueberryBush-like gatherables (alive bushes) for food clusters
-//! (`grown` = bushes with fruit ready). A cluster's `x, y` is the member nearest the members'
+//! with at least one counted plant is a candidate. Trees count for tree clusters (alive ones and
+//! dead grown ones, which keep their logs; `grown` = grown trees), BlueberryBush-like
+//! gatherables (alive bushes) for food clusters (`grown` = bushes with fruit ready). A cluster's `x, y` is the member nearest the members'
 //! mean position, `z` its height; `species` counts all members by name. The top 5 by `grown`,
 //! then `total`, then cell order. The `_near` variants count only plants at height `z` within
 //! Manhattan distance `radius` of `(x, y)` (the summary uses 40 tiles of the district center).
