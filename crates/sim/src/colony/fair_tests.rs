@@ -75,6 +75,16 @@ pub(super) fn place_joined(w: &mut World, prefab: &str, off: (i64, i64), r: i64)
     id
 }
 
+/// Marks every level for cutting within `r` tiles of a building's doorstep.
+fn mark_cutting_around(w: &mut World, id: i32, r: i64) {
+    let door = w.colony.door(id).unwrap();
+    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
+    for z in 0..=i64::from(w.map.max_height()) {
+        w.set_cutting_area(dx - r, dy - r, dx + r, dy + r, z, true)
+            .unwrap();
+    }
+}
+
 #[test]
 fn the_best_pump_spot_is_one_a_path_can_join() {
     // Seed 1: the deepest water near the district center lies by the far bank, whose spots no
@@ -530,12 +540,7 @@ fn a_building_says_what_lies_in_its_reach() {
     assert!(reach.trees.unwrap() > 0, "{reach:?}");
     assert_eq!(reach.trees_marked, Some(0), "nothing marked yet");
     // Marking the land around it for cutting: the grown trees in reach are now marked.
-    let door = w.colony.door(flag).unwrap();
-    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
-    for z in 0..=i64::from(w.map.max_height()) {
-        w.set_cutting_area(dx - 25, dy - 25, dx + 25, dy + 25, z, true)
-            .unwrap();
-    }
+    mark_cutting_around(&mut w, flag, 25);
     let marked = w.building_view(flag).unwrap().in_reach.unwrap();
     assert_eq!(marked.trees_marked, marked.trees, "{marked:?}");
     // Lists never count it (they are measured for speed).
@@ -614,12 +619,7 @@ fn a_lumberjack_cuts_the_dead_grown_trees_for_their_logs() {
     // cuts it like a living one.
     let mut w = crate::testutil::world();
     let flag = place_joined(&mut w, "LumberjackFlag.Folktails", (0, 0), 20);
-    let door = w.colony.door(flag).unwrap();
-    let (dx, dy) = (i64::from(door[0]), i64::from(door[1]));
-    for z in 0..=i64::from(w.map.max_height()) {
-        w.set_cutting_area(dx - 25, dy - 25, dx + 25, dy + 25, z, true)
-            .unwrap();
-    }
+    mark_cutting_around(&mut w, flag, 25);
     let living = w.building_view(flag).unwrap().in_reach.unwrap();
     let grown_tallied = |w: &World| -> u32 {
         w.tree_tallies()
