@@ -136,7 +136,8 @@ pub struct TreeSpecies {
     pub seedling: u32,
 }
 
-/// Living trees: grown and marked for cutting, seedlings marked, grown and unmarked.
+/// Trees (living, and dead grown ones with their logs): grown and marked for cutting, seedlings
+/// marked, grown and unmarked.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeSummary {
@@ -507,8 +508,9 @@ impl Serialize for Clusters<'_> {
 ///
 /// json: the Summary object: `settlement`, `faction`, `time` (Time fields plus `speed`),
 /// `weather`, `districts` (population; `resources` good to total; `housing`; `employment`;
-/// `wellbeing`; `dc` with its doorstep as `entranceX/Y`), `trees` (living trees: `markedGrown`,
-/// `markedSeedling`, `unmarkedGrown`, per species), `crops` (`ready` = grown, `growing`),
+/// `wellbeing`; `dc` with its doorstep as `entranceX/Y`), `trees` (living and dead grown trees:
+/// `markedGrown`, `markedSeedling`, `unmarkedGrown`, per species), `crops` (`ready` = grown,
+/// `growing`),
 /// `wellbeing` (colony-wide, with categories), `science` (points), `alerts` (counts by type),
 /// `buildings` (counts by role), `treeClusters`/`foodClusters` (within 40 tiles of the first
 /// district center, at its level), and `projections` (an extension, see below).
