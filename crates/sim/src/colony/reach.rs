@@ -492,7 +492,7 @@ mod tests {
             let door = [x, y, u32::from(w.map.terrain_height(x, y))];
             let (mut grown, mut young) = (0, 0);
             for p in w.land.plants.values() {
-                if (p.alive || p.has_logs())
+                if p.standing()
                     && p.kind() == PlantKind::Tree
                     && manhattan(door, [p.x, p.y, p.z]) <= r
                 {
