@@ -628,12 +628,14 @@ fn a_lumberjack_cuts_the_dead_grown_trees_for_their_logs() {
             .sum()
     };
     let (tallied, clusters) = (grown_tallied(&w), w.tree_clusters());
-    // Every tree on the map dies where it stands.
-    let mut dead = std::collections::BTreeSet::new();
+    // Every tree on the map dies where it stands; only the grown ones keep logs to cut.
+    let mut dead_grown = std::collections::BTreeSet::new();
     for (id, p) in w.land.plants.iter_mut() {
         if p.kind() == crate::catalog::PlantKind::Tree {
             p.alive = false;
-            dead.insert(*id);
+            if p.grown() {
+                dead_grown.insert(*id);
+            }
         }
     }
     let after = w.building_view(flag).unwrap().in_reach.unwrap();
@@ -677,7 +679,10 @@ fn a_lumberjack_cuts_the_dead_grown_trees_for_their_logs() {
         .map(|e| e.data.unwrap()["id"].as_i64().unwrap() as i32)
         .collect();
     assert!(!cut.is_empty(), "no dead tree was cut");
-    assert!(cut.iter().all(|id| dead.contains(id)));
+    assert!(
+        cut.iter().all(|id| dead_grown.contains(id)),
+        "a dead sapling was cut: {cut:?}"
+    );
     let logs = made(&w) - before;
     assert!(
         logs >= cut.len() as f64,

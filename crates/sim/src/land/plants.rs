@@ -83,11 +83,12 @@ impl Plant {
         self.growth >= 1.0
     }
 
-    /// A grown tree, living or dead, that a lumberjack can cut for its logs.
+    /// A grown tree, living or dead, that a lumberjack can cut for its logs. The plant's own
+    /// fields are tested before the catalogue lookups (the reach grid asks this of every plant).
     pub(crate) fn has_logs(&self) -> bool {
-        self.kind() == PlantKind::Tree
-            && self.grown()
+        self.grown()
             && (self.alive || nature().rules.modifiers.dead_trees_give_logs.value)
+            && self.kind() == PlantKind::Tree
     }
 
     /// Counted by the plant tallies and clusters: living, or a dead tree still holding its logs.
