@@ -571,7 +571,7 @@ def staff_colony(t: Turn) -> None:
         workers(t, lj, 1 if i == 0 and t.logs() < LOGS_PLENTY else 0)
     days = t.summary["projections"]["foodDays"]
     for i, farm in enumerate(t.of(t.kit.farm)):
-        full = any(x.startswith("no storage for") for x in farm.get("statuses", []))
+        full = scripted.store_full(farm)
         want = int(farm.get("maxWorkers", 2))
         if days >= FOOD_PLENTY_DAYS or full:
             want = 1

@@ -303,18 +303,14 @@ def plant_forest(t: Turn, forester: dict[str, Any]) -> None:
 
 
 def farms_busy(t: Turn) -> bool:
-    """Whether a farm more could raise the harvest: every farm built and with room for its crops.
-    A farm whose crops have nowhere to go (`no storage for`) keeps one farmer (`scripted.labor`)
-    and leaves its tiles unplanted, so the crops counted fall short of the beavers for want of
-    room, not of farms: v25 built 10-22 farmhouses (25 logs each) on 24 of the 55 tuning seeds,
-    seed 34 twelve for 20 beavers, most standing idle, and no spot was left round the district
-    center for a home (docs/feed-40-arithmetic.md, "Round eight")."""
-    for f in t.of(t.kit.farm):
-        if not f.get("finished"):
-            return False
-        if any(s.startswith("no storage for") for s in f.get("statuses", [])):
-            return False
-    return True
+    """Whether a farm more could raise the harvest: no farm stands idle with its store full
+    (`scripted.food` asks, besides, that every farm be built). A farm whose crops have nowhere to
+    go (`no storage for`) keeps one farmer (`scripted.labor`) and leaves its tiles unplanted, so
+    the crops counted fall short of the beavers for want of room, not of farms: v25 built 10-22
+    farmhouses (25 logs each) on 24 of the 55 tuning seeds, seed 34 twelve for 20 beavers, most
+    standing idle, and no spot was left round the district center for a home
+    (docs/feed-40-arithmetic.md, "Round eight")."""
+    return not any(scripted.store_full(f) for f in t.of(t.kit.farm))
 
 
 def food(t: Turn) -> None:

@@ -864,7 +864,7 @@ def labor(t: Turn) -> None:
     for b in t.of(t.kit.farm) + t.of(t.kit.gatherer):
         if not b.get("finished") or "maxWorkers" not in b:
             continue
-        full = any(s.startswith("no storage for") for s in b.get("statuses", []))
+        full = store_full(b)
         keep = 1 if b["name"] == t.name(t.kit.farm) else 0
         want = keep if full else int(b["maxWorkers"])
         # In a badtide on harsh seasons a farm keeps one farmer (`HARSH_BADTIDE_FARMERS`).
@@ -891,6 +891,12 @@ def labor(t: Turn) -> None:
                 t.say(f"{name} at ({b['x']}, {b['y']}) in the badtide: {want} workers")
             else:
                 t.say(f"{name} at ({b['x']}, {b['y']}) back to {want} workers")
+
+
+def store_full(b: dict[str, Any]) -> bool:
+    """Whether a building's output has nowhere to go: no store of its district takes it (the
+    status `no storage for GOOD`), so its workers stand idle."""
+    return any(s.startswith("no storage for") for s in b.get("statuses", []))
 
 
 def in_badtide(t: Turn) -> bool:

@@ -123,13 +123,14 @@ impl StatusScan {
     }
 }
 
-/// A tree a lumberjack can cut now (grown and marked, living or dead: `Plant::has_logs`).
-fn cuttable(w: &World, p: &Plant) -> bool {
+/// A tree a lumberjack can cut now (grown and marked, living or dead: `Plant::has_logs`); the
+/// lumberjack's work plan picks its tree by the same test.
+pub(super) fn cuttable(w: &World, p: &Plant) -> bool {
     p.has_logs() && w.land.cutting[w.land.idx(p.x, p.y)]
 }
 
-/// A bush with fruit to gather now.
-fn gatherable(_: &World, p: &Plant) -> bool {
+/// A bush with fruit to gather now (the gatherer's work plan picks its bush by the same test).
+pub(super) fn gatherable(_: &World, p: &Plant) -> bool {
     p.alive && p.fruit >= 1.0 && p.kind() == PlantKind::Bush
 }
 

@@ -10,6 +10,7 @@ use super::building::Kind;
 use super::lists::List;
 use super::nav::manhattan;
 use super::rules::colony_rules;
+use super::status::{cuttable, gatherable};
 use crate::catalog::{PlantKind, nature};
 use crate::world::World;
 
@@ -79,9 +80,7 @@ impl World {
             }
             Kind::Lumberjack => {
                 let claimed = self.claimed_targets();
-                let tree = self.nearest_plant(door, range, &claimed, |w, p| {
-                    p.has_logs() && w.land.cutting[w.land.idx(p.x, p.y)]
-                });
+                let tree = self.nearest_plant(door, range, &claimed, cuttable);
                 match tree {
                     Some((pid, at)) => {
                         self.yield_trip(w, door, at, Step::Cut { plant: pid }, "Log")
@@ -91,9 +90,7 @@ impl World {
             }
             Kind::Gatherer => {
                 let claimed = self.claimed_targets();
-                let bush = self.nearest_plant(door, range, &claimed, |_, p| {
-                    p.alive && p.kind() == PlantKind::Bush && p.fruit >= 1.0
-                });
+                let bush = self.nearest_plant(door, range, &claimed, gatherable);
                 match bush {
                     Some((pid, at)) => {
                         let good = nature()
