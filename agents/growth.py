@@ -38,6 +38,9 @@ seeds play as v14.
 
 Round eight (v39): a farm more only while no farm stands idle for want of room
 (`farms_busy`): 13 of the 55 tuning seeds against v25's 9 (docs/feed-40-arithmetic.md).
+
+Round nine (v46): on a wood-poor start (`WOOD_POOR_TREES`, read on the first turn with the
+hemmed-in verdict: `first_look`) one farm until the Forester stands: 14 of the 55 against 13.
 """
 
 from __future__ import annotations
@@ -69,6 +72,11 @@ FOREST_SPECIES = (("Pine", 1.0),)
 # A second forester once this many beavers live (its 7 planks are the last of the 20 the colony
 # starts with, after the first's 7).
 SECOND_FORESTER_AT = 16
+# A start with fewer grown trees than this round home (scripted_land.TREE_SEARCH, first turn) is
+# wood-poor: one farm (25 logs) until the Forester stands, the logs going to it and the homes first.
+# v39 built two farms on days 3-5 everywhere, and the colonies with 26-75 grown trees round home cut
+# 171-383 logs in 80 days and never passed 29 beavers (docs/feed-40-arithmetic.md, "Round nine").
+WOOD_POOR_TREES = 76
 
 
 # The colony grows (spare beds) while the food stored lasts GROWTH_FOOD_DAYS, plus the next
@@ -114,13 +122,21 @@ class GrowthTurn(Turn):
 
     _town: tuple[int, int] | None = None
     _town_read = False
-    _walled: bool | None = None
+    _first: dict[str, Any] | None = None
+
+    def first_look(self) -> dict[str, Any]:
+        """The first turn's verdicts (`first_look`), from the notes when kept."""
+        if self._first is None:
+            self._first = first_look(self)
+        return self._first
 
     def walled(self) -> bool:
-        """Whether the start is hemmed in (see WALLED_DRY_TILES), from the notes when kept."""
-        if self._walled is None:
-            self._walled = walled_start(self)
-        return self._walled
+        """Whether the start is hemmed in (see WALLED_DRY_TILES)."""
+        return bool(self.first_look()["walled"])
+
+    def wood_poor(self) -> bool:
+        """Whether the start had fewer than WOOD_POOR_TREES grown trees round it."""
+        return int(self.first_look()["grownTrees"]) < WOOD_POOR_TREES
 
     def town(self) -> tuple[int, int] | None:
         """The town's center (see TOWN_ROOM), or None where the dry land has no such room."""
@@ -184,36 +200,42 @@ def free_dry(tile: dict[str, Any], z: int) -> bool:
     return all(o["name"] in PASSABLE for o in tile.get("occupants", []))
 
 
-def walled_start(t: Turn) -> bool:
-    """Whether fewer than WALLED_DRY_TILES free dry tiles lie within WALLED_STEPS steps of the
-    district center's door (noted on the first turn, read from the notes after)."""
+def first_look(t: Turn) -> dict[str, Any]:
+    """What the first turn saw, noted then and read from the notes after: the free dry tiles
+    within WALLED_STEPS steps of the district center's door (`dryTiles`, `walled` below
+    WALLED_DRY_TILES) and the grown trees within scripted_land.TREE_SEARCH of it (`grownTrees`)."""
     path = notes_path()
     if path is not None and os.path.exists(path):
         try:
             with open(path) as f:
-                return bool(json.load(f)["walled"])
-        except (OSError, ValueError, KeyError, TypeError):
+                noted = json.load(f)
+            if {"walled", "grownTrees"} <= noted.keys():
+                return noted
+        except (OSError, ValueError, TypeError):
             pass
     door = (t.dc["entranceX"], t.dc["entranceY"])
     try:
         tiles = t.c.tiles(**t.box(door[0], door[1], WALLED_STEPS))["tiles"]
     except colony.ColonyError:
-        return False
+        tiles = []
     z = t.dc["z"]
     dry = sum(
         1
         for k in tiles
         if abs(k["x"] - door[0]) + abs(k["y"] - door[1]) <= WALLED_STEPS and free_dry(k, z)
     )
-    walled = dry < WALLED_DRY_TILES
+    seen = {"walled": bool(tiles) and dry < WALLED_DRY_TILES, "dryTiles": dry}
+    seen["grownTrees"] = sum(k["grown"] for k in t.stands())
     if path is not None:
         with contextlib.suppress(OSError), open(path, "w") as f:
-            json.dump({"walled": walled, "dryTiles": dry}, f)
-    if walled:
+            json.dump(seen, f)
+    if seen["walled"]:
         t.say(
             f"{dry} free dry tiles within {WALLED_STEPS} steps of the door: a town on the dry land"
         )
-    return walled
+    if seen["grownTrees"] < WOOD_POOR_TREES:
+        t.say(f"{seen['grownTrees']} grown trees round home: one farm until the Forester stands")
+    return seen
 
 
 def town_center(t: Turn) -> tuple[int, int] | None:
@@ -313,9 +335,11 @@ def farms_busy(t: Turn) -> bool:
     return not any(scripted.store_full(f) for f in t.of(t.kit.farm))
 
 
-def food(t: Turn) -> None:
-    """The scripted player's food, with a farm more only while the farms are busy."""
-    scripted.food(t, more_farms=farms_busy(t))
+def food(t: GrowthTurn) -> None:
+    """The scripted player's food, with a farm more only while the farms are busy, and on a
+    wood-poor start one farm until the Forester stands (`WOOD_POOR_TREES`)."""
+    cap = 1 if t.wood_poor() and t.count("Forester") == 0 else 0
+    scripted.food(t, more_farms=farms_busy(t), farms_cap=cap)
 
 
 def homes(t: Turn) -> None:
@@ -440,7 +464,7 @@ def play(t: GrowthTurn) -> None:
     day = t.summary["time"]["dayNumber"]
     early = day < FOREST_SOIL_DAY
     scripted_land.CROP_TILES_HUNGRY = CROP_TILES_HUNGRY_EARLY if early else CROP_TILES_HUNGRY
-    t.walled()  # read (and noted) before the first buildings take the dry land
+    t.first_look()  # read (and noted) before the first buildings take the dry land and trees
     for need in (
         scripted.first_pump,
         scripted.streets,

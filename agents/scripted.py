@@ -802,10 +802,10 @@ def tanks(t: Turn) -> None:
         capacity += TANK_UNITS
 
 
-def food(t: Turn, more_farms: bool = True) -> None:
+def food(t: Turn, more_farms: bool = True, farms_cap: int = 0) -> None:
     """A gatherer by the nearest bushes, farms with crops in their reach (`more_farms`: and
     farms until the crops reach TILES_PER_BEAVER a beaver; science-rush, whose inventors need
-    the workers, leaves that off)."""
+    the workers, leaves that off), `farms_cap` farms at most when not 0."""
     dc = (t.dc["x"], t.dc["y"])
     # Gatherer flags cost nothing: one by each of the two nearest bush clusters without one (a
     # flag within 6 steps). IronTeeth breeding
@@ -841,6 +841,8 @@ def food(t: Turn, more_farms: bool = True) -> None:
         and t.crop_tiles() < TILES_PER_BEAVER * t.population
     ):
         farms_wanted = max(farms_wanted, len(farms) + 1)
+    if farms_cap:
+        farms_wanted = min(farms_wanted, farms_cap)
     if t.count(t.kit.farm) < farms_wanted:
         f = t.place(
             t.kit.farm,
