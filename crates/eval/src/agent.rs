@@ -204,6 +204,8 @@ pub fn guarded_command(
         .env("COLONY_EVAL_LAUNCH_DIR", env.launch_dir)
         .current_dir(env.state_dir)
         .process_group(0);
+    // A harness killed mid-turn: the guard's SIGTERM ends the agent and all it started.
+    guard::die_with_harness(&mut cmd, libc::SIGTERM);
     Some(cmd)
 }
 

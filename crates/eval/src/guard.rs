@@ -8,6 +8,10 @@
 //! and reaps) any child of its own it did not start (what an agent leaves if it kills its guard)
 //! after every turn and before it writes results.
 //!
+//! The harness's own children (each episode's colonyd and the guards) end with the harness too,
+//! however it ends (`die_with_harness`: SIGKILL included), so a killed `colony eval` leaves no
+//! game server or agent running.
+//!
 //! This is not a sandbox: a hostile program with the user's rights can still reach anything the
 //! user can. It ends what an agent leaves running.
 
@@ -41,6 +45,30 @@ pub fn become_subreaper() {
     // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes an integer flag; no memory is involved.
     unsafe {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Has the kernel send `sig` to `cmd`'s process when the harness ends (`PR_SET_PDEATHSIG`): a
+/// `colony eval` killed, even by SIGKILL, leaves no colonyd serving and no guard (whose SIGTERM
+/// ends its agent) running. The signal comes when the *thread* that started the child ends; the
+/// harness starts colonyd and the guards from an episode's worker thread, which outlives them.
+/// A harness already gone between the fork and the `prctl` fails the spawn.
+pub fn die_with_harness(cmd: &mut Command, sig: libc::c_int) -> &mut Command {
+    let harness = std::process::id() as libc::pid_t;
+    // SAFETY: the hook runs in the forked child before exec and calls only prctl and getppid,
+    // which are async-signal-safe; it allocates nothing but the error on the failure path.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, sig as libc::c_ulong, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != harness {
+                return Err(std::io::Error::other(
+                    "the harness ended before its child started",
+                ));
+            }
+            Ok(())
+        })
     }
 }
 

@@ -50,14 +50,16 @@ pub fn serve(colonyd: &Path, folder: &Path, port: Option<u16>) -> Result<i32, St
         .map_err(|e| format!("cannot write settings: {e}"))?;
     let log_path = data.path().join("colonyd.log");
     let log = std::fs::File::create(&log_path).map_err(|e| e.to_string())?;
-    let mut child = Command::new(colonyd)
-        .arg("--data-dir")
+    let mut cmd = Command::new(colonyd);
+    cmd.arg("--data-dir")
         .arg(data.path())
         .arg("--replay")
         .arg(folder)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::from(log))
+        .stderr(Stdio::from(log));
+    // Killed outright (no handler runs), this command takes colonyd with it.
+    let mut child = crate::guard::die_with_harness(&mut cmd, libc::SIGTERM)
         .spawn()
         .map_err(|e| format!("cannot start colonyd ({}): {e}", colonyd.display()))?;
     // Ctrl-C or SIGTERM: colonyd is stopped, and this command then cleans up instead of dying

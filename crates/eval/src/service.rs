@@ -109,17 +109,17 @@ impl Service {
                 .map_err(|e| format!("cannot write settings: {e}"))?;
             let log =
                 std::fs::File::create(dir.path().join("colonyd.log")).map_err(|e| e.to_string())?;
-            let child = crate::guard::spawn_known(
-                Command::new(bin)
-                    .arg("--data-dir")
-                    .arg(dir.path())
-                    .args(["--map", "32", "--seed", "1", "--ready"])
-                    .env_remove("COLONY_LOG")
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::from(log)),
-            )
-            .map_err(|e| format!("cannot start colonyd ({}): {e}", bin.display()))?;
+            let mut cmd = Command::new(bin);
+            cmd.arg("--data-dir")
+                .arg(dir.path())
+                .args(["--map", "32", "--seed", "1", "--ready"])
+                .env_remove("COLONY_LOG")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::from(log));
+            let child =
+                crate::guard::spawn_known(crate::guard::die_with_harness(&mut cmd, libc::SIGTERM))
+                    .map_err(|e| format!("cannot start colonyd ({}): {e}", bin.display()))?;
             let mut headers = reqwest::header::HeaderMap::new();
             headers.insert(
                 "authorization",

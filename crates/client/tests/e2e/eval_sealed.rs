@@ -2,8 +2,9 @@
 //! segments, percent escapes, method case), colonyd reached directly on its own port with and
 //! without a token found on disk, the port learned through the proxy, and processes detached from
 //! the turn that would write after the run. Each attack is an agent script played by the real
-//! `colony eval` against real colonyd; a last test changes the game around the harness with the
-//! harness's own token and checks the turn loop's seal catches each change.
+//! `colony eval` against real colonyd; a test changes the game around the harness with the
+//! harness's own token and checks the turn loop's seal catches each change, and a last one kills
+//! the harness mid-turn and finds neither its colonyd nor its agent left running.
 
 use crate::support::colonyd_bin;
 use serde_json::Value;
@@ -307,4 +308,93 @@ fn a_game_changed_around_the_harness_breaks_the_seal() {
     svc.post("/api/speed", &json(r#"{"speed": 0}"#)).unwrap();
     let e = check_seal(&svc, &sealed).unwrap_err();
     assert!(e.contains("epoch changed"), "{e}");
+}
+
+/// Whether a process runs (a zombie waiting for its reaper does not).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|st| {
+            st.rsplit_once(')')
+                .map(|(_, rest)| rest.trim_start().to_owned())
+        })
+        .is_some_and(|rest| !rest.starts_with('Z'))
+}
+
+/// The pids whose parent is `parent` and whose command line holds `needle`.
+fn children_with(parent: u32, needle: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let ppid = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|st| {
+                    st.rsplit_once(')')?
+                        .1
+                        .split_whitespace()
+                        .nth(1)?
+                        .parse()
+                        .ok()
+                });
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            ppid == Some(parent) && String::from_utf8_lossy(&cmd).contains(needle)
+        })
+        .collect()
+}
+
+#[test]
+fn a_harness_killed_mid_turn_leaves_no_colonyd_and_no_agent_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("agent.pid");
+    let agent = format!(
+        "{PRELUDE}\nopen({:?}, 'w').write(str(os.getpid()))\nimport time; time.sleep(60)\n",
+        pid_file.display().to_string()
+    );
+    let script = dir.path().join("agent.py");
+    std::fs::write(&script, agent).unwrap();
+    let mut harness = Command::new(env!("CARGO_BIN_EXE_colony"))
+        .arg("eval")
+        .args(["--scenario", &scenario(dir.path()), "--agent"])
+        .arg(format!("python3 {}", script.display()))
+        .args(["--quiet", "--turn-timeout", "120", "--out"])
+        .arg(dir.path().join("out"))
+        .arg("--colonyd")
+        .arg(colonyd_bin())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start colony eval");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let agent_pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the agent never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let colonyd = children_with(harness.id(), "--data-dir");
+    assert_eq!(colonyd.len(), 1, "one colonyd for the episode: {colonyd:?}");
+    assert!(running(colonyd[0]) && running(agent_pid));
+    harness.kill().unwrap(); // SIGKILL: no handler of the harness runs
+    harness.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while (running(colonyd[0]) || running(agent_pid)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(
+        !running(colonyd[0]),
+        "colonyd {} outlived the harness",
+        colonyd[0]
+    );
+    assert!(
+        !running(agent_pid),
+        "the agent {agent_pid} outlived the harness"
+    );
 }
