@@ -59,6 +59,18 @@ pub struct TurnEnv<'a> {
     pub launch_dir: &'a Path,
 }
 
+/// This executable, for the guards it starts: `/proc/self/exe` where there is one (the forked
+/// child execs the harness's own running image, even when its file was replaced meanwhile, a
+/// `cargo build` during a run: every later turn failed to start before), elsewhere the path it
+/// was started from.
+fn own_exe() -> Option<std::path::PathBuf> {
+    let proc_exe = Path::new("/proc/self/exe");
+    if proc_exe.exists() {
+        return Some(proc_exe.to_owned());
+    }
+    std::env::current_exe().ok()
+}
+
 /// The command line that starts the MCP server of an episode: `colony mcp --record FILE --tools
 /// TOOLS` (this executable, which `colony eval` is) against the recording proxy and colonyd's
 /// WebSocket; each tool call is appended to `record`.
@@ -175,7 +187,7 @@ pub fn guarded_command(
         p.push(&path);
         path = p;
     }
-    let me = std::env::current_exe().ok()?;
+    let me = own_exe()?;
     let limit_ms = limit.as_millis().to_string();
     let mut cmd = Command::new(me);
     cmd.args(["eval", guard::ARG, &limit_ms, command])

@@ -3,8 +3,9 @@
 //! without a token found on disk, the port learned through the proxy, and processes detached from
 //! the turn that would write after the run. Each attack is an agent script played by the real
 //! `colony eval` against real colonyd; a test changes the game around the harness with the
-//! harness's own token and checks the turn loop's seal catches each change, and a last one kills
-//! the harness mid-turn and finds neither its colonyd nor its agent left running.
+//! harness's own token and checks the turn loop's seal catches each change, one kills the harness
+//! mid-turn and finds neither its colonyd nor its agent left running, and a last one deletes the
+//! harness's file mid-run (as a rebuild does) and finds the next turn's agent started.
 
 use crate::support::colonyd_bin;
 use serde_json::Value;
@@ -396,5 +397,45 @@ fn a_harness_killed_mid_turn_leaves_no_colonyd_and_no_agent_running() {
     assert!(
         !running(agent_pid),
         "the agent {agent_pid} outlived the harness"
+    );
+}
+
+#[test]
+fn a_harness_whose_file_is_replaced_mid_run_still_starts_its_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    // The harness runs from a copy, which the agent's first turn deletes (as a rebuild
+    // replaces the file); the second turn's guard must still start.
+    let copy = dir.path().join("colony-copy");
+    std::fs::copy(env!("CARGO_BIN_EXE_colony"), &copy).unwrap();
+    let agent = format!(
+        "{PRELUDE}\nimport pathlib\np = pathlib.Path({:?})\n\
+         notes['turn'] = os.environ['COLONY_TURN']\n\
+         p.unlink(missing_ok=True)\n\
+         json.dump(notes, open(os.path.join(os.environ['COLONY_AGENT_STATE_DIR'], \
+         'turn' + os.environ['COLONY_TURN'] + '.json'), 'w'))\n",
+        copy.display().to_string()
+    );
+    let script = dir.path().join("agent.py");
+    std::fs::write(&script, agent).unwrap();
+    let out = dir.path().join("out");
+    let o = Command::new(&copy)
+        .arg("eval")
+        .args(["--scenario", &scenario(dir.path()), "--agent"])
+        .arg(format!("python3 {}", script.display()))
+        .args(["--quiet", "--turn-timeout", "30", "--out"])
+        .arg(&out)
+        .arg("--colonyd")
+        .arg(colonyd_bin())
+        .output()
+        .expect("run the harness's copy");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!copy.exists(), "the first turn deleted the harness's file");
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(r["episodes"][0]["agentFailures"], 0, "{r:#}");
+    assert!(
+        out.join("episodes/sealed-s3/agent-state/turn2.json")
+            .exists(),
+        "the second turn ran"
     );
 }
