@@ -31,10 +31,10 @@ center built over and lined with crops), crops short of what 33 beavers eat (ext
 docs/feed-40-arithmetic.md.
 
 Round four (v25, docs/feed-40-arithmetic.md, "Round four"): on a hemmed-in start only
-(`walled_start`: under 10 free dry tiles within 8 steps of the door on turn 1), homes and stores
-go to a town on the dry land with an avenue to it (round three's town, which elsewhere cost
-more than it gave): dev 0/5 (mean 69.2), extra 5/20 (12, 20, 25, 26, 27; 67.6); the other 22
-seeds play as v14.
+(`first_look`'s `walled`: under 10 free dry tiles within 8 steps of the door on turn 1), homes
+and stores go to a town on the dry land with an avenue to it (round three's town, which
+elsewhere cost more than it gave): dev 0/5 (mean 69.2), extra 5/20 (12, 20, 25, 26, 27; 67.6);
+the other 22 seeds play as v14.
 
 Round eight (v39): a farm more only while no farm stands idle for want of room
 (`farms_busy`): 13 of the 55 tuning seeds against v25's 9 (docs/feed-40-arithmetic.md).

@@ -56,16 +56,16 @@ pub fn become_subreaper() {
 pub fn die_with_harness(cmd: &mut Command, sig: libc::c_int) -> &mut Command {
     let harness = std::process::id() as libc::pid_t;
     // SAFETY: the hook runs in the forked child before exec and calls only prctl and getppid,
-    // which are async-signal-safe; it allocates nothing but the error on the failure path.
+    // which are async-signal-safe, and allocates nothing (an OS error is a plain code; a boxed
+    // error could take the allocator's lock, held by another thread at the fork).
     unsafe {
         cmd.pre_exec(move || {
             if libc::prctl(libc::PR_SET_PDEATHSIG, sig as libc::c_ulong, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             if libc::getppid() != harness {
-                return Err(std::io::Error::other(
-                    "the harness ended before its child started",
-                ));
+                // The harness ended before its child started.
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
             }
             Ok(())
         })

@@ -304,12 +304,7 @@ fn a_hanging_agent_is_cut_off_with_its_children_and_a_crashing_one_is_recorded()
         .trim()
         .to_owned();
     // Gone, or a zombie waiting for whoever inherited it to reap it: either way not running.
-    let running = || {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|st| st.rsplit(')').next().map(|r| r.trim_start().to_owned()))
-            .is_some_and(|r| !r.starts_with('Z') && !r.starts_with('X'))
-    };
+    let running = || crate::support::running(&pid);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while running() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(50));

@@ -6,6 +6,7 @@
 //! ignored while the episode goes on.
 
 use crate::eval::{agent, eval, lines, results, scenario};
+use crate::support::running;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -74,13 +75,6 @@ fn play(
 /// What the agent noted each turn.
 fn noted(ep: &Path) -> Vec<Value> {
     lines(&ep.join("agent-state/turns.jsonl"))
-}
-
-fn running(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|st| st.rsplit(')').next().map(|r| r.trim_start().to_owned()))
-        .is_some_and(|r| !r.starts_with('Z') && !r.starts_with('X'))
 }
 
 #[test]

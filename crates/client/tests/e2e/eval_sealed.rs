@@ -7,7 +7,7 @@
 //! mid-turn and finds neither its colonyd nor its agent left running, and a last one deletes the
 //! harness's file mid-run (as a rebuild does) and finds the next turn's agent started.
 
-use crate::support::colonyd_bin;
+use crate::support::{colonyd_bin, running, wait_for};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -35,27 +35,42 @@ target = 1
     path.display().to_string()
 }
 
-fn eval(dir: &Path, agent_py: &str, extra: &[&str]) -> (Output, Value) {
-    let sc = scenario(dir);
+/// `colony eval` (the executable at `bin`) playing the one-day scenario with `agent_py` (written
+/// to DIR/agent.py), `extra` flags, its results in DIR/out.
+fn harness(bin: &Path, dir: &Path, agent_py: &str, extra: &[&str]) -> Command {
     let script = dir.join("agent.py");
     std::fs::write(&script, agent_py).unwrap();
-    let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_colony"))
-        .arg("eval")
-        .args(["--scenario", &sc, "--agent"])
+    let mut cmd = Command::new(bin);
+    cmd.arg("eval")
+        .args(["--scenario", &scenario(dir), "--agent"])
         .arg(format!("python3 {}", script.display()))
         .args(["--quiet", "--turn-timeout", "30"])
         .args(extra)
         .arg("--out")
-        .arg(&out)
+        .arg(dir.join("out"))
         .arg("--colonyd")
-        .arg(colonyd_bin())
+        .arg(colonyd_bin());
+    cmd
+}
+
+/// Runs [`harness`] to its end: its output and its results.json (`Null` when none).
+fn eval_from(bin: &Path, dir: &Path, agent_py: &str, extra: &[&str]) -> (Output, Value) {
+    let o = harness(bin, dir, agent_py, extra)
         .output()
         .expect("run colony eval");
-    let results = std::fs::read_to_string(out.join("results.json"))
+    let results = std::fs::read_to_string(dir.join("out/results.json"))
         .map(|t| serde_json::from_str(&t).unwrap())
         .unwrap_or(Value::Null);
     (o, results)
+}
+
+fn eval(dir: &Path, agent_py: &str, extra: &[&str]) -> (Output, Value) {
+    eval_from(
+        Path::new(env!("CARGO_BIN_EXE_colony")),
+        dir,
+        agent_py,
+        extra,
+    )
 }
 
 fn notes(dir: &Path) -> Value {
@@ -311,17 +326,6 @@ fn a_game_changed_around_the_harness_breaks_the_seal() {
     assert!(e.contains("epoch changed"), "{e}");
 }
 
-/// Whether a process runs (a zombie waiting for its reaper does not).
-fn running(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|st| {
-            st.rsplit_once(')')
-                .map(|(_, rest)| rest.trim_start().to_owned())
-        })
-        .is_some_and(|rest| !rest.starts_with('Z'))
-}
-
 /// The pids whose parent is `parent` and whose command line holds `needle`.
 fn children_with(parent: u32, needle: &str) -> Vec<i32> {
     std::fs::read_dir("/proc")
@@ -352,39 +356,26 @@ fn a_harness_killed_mid_turn_leaves_no_colonyd_and_no_agent_running() {
         "{PRELUDE}\nopen({:?}, 'w').write(str(os.getpid()))\nimport time; time.sleep(60)\n",
         pid_file.display().to_string()
     );
-    let script = dir.path().join("agent.py");
-    std::fs::write(&script, agent).unwrap();
-    let mut harness = Command::new(env!("CARGO_BIN_EXE_colony"))
-        .arg("eval")
-        .args(["--scenario", &scenario(dir.path()), "--agent"])
-        .arg(format!("python3 {}", script.display()))
-        .args(["--quiet", "--turn-timeout", "120", "--out"])
-        .arg(dir.path().join("out"))
-        .arg("--colonyd")
-        .arg(colonyd_bin())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start colony eval");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let agent_pid = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file)
+    let mut run = harness(
+        Path::new(env!("CARGO_BIN_EXE_colony")),
+        dir.path(),
+        &agent,
+        &[],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .expect("start colony eval");
+    let agent_pid = wait_for(60, "the agent to start", || {
+        std::fs::read_to_string(&pid_file)
             .ok()
             .and_then(|t| t.trim().parse::<i32>().ok())
-        {
-            break pid;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the agent never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    let colonyd = children_with(harness.id(), "--data-dir");
+    });
+    let colonyd = children_with(run.id(), "--data-dir");
     assert_eq!(colonyd.len(), 1, "one colonyd for the episode: {colonyd:?}");
     assert!(running(colonyd[0]) && running(agent_pid));
-    harness.kill().unwrap(); // SIGKILL: no handler of the harness runs
-    harness.wait().unwrap();
+    run.kill().unwrap(); // SIGKILL: no handler of the harness runs
+    run.wait().unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while (running(colonyd[0]) || running(agent_pid)) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -415,26 +406,13 @@ fn a_harness_whose_file_is_replaced_mid_run_still_starts_its_agents() {
          'turn' + os.environ['COLONY_TURN'] + '.json'), 'w'))\n",
         copy.display().to_string()
     );
-    let script = dir.path().join("agent.py");
-    std::fs::write(&script, agent).unwrap();
-    let out = dir.path().join("out");
-    let o = Command::new(&copy)
-        .arg("eval")
-        .args(["--scenario", &scenario(dir.path()), "--agent"])
-        .arg(format!("python3 {}", script.display()))
-        .args(["--quiet", "--turn-timeout", "30", "--out"])
-        .arg(&out)
-        .arg("--colonyd")
-        .arg(colonyd_bin())
-        .output()
-        .expect("run the harness's copy");
+    let (o, r) = eval_from(&copy, dir.path(), &agent, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!copy.exists(), "the first turn deleted the harness's file");
-    let r: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert_eq!(r["episodes"][0]["agentFailures"], 0, "{r:#}");
     assert!(
-        out.join("episodes/sealed-s3/agent-state/turn2.json")
+        dir.path()
+            .join("out/episodes/sealed-s3/agent-state/turn2.json")
             .exists(),
         "the second turn ran"
     );

@@ -267,6 +267,15 @@ pub fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Whether process `pid` runs: gone, or a zombie waiting for whoever inherited it to reap it,
+/// is not running.
+pub fn running(pid: impl std::fmt::Display) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|st| st.rsplit(')').next().map(|r| r.trim_start().to_owned()))
+        .is_some_and(|r| !r.starts_with('Z') && !r.starts_with('X'))
+}
+
 /// Polls `f` until it returns `Some`, failing with `what` after `secs` seconds.
 pub fn wait_for<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + Duration::from_secs(secs);
