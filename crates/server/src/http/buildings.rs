@@ -283,7 +283,8 @@ pub struct Placements {
     /// At most 10, distinct tiles: x, y, z, orientation (name), entranceX, entranceY,
     /// pathAccess, reachable, nearPower, flooded (0/1 each), waterDepth (pumps only), distance
     /// (-1 unreachable), groundSteps (tiles of new path a `path/place` from the district center's
-    /// doorstep would lay; -1 when none can reach), inReach (buildings that work with something
+    /// doorstep would lay; -1 when none can reach, or when the doorstep hangs over lower ground
+    /// (a building on a ledge), which no path laid on the ground joins), inReach (buildings that work with something
     /// in their work range: lumberjacks `{trees, treesMarked, saplings}`, gatherers `{bushes,
     /// bushesRipe}`, farmhouses `{cropsGrowing, cropsReady, plantable, markedForPlanting}`,
     /// foresters `{saplings, trees, plantable, markedForPlanting}`, scavengers `{ruins}`, water

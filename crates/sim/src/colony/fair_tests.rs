@@ -690,3 +690,116 @@ fn a_lumberjack_cuts_the_dead_grown_trees_for_their_logs() {
         cut.len()
     );
 }
+
+/// A spot `find_placements` offers for `prefab` near the district center with its doorstep over
+/// lower ground that a path could reach: on a tile where the prefab may stand (the placement
+/// mask) facing that way, the doorsteps of its other ways blocked by a SmallWarehouse each (as a
+/// played colony's buildings block them).
+fn ledge_spot(w: &mut World, prefab: &str) -> super::PlacementSpot {
+    use super::geometry::Orientation;
+    let mask = w.placement_mask(prefab).unwrap();
+    let d = dc_door(w);
+    let spec = super::building::spec(prefab);
+    let window = super::path_place::Window {
+        x0: d[0].saturating_sub(40),
+        y0: d[1].saturating_sub(40),
+        x1: (d[0] + 40).min(w.map.width() - 1),
+        y1: (d[1] + 40).min(w.map.height() - 1),
+    };
+    let ground = w.ground_steps((d[0], d[1]), window);
+    let mut tiles = Vec::new();
+    for y in window.y0..=window.y1 {
+        for x in window.x0..=window.x1 {
+            let doors: Vec<[u32; 3]> = Orientation::ALL
+                .into_iter()
+                .enumerate()
+                .filter_map(|(k, o)| {
+                    let z = mask.spots[((y * mask.width + x) * 4) as usize + k];
+                    let (ex, ey) = super::geometry::doorstep(spec, x.into(), y.into(), o)?;
+                    (z > 0).then(|| [ex as u32, ey as u32, u32::from(z) - 1])
+                })
+                .collect();
+            let ledge = |door: &[u32; 3]| {
+                !w.on_ground(*door) && ground.to(door[0].into(), door[1].into()).is_some()
+            };
+            if doors.iter().any(ledge) {
+                tiles.push(((x, y), doors));
+            }
+        }
+    }
+    tiles.sort_by_key(|((x, y), _)| x.abs_diff(d[0]) + y.abs_diff(d[1]));
+    for ((x, y), doors) in tiles {
+        let mut blockers = Vec::new();
+        let on_ground: Vec<[u32; 3]> = doors.into_iter().filter(|d| w.on_ground(*d)).collect();
+        for door in on_ground {
+            let (bx, by) = (i64::from(door[0]), i64::from(door[1]));
+            for o in ["south", "west", "north", "east"] {
+                if let Ok(id) =
+                    w.place_building("SmallWarehouse.Folktails", bx, by, door[2].into(), o)
+                {
+                    blockers.push(id);
+                    break;
+                }
+            }
+        }
+        let (x, y) = (i64::from(x), i64::from(y));
+        let found = w.search_placements(prefab, x, y, x, y).unwrap();
+        if let Some(s) = found.placements.into_iter().next()
+            && !w.on_ground([s.entrance_x as u32, s.entrance_y as u32, s.z])
+            && ground.to(s.entrance_x, s.entrance_y).is_some()
+        {
+            return s;
+        }
+        for id in blockers {
+            w.demolish_building(id).unwrap();
+        }
+    }
+    panic!("no {prefab} spot on a ledge over joinable ground near the center")
+}
+
+#[test]
+fn a_doorstep_over_lower_ground_is_not_offered_as_joinable_and_no_path_claims_to_join_it() {
+    // Seed 44: DoubleLodges on the ledges north of the district center (an agent's site there
+    // stood `unreachable` from day 39 to the end, its path laid under the doorstep).
+    let mut w = World::new(&crate::NewGame {
+        seed: 44,
+        ..crate::NewGame::default()
+    });
+    w.add_science(1000);
+    w.unlock("DoubleLodge.Folktails").unwrap();
+    let s = ledge_spot(&mut w, "DoubleLodge.Folktails");
+    let door = [s.entrance_x as u32, s.entrance_y as u32, s.z];
+    assert_eq!(s.ground_steps, -1, "offered as joinable: {s:?}");
+    assert_eq!(s.reachable, 0, "{s:?}");
+    let id = w
+        .place_building(
+            "DoubleLodge.Folktails",
+            s.x.into(),
+            s.y.into(),
+            s.z.into(),
+            s.orientation,
+        )
+        .unwrap();
+    let d = dc_door(&w);
+    let before = w.colony.buildings.len();
+    let route = w
+        .place_path(
+            d[0].into(),
+            d[1].into(),
+            s.entrance_x,
+            s.entrance_y,
+            "direct",
+            0,
+        )
+        .unwrap();
+    assert_eq!(route.paths + route.stairs + route.platforms, 0, "{route:?}");
+    assert!(
+        route
+            .errors
+            .iter()
+            .any(|e| e.error.contains("doorstep") && e.error.contains(&format!("{id}"))),
+        "{route:?}"
+    );
+    assert_eq!(w.colony.buildings.len(), before, "nothing placed");
+    assert!(!w.on_ground(door));
+}

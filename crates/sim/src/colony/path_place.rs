@@ -469,6 +469,18 @@ impl World {
                 error: format!("no_route: the {what} ({x}, {y}) cannot hold a path: {why}"),
             });
         }
+        // A doorstep over lower ground (a building on a ledge) is joined by no path laid on
+        // the ground: the path would run under it.
+        if let Some((id, door)) = self.doorstep_off_ground(goal.0, goal.1) {
+            let name = self.colony.buildings[&id].prefab.name();
+            end_errors.push(PathError {
+                prefab: Some("Path".to_owned()),
+                error: format!(
+                    "no_route: the end ({}, {}) is the doorstep of {name} {id}, which stands at height {} over ground at height {}: a path on the ground would not join it; place the building where its doorstep is on the ground",
+                    door[0], door[1], door[2], goal.2
+                ),
+            });
+        }
         let mut occupied = vec![false; (w * h) as usize];
         for &(y, x, _) in existing.keys() {
             if (wx0..wx0 + w).contains(&x) && (wy0..wy0 + h).contains(&y) {

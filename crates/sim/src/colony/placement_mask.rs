@@ -78,6 +78,31 @@ impl World {
         placed
     }
 
+    /// Whether a doorstep stands at the ground's level of its tile, where a path laid on the
+    /// ground joins it (a building on a ledge may have its doorstep over lower ground).
+    pub(crate) fn on_ground(&self, [x, y, z]: [u32; 3]) -> bool {
+        self.map.contains(x.into(), y.into()) && u32::from(self.map.terrain_height(x, y)) == z
+    }
+
+    /// The building whose doorstep is at `(x, y)` above or below the ground there, with no
+    /// walkway at the doorstep's height (a path laid on the ground would not join it), and that
+    /// doorstep.
+    pub(crate) fn doorstep_off_ground(&self, x: u32, y: u32) -> Option<(i32, [u32; 3])> {
+        let walkway = |d: &[u32; 3]| {
+            self.colony
+                .blocks
+                .get(&super::geometry::voxel(d[0], d[1], d[2]))
+                .and_then(|id| self.colony.buildings.get(id))
+                .is_some_and(|b| matches!(b.kind(), Kind::Path | Kind::Stairs))
+        };
+        self.colony
+            .buildings
+            .iter()
+            .filter(|(_, b)| b.has_entrance() && !matches!(b.kind(), Kind::Path | Kind::Stairs))
+            .filter_map(|(id, _)| Some((*id, self.colony.door(*id)?)))
+            .find(|(_, d)| d[0] == x && d[1] == y && !self.on_ground(*d) && !walkway(d))
+    }
+
     /// Whether a doorstep at `(x, y)` and height `z` can never be reached: off the map, or
     /// another building (not a path or stairs) stands on it.
     pub(crate) fn door_blocked(&self, (x, y): (i64, i64), z: u32) -> bool {

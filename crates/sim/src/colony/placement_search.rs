@@ -30,7 +30,8 @@ pub struct PlacementSpot {
     pub water_depth: Option<f32>,
     pub distance: f64,
     /// Tiles of new path from the district center's doorstep to this spot's doorstep over free
-    /// ground (0 on the network; -1 when no path can reach it).
+    /// ground (0 on the network; -1 when no path can reach it, or when the doorstep stands
+    /// above or below the ground of its tile, where a path laid on the ground would not join it).
     pub ground_steps: i64,
     /// What lies in the work range of this spot's doorstep, for buildings that work with
     /// something there (lumberjacks, gatherers, farmhouses, foresters, scavengers; water wheels:
@@ -305,8 +306,12 @@ impl World {
                     flooded: u8::from(flooded && !water && purpose != Some(Purpose::Flow)),
                     water_depth: None,
                     distance,
+                    // A new path is laid on the ground, so it joins a doorstep only at the
+                    // ground's level (a building on a ledge whose doorstep hangs over lower
+                    // ground is joined by no new path: the path runs under the doorstep).
                     ground_steps: ground
                         .as_ref()
+                        .filter(|_| doorless || door_v.is_some_and(|d| self.on_ground(d)))
                         .and_then(|g| g.to(ex, ey))
                         .map_or(-1, i64::from),
                     in_reach: match (purpose, &grid) {
