@@ -24,7 +24,12 @@ use sha2::{Digest, Sha256};
 /// 6: a grown tree that died keeps its logs for the lumberjacks (`data/nature.json`
 /// `deadTreesGiveLogs`, a source fact): they cut it like a living one, and the tree tallies,
 /// clusters and reach counts count it as grown (before, only the `cutting` route gave its logs).
-pub const RULES_REVISION: u32 = 6;
+/// 7: trees and bushes spread only onto ground no building stands on (before, seedlings took
+/// root on paths and under lodges and warehouses), and `path/place` refuses to end at a
+/// doorstep that hangs over lower ground (before, it laid a path under the doorstep that never
+/// joined the building, and `placement/find` offered such spots as joinable). A game that builds
+/// nothing plays as under 6 (the reference hash is unchanged).
+pub const RULES_REVISION: u32 = 7;
 
 /// The state hash of the reference game (seed 5, Folktails, Normal, 64x64, 3 days, no commands)
 /// under [`RULES_REVISION`]; see the test `the_reference_game_matches_the_rules_revision`.

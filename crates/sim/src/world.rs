@@ -109,6 +109,10 @@ impl World {
         if t.is_multiple_of(clock::ticks_per_hour()) {
             self.land.hive_boost = self.hive_crops();
         }
+        if t.is_multiple_of(clock::ticks_per_day()) {
+            // Nothing spreads onto a building's or a path's ground at dawn.
+            self.land.built = self.built_ground();
+        }
         self.land
             .tick(t, &self.map, &self.weather, &mut self.events);
         self.power_tick();

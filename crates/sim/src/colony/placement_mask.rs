@@ -78,6 +78,21 @@ impl World {
         placed
     }
 
+    /// The tiles whose ground a building stands on (a block at the terrain's height: paths,
+    /// stairs, platforms and every footprint on the ground), by tile index: nothing spreads there.
+    pub(crate) fn built_ground(&self) -> Vec<bool> {
+        let mut out = vec![false; (self.map.width() * self.map.height()) as usize];
+        for v in self.colony.blocks.keys() {
+            let (x, y, z) = unvoxel(*v);
+            if self.map.contains(x.into(), y.into())
+                && u32::from(self.map.terrain_height(x, y)) == z
+            {
+                out[self.land.idx(x, y)] = true;
+            }
+        }
+        out
+    }
+
     /// Whether a doorstep stands at the ground's level of its tile, where a path laid on the
     /// ground joins it (a building on a ledge may have its doorstep over lower ground).
     pub(crate) fn on_ground(&self, [x, y, z]: [u32; 3]) -> bool {

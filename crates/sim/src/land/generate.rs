@@ -104,6 +104,7 @@ pub(crate) fn generate(seed: u64, map: &Map) -> Land {
         rng,
         ids: IdGen::default(),
         hive_boost: Default::default(),
+        built: Vec::new(),
     };
     let riverbed = rules.map.generation.value.riverbed_height;
     let max_h = riverbed.saturating_add(lg.feature_max_height_above_river);

@@ -79,6 +79,9 @@ pub(crate) struct Land {
     pub hive_boost: std::collections::BTreeSet<i32>,
     /// Aquifer tiles (drawn from the seed and the map, not saved; see `aquifer`).
     pub aquifer: Vec<bool>,
+    /// Tiles whose ground a building stands on (paths included), where nothing spreads
+    /// (derived from the colony before each dawn's spread; not saved; empty: none).
+    pub built: Vec<bool>,
 }
 
 impl Land {

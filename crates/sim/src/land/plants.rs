@@ -16,7 +16,8 @@
 //!
 //! At each dawn every grown living tree (chance `treeChancePerDay`) and bush (`bushChancePerDay`),
 //! in id order, may drop a seedling of its species on a random tile within `radius`: on the map,
-//! free, not water, moist, not marked for planting and outside the start area.
+//! free (no plant, ruin or building on its ground: paths, stairs and every footprint count,
+//! `Land::built`), not water, moist, not marked for planting and outside the start area.
 //!
 //! A ruin holds an amount of `ScrapMetal` that scavengers will take later.
 
@@ -317,6 +318,7 @@ pub(crate) fn spread(land: &mut Land, map: &Map) {
             || land.is_water(i)
             || (rules.needs_moisture && !land.soil.is_moist(i))
             || land.planting.contains_key(&(i as u32))
+            || land.built.get(i).copied().unwrap_or(false)
             || in_start_area(map, nx, ny)
             || map.is_river(nx, ny)
         {

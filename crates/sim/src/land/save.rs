@@ -319,6 +319,7 @@ impl LandSave {
             rng: WorldRng::from_state(&self.rng)?,
             ids: self.next_id,
             hive_boost: Default::default(),
+            built: Vec::new(),
         })
     }
 }

@@ -507,3 +507,64 @@ fn measure_bushes_near_start() {
         );
     }
 }
+
+#[test]
+fn nothing_spreads_onto_a_path_or_under_a_building() {
+    // Every free, moist tile a grown tree or bush could seed (within the spread radius) holds a
+    // path: in 40 days the forests seed none of them (before, trees and bushes spread onto paths
+    // and under lodges and warehouses; a Pine on a path stood in a played colony's road).
+    let mut w = world(8, 96);
+    let radius = i64::from(crate::catalog::nature().rules.modifiers.spread.value.radius);
+    let parents: Vec<(u32, u32)> = w
+        .land
+        .plants
+        .values()
+        .filter(|p| p.alive && p.grown() && p.kind() != PlantKind::Crop)
+        .map(|p| (p.x, p.y))
+        .collect();
+    let mut paths = std::collections::BTreeSet::new();
+    for (px, py) in &parents {
+        for dy in -radius..=radius {
+            for dx in -radius..=radius {
+                let (x, y) = (i64::from(*px) + dx, i64::from(*py) + dy);
+                if !w.map.contains(x, y) || paths.contains(&(x, y)) {
+                    continue;
+                }
+                let (x, y) = (x as u32, y as u32);
+                let i = w.land.idx(x, y);
+                if w.land.occupant[i].is_some() || w.land.is_water(i) || !w.land.soil.is_moist(i) {
+                    continue;
+                }
+                let z = w.map.terrain_height(x, y);
+                if w.place_building("Path", x.into(), y.into(), z.into(), "south")
+                    .is_ok()
+                {
+                    paths.insert((i64::from(x), i64::from(y)));
+                }
+            }
+        }
+    }
+    assert!(paths.len() > 200, "{} paths", paths.len());
+    w.advance_ticks(40 * DAY);
+    let on_paths: Vec<(u32, u32)> = w
+        .land
+        .plants
+        .values()
+        .filter(|p| paths.contains(&(i64::from(p.x), i64::from(p.y))))
+        .map(|p| (p.x, p.y))
+        .collect();
+    assert!(on_paths.is_empty(), "plants on paths: {on_paths:?}");
+    // The same 40 days with no paths: the forests seed some of those tiles.
+    let mut bare = world(8, 96);
+    bare.advance_ticks(40 * DAY);
+    let seeded = bare
+        .land
+        .plants
+        .values()
+        .filter(|p| paths.contains(&(i64::from(p.x), i64::from(p.y))))
+        .count();
+    assert!(
+        seeded > 0,
+        "no spreading onto those tiles without paths either"
+    );
+}
