@@ -435,6 +435,9 @@ fn run_turns(ep: &Episode<'_>, turn_hours: f64, r: &mut EpisodeResult) -> Result
         .then(|| crate::persistent::Persistent::new(&opts.agent, log.clone()));
     let mut reports: Vec<Usage> = Vec::new();
     for turn in 1..=turns {
+        if crate::interrupt::stopped() {
+            break; // Ctrl-C: the run writes no results (`run`)
+        }
         let day = rows.last().map_or(1, |l| l.day);
         let days_left = (horizon_hours - played_hours) / 24.0;
         let obs = svc

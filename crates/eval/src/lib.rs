@@ -24,6 +24,7 @@ pub mod compare;
 pub mod episode;
 pub mod guard;
 pub mod hazards;
+pub mod interrupt;
 pub use ::score::history;
 pub mod leaderboard;
 pub mod metrics;

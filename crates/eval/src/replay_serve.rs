@@ -7,7 +7,6 @@
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 fn free_port() -> Result<u16, String> {
@@ -64,7 +63,7 @@ pub fn serve(colonyd: &Path, folder: &Path, port: Option<u16>) -> Result<i32, St
         .map_err(|e| format!("cannot start colonyd ({}): {e}", colonyd.display()))?;
     // Ctrl-C or SIGTERM: colonyd is stopped, and this command then cleans up instead of dying
     // first. Set after the start, so colonyd keeps the default handling.
-    catch_stops();
+    crate::interrupt::catch();
     if let Err(e) = wait_serving(&mut child, http_port) {
         let _ = child.kill();
         let _ = child.wait();
@@ -82,7 +81,7 @@ pub fn serve(colonyd: &Path, folder: &Path, port: Option<u16>) -> Result<i32, St
         {
             break status;
         }
-        if !asked && STOP.load(Ordering::SeqCst) {
+        if !asked && crate::interrupt::stopped() {
             asked = true;
             // SAFETY: kill(2) on our own child's pid; no memory is involved.
             unsafe {
@@ -115,23 +114,4 @@ fn wait_serving(child: &mut Child, port: u16) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(50));
     }
     Err("colonyd --replay did not answer within 60 s".into())
-}
-
-/// Set by SIGINT or SIGTERM: stop colonyd, then return.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_stop(_: libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
-}
-
-fn catch_stops() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::signal(
-                sig,
-                on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
-        }
-    }
 }

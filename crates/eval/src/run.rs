@@ -230,6 +230,9 @@ pub fn main(args: Vec<String>) -> i32 {
 /// The exit code of a run with invalid or tampered episodes (without `--allow-invalid`).
 pub const EXIT_INVALID: i32 = 3;
 
+/// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
 fn run(a: &EvalArgs) -> Result<i32, String> {
     if a.list {
         use std::io::Write;
@@ -363,10 +366,16 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
             a.agent_mode.name()
         );
     }
+    // Ctrl-C or SIGTERM: no episode or turn is started after it; the turns under way end (at
+    // most --turn-timeout), every episode's colonyd and folder are removed, and no results.
+    crate::interrupt::catch();
     std::thread::scope(|scope| {
         for _ in 0..a.parallel.clamp(1, 64) {
             scope.spawn(|| {
                 loop {
+                    if crate::interrupt::stopped() {
+                        break;
+                    }
                     let Some(p) = queue.lock().expect("not poisoned").pop_front() else {
                         break;
                     };
@@ -405,6 +414,14 @@ fn run(a: &EvalArgs) -> Result<i32, String> {
     });
     crate::guard::sweep();
     let mut episodes = done.into_inner().expect("not poisoned");
+    if crate::interrupt::stopped() {
+        eprintln!(
+            "colony eval: interrupted; {} of {total} episodes started (those under way cut short), {} never; results.json and report.html not written",
+            episodes.len(),
+            total - episodes.len()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
     episodes.sort_by(|x, y| (x.scenario.as_str(), x.seed).cmp(&(y.scenario.as_str(), y.seed)));
     let results = summarize(
         &agent,

@@ -4,8 +4,9 @@
 //! the turn that would write after the run. Each attack is an agent script played by the real
 //! `colony eval` against real colonyd; a test changes the game around the harness with the
 //! harness's own token and checks the turn loop's seal catches each change, one kills the harness
-//! mid-turn and finds neither its colonyd nor its agent left running, and a last one deletes the
-//! harness's file mid-run (as a rebuild does) and finds the next turn's agent started.
+//! mid-turn and finds neither its colonyd nor its agent left running, one deletes the harness's
+//! file mid-run (as a rebuild does) and finds the next turn's agent started, and a last one
+//! stops a run with Ctrl-C and finds no colonyd, episode folder or results left.
 
 use crate::support::{colonyd_bin, running, wait_for};
 use serde_json::Value;
@@ -416,4 +417,64 @@ fn a_harness_whose_file_is_replaced_mid_run_still_starts_its_agents() {
             .exists(),
         "the second turn ran"
     );
+}
+
+#[test]
+fn ctrl_c_stops_the_run_and_leaves_no_colonyd_folder_or_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let turns = dir.path().join("turns");
+    // 24 one-hour turns; each turn leaves a mark and takes a moment.
+    let agent = format!(
+        "{PRELUDE}\nopen({:?}, 'a').write('x')\nimport time; time.sleep(0.3)\n",
+        turns.display().to_string()
+    );
+    let mut run = harness(
+        Path::new(env!("CARGO_BIN_EXE_colony")),
+        dir.path(),
+        &agent,
+        &["--turn-hours", "1"],
+    )
+    .env("TMPDIR", &tmp)
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .expect("start colony eval");
+    wait_for(60, "two turns", || {
+        let n = std::fs::read_to_string(&turns).map_or(0, |t| t.len());
+        (n >= 2).then_some(())
+    });
+    let colonyd = children_with(run.id(), "--data-dir");
+    assert_eq!(colonyd.len(), 1, "one colonyd for the episode: {colonyd:?}");
+    let leftovers = || {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("colony-eval-"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(leftovers().len(), 1, "the episode's folder while it runs");
+    // SAFETY: kill(2) signals our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    let status = wait_for(30, "the harness to stop", || run.try_wait().unwrap());
+    let mut err = String::new();
+    std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted; 1 of 1 episodes started"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_to_string(&turns).unwrap().len() < 24,
+        "stopped before its last turn"
+    );
+    assert!(!dir.path().join("out/results.json").exists());
+    assert!(
+        !running(colonyd[0]),
+        "colonyd {} outlived the run",
+        colonyd[0]
+    );
+    assert!(leftovers().is_empty(), "left behind: {:?}", leftovers());
 }
