@@ -41,6 +41,11 @@ Round eight (v39): a farm more only while no farm stands idle for want of room
 
 Round nine (v46): on a wood-poor start (`WOOD_POOR_TREES`, read on the first turn with the
 hemmed-in verdict: `first_look`) one farm until the Forester stands: 14 of the 55 against 13.
+
+Round ten (rules revision 7, under which v46 plays 13 of the 55): the last push (v50,
+`push_ok`: once 27 adults live, beds for 41 while the food lasts 4 days, whatever the crop
+tiles) 16; and where no home can be joined any more a Lodge rebuilt as a DoubleLodge on its own
+spot (v51, `upgrade_lodge`) 19, none lost.
 """
 
 from __future__ import annotations
@@ -353,12 +358,76 @@ def homes(t: Turn) -> None:
     spare = 0
     if t.growth_ok() and scripted.most_beavers(t) < t.grow_ask:
         spare = max(scripted.SPARE_BEDS, t.population // 2)
+    elif push_ok(t):
+        spare = t.grow_ask + 1 - t.population
     wanted = min(t.population + spare, max(t.population, t.grow_to))
     dc = (t.dc["x"], t.dc["y"])
     while beds < wanted:
-        if t.place(home, dc, scripted.REACH // 2, f"{beds} beds for {t.population}") is None:
+        why = f"{beds} beds for {t.population}"
+        if t.place(home, dc, scripted.REACH // 2, why) is not None:
+            beds += per_home
+        elif home == "DoubleLodge" and upgrade_lodge(t, why):
+            beds += scripted.DOUBLE_LODGE_BEDS - t.kit.beds
+        else:
             break
-        beds += per_home
+
+
+def upgrade_lodge(t: Turn, why: str) -> bool:
+    """Where no home can be joined any more, a Lodge (3 beds) is taken down and a DoubleLodge (6
+    beds on the same 2 x 2 tiles, data/buildings.json) put on its spot, its doorstep where the
+    Lodge's was (v50 seeds 38 and 44: `found no joinable spot` for every home from day 51-52,
+    29 and 38 adults in full beds, 180 logs idle). The Lodge with the fewest dwellers goes;
+    they sleep without a home until the DoubleLodge is built."""
+    double = t.name("DoubleLodge")
+    if (
+        double not in t.costs()
+        or t.new_sites >= scripted.MAX_NEW_SITES
+        or not t.affordable("DoubleLodge", keep=t.reserved)
+    ):
+        return False
+    lodges = [b for b in t.of(t.kit.home) if b.get("finished")]
+    if not lodges:
+        return False
+    lodge = min(lodges, key=lambda b: (int(b.get("dwellers") or 0), b["id"]))
+    spot = {k: lodge[k] for k in ("x", "y", "z", "orientation")}
+    try:
+        t.c.building_demolish(id=lodge["id"])
+    except colony.ColonyError:
+        return False
+    t.buildings = [b for b in t.buildings if b["id"] != lodge["id"]]
+    try:
+        placed = t.c.building_place(prefab=double, **spot)
+    except colony.ColonyError as e:
+        t.say(f"could not put a DoubleLodge on the Lodge's spot at ({spot['x']}, {spot['y']}): {e}")
+        with contextlib.suppress(colony.ColonyError):
+            back = t.c.building_place(prefab=t.name(t.kit.home), **spot)
+            t.buildings.append({**lodge, "id": back["id"], "finished": False})
+        return False
+    for good, n in t.costs()[double].items():
+        t.stock[good] = int(t.stock.get(good, 0) - n)
+    t.new_sites += 1
+    t.buildings.append({**lodge, "id": placed["id"], "name": double, "finished": False})
+    t.say(f"rebuilt the Lodge at ({spot['x']}, {spot['y']}) as a DoubleLodge: {why}")
+    return True
+
+
+# The last push: once this many adults live, their kits alone can take the colony to GROW_ASK
+# (a kit is born only while the children are fewer than half the adults: 27 adults and 13 kits
+# are 40), so the beds for it are built while the food lasts PUSH_FOOD_DAYS, whatever the crop
+# tiles (`growth_ok` wants 5 a beaver: v46 seeds 11 and 44 held 38 adults in 39 beds from day
+# 51 with 6 days of food, their farms out of joinable land).
+PUSH_ADULTS = 27
+PUSH_FOOD_DAYS = 4
+
+
+def push_ok(t: Turn) -> bool:
+    """Whether the colony's adults could reach GROW_ASK with kits alone, and the food and water
+    hold (see PUSH_ADULTS)."""
+    if not t.grow_ask or scripted.most_beavers(t) >= t.grow_ask:
+        return False
+    proj = t.summary["projections"]
+    adults = int(scripted.home_district(t.summary["districts"])["population"]["adults"])
+    return adults >= PUSH_ADULTS and proj["foodDays"] >= PUSH_FOOD_DAYS and proj["waterDays"] >= 2
 
 
 # Crop tiles a beaver the farms mark while the food is short, until the forest has its soil (the
