@@ -231,7 +231,7 @@ pub fn main(args: Vec<String>) -> i32 {
 pub const EXIT_INVALID: i32 = 3;
 
 /// The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports it).
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub const EXIT_INTERRUPTED: i32 = crate::interrupt::EXIT_AT_ONCE;
 
 fn run(a: &EvalArgs) -> Result<i32, String> {
     if a.list {

@@ -5,8 +5,9 @@
 //! `colony eval` against real colonyd; a test changes the game around the harness with the
 //! harness's own token and checks the turn loop's seal catches each change, one kills the harness
 //! mid-turn and finds neither its colonyd nor its agent left running, one deletes the harness's
-//! file mid-run (as a rebuild does) and finds the next turn's agent started, and a last one
-//! stops a run with Ctrl-C and finds no colonyd, episode folder or results left.
+//! file mid-run (as a rebuild does) and finds the next turn's agent started, and the last two
+//! stop a run with Ctrl-C (no colonyd, episode folder or results left) and with a second Ctrl-C
+//! during a long turn (ended at once).
 
 use crate::support::{colonyd_bin, running, wait_for};
 use serde_json::Value;
@@ -477,4 +478,44 @@ fn ctrl_c_stops_the_run_and_leaves_no_colonyd_folder_or_results() {
         colonyd[0]
     );
     assert!(leftovers().is_empty(), "left behind: {:?}", leftovers());
+}
+
+#[test]
+fn a_second_ctrl_c_ends_the_run_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("agent.pid");
+    // A turn that would take a minute (the harness's 30 s timeout cuts it).
+    let agent = format!(
+        "{PRELUDE}\nopen({:?}, 'w').write(str(os.getpid()))\nimport time; time.sleep(60)\n",
+        pid_file.display().to_string()
+    );
+    let mut run = harness(
+        Path::new(env!("CARGO_BIN_EXE_colony")),
+        dir.path(),
+        &agent,
+        &[],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .expect("start colony eval");
+    let agent_pid = wait_for(60, "the agent to start", || {
+        std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+    });
+    let colonyd = children_with(run.id(), "--data-dir");
+    // SAFETY: kill(2) signals our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        run.try_wait().unwrap().is_none(),
+        "the first Ctrl-C waits for the turn"
+    );
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    let status = wait_for(10, "the harness to end", || run.try_wait().unwrap());
+    assert_eq!(status.code(), Some(130));
+    let gone = || !running(agent_pid) && colonyd.iter().all(|p| !running(*p));
+    wait_for(10, "its agent and colonyd to end", || gone().then_some(()));
 }
