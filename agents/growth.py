@@ -403,10 +403,7 @@ def upgrade_lodge(t: Turn, why: str) -> bool:
             back = t.c.building_place(prefab=t.name(t.kit.home), **spot)
             t.buildings.append({**lodge, "id": back["id"], "finished": False})
         return False
-    for good, n in t.costs()[double].items():
-        t.stock[good] = int(t.stock.get(good, 0) - n)
-    t.new_sites += 1
-    t.buildings.append({**lodge, "id": placed["id"], "name": double, "finished": False})
+    t.new_site(double, {**lodge, "id": placed["id"], "name": double, "finished": False})
     t.say(f"rebuilt the Lodge at ({spot['x']}, {spot['y']}) as a DoubleLodge: {why}")
     return True
 

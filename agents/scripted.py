@@ -459,10 +459,8 @@ class Turn:
             placed = self.put_on(prefab, spot)
             if placed is None:
                 continue
-            for good, n in self.costs()[prefab].items():
-                self.stock[good] = int(self.stock.get(good, 0) - n)
-            self.new_sites += 1
-            self.buildings.append(
+            self.new_site(
+                prefab,
                 {
                     "id": placed["id"],
                     "name": prefab,
@@ -473,12 +471,20 @@ class Turn:
                     "entranceX": spot["entranceX"],
                     "entranceY": spot["entranceY"],
                     "entranceZ": spot["z"],
-                }
+                },
             )
             self.say(f"placed {base} at ({spot['x']}, {spot['y']}): {why}")
             return {**placed, **spot}
         self.say(f"found no joinable spot for {base} near {near} ({why})")
         return None
+
+    def new_site(self, prefab: str, site: dict[str, Any]) -> None:
+        """A site placed this turn: its cost spent from the turn's view of the stock, counted
+        against MAX_NEW_SITES, and `site` added to the turn's buildings."""
+        for good, n in self.costs()[prefab].items():
+            self.stock[good] = int(self.stock.get(good, 0) - n)
+        self.new_sites += 1
+        self.buildings.append(site)
 
     def land_open(self) -> bool:
         """Whether a home could still be joined to the district's paths somewhere round the

@@ -350,29 +350,38 @@ fn children_with(parent: u32, needle: &str) -> Vec<i32> {
         .collect()
 }
 
-#[test]
-fn a_harness_killed_mid_turn_leaves_no_colonyd_and_no_agent_running() {
-    let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("agent.pid");
+/// `colony eval` (stdout and stderr dropped) with an agent whose first turn would take a minute
+/// (the harness's 30 s timeout cuts it), once that agent has started: the harness and the
+/// agent's pid.
+fn start_with_a_minute_long_turn(dir: &Path) -> (std::process::Child, i32) {
+    let pid_file = dir.join("agent.pid");
     let agent = format!(
         "{PRELUDE}\nopen({:?}, 'w').write(str(os.getpid()))\nimport time; time.sleep(60)\n",
         pid_file.display().to_string()
     );
-    let mut run = harness(
-        Path::new(env!("CARGO_BIN_EXE_colony")),
-        dir.path(),
-        &agent,
-        &[],
-    )
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .expect("start colony eval");
+    let run = harness(Path::new(env!("CARGO_BIN_EXE_colony")), dir, &agent, &[])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start colony eval");
     let agent_pid = wait_for(60, "the agent to start", || {
         std::fs::read_to_string(&pid_file)
             .ok()
             .and_then(|t| t.trim().parse::<i32>().ok())
     });
+    (run, agent_pid)
+}
+
+/// SIGINT to the harness, as Ctrl-C in its terminal sends.
+fn ctrl_c(run: &std::process::Child) {
+    // SAFETY: kill(2) signals our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+}
+
+#[test]
+fn a_harness_killed_mid_turn_leaves_no_colonyd_and_no_agent_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut run, agent_pid) = start_with_a_minute_long_turn(dir.path());
     let colonyd = children_with(run.id(), "--data-dir");
     assert_eq!(colonyd.len(), 1, "one colonyd for the episode: {colonyd:?}");
     assert!(running(colonyd[0]) && running(agent_pid));
@@ -457,8 +466,7 @@ fn ctrl_c_stops_the_run_and_leaves_no_colonyd_folder_or_results() {
             .collect::<Vec<_>>()
     };
     assert_eq!(leftovers().len(), 1, "the episode's folder while it runs");
-    // SAFETY: kill(2) signals our own child, not yet waited for.
-    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    ctrl_c(&run);
     let status = wait_for(30, "the harness to stop", || run.try_wait().unwrap());
     let mut err = String::new();
     std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut err).unwrap();
@@ -483,37 +491,15 @@ fn ctrl_c_stops_the_run_and_leaves_no_colonyd_folder_or_results() {
 #[test]
 fn a_second_ctrl_c_ends_the_run_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("agent.pid");
-    // A turn that would take a minute (the harness's 30 s timeout cuts it).
-    let agent = format!(
-        "{PRELUDE}\nopen({:?}, 'w').write(str(os.getpid()))\nimport time; time.sleep(60)\n",
-        pid_file.display().to_string()
-    );
-    let mut run = harness(
-        Path::new(env!("CARGO_BIN_EXE_colony")),
-        dir.path(),
-        &agent,
-        &[],
-    )
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .expect("start colony eval");
-    let agent_pid = wait_for(60, "the agent to start", || {
-        std::fs::read_to_string(&pid_file)
-            .ok()
-            .and_then(|t| t.trim().parse::<i32>().ok())
-    });
+    let (mut run, agent_pid) = start_with_a_minute_long_turn(dir.path());
     let colonyd = children_with(run.id(), "--data-dir");
-    // SAFETY: kill(2) signals our own child, not yet waited for.
-    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    ctrl_c(&run);
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(
         run.try_wait().unwrap().is_none(),
         "the first Ctrl-C waits for the turn"
     );
-    // SAFETY: as above.
-    assert_eq!(unsafe { libc::kill(run.id() as i32, libc::SIGINT) }, 0);
+    ctrl_c(&run);
     let status = wait_for(10, "the harness to end", || run.try_wait().unwrap());
     assert_eq!(status.code(), Some(130));
     let gone = || !running(agent_pid) && colonyd.iter().all(|p| !running(*p));
